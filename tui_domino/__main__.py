@@ -1,0 +1,3 @@
+from tui_domino.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,34 @@
+"""The pure rules engine: classic dominoes, Domino Spider duel and Triominos.
+
+No I/O and no user interface: everything else drives the game through this package.
+See docs/engine.md.
+"""
+
+from tui_domino.rules.errors import IllegalMove
+from tui_domino.rules.events import ScoreEvent
+from tui_domino.rules.match import Match, match_from_json, new_match
+from tui_domino.rules.moves import DRAW, PASS, VARIANTS, Move, Placement, move_from_json
+from tui_domino.rules.options import DEFAULT_TARGET, DEFAULTS, TARGETS, resolve_options
+from tui_domino.rules.round import new_round, state_from_json
+from tui_domino.rules.state import RoundState
+
+__all__ = [
+    "DEFAULTS",
+    "DEFAULT_TARGET",
+    "DRAW",
+    "PASS",
+    "TARGETS",
+    "VARIANTS",
+    "IllegalMove",
+    "Match",
+    "Move",
+    "Placement",
+    "RoundState",
+    "ScoreEvent",
+    "match_from_json",
+    "move_from_json",
+    "new_match",
+    "new_round",
+    "resolve_options",
+    "state_from_json",
+]

@@ -1,0 +1,260 @@
+"""Classic dominoes, the Draw game with the double-six set (RULES.md section 1)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tui_domino.rules import dominoes as D
+from tui_domino.rules.events import ScoreEvent
+from tui_domino.rules.moves import DRAW, PASS, Move, classic_place
+from tui_domino.rules.state import JSON, RoundState, Tile
+
+NO_END = 7  # the "end" of an empty line: NUM[7] is the empty mask
+
+
+def deal_masks(
+    options: dict[str, Any], seed: int | None, deal: dict[str, Any] | None
+) -> tuple[list[int], list[int]]:
+    """Both hands as masks and the bazaar as tile indices in draw order."""
+    size = options["hand_size"]
+    if deal is not None:
+        if not isinstance(deal, dict) or set(deal) != {"hands", "bazaar"}:
+            raise ValueError('a deal is {"hands": [h0, h1], "bazaar": [...]}')
+        hands_raw = deal["hands"]
+        if not isinstance(hands_raw, list | tuple) or len(hands_raw) != 2:
+            raise ValueError("a deal needs exactly two hands")
+        hands = [D.mask_of(h) for h in hands_raw]
+        for h, raw in zip(hands, hands_raw, strict=True):
+            if len(raw) != size:
+                raise ValueError(f"each hand must hold {size} tiles")
+        bazaar = [D.index_of(t) for t in deal["bazaar"]]
+        bmask = D.mask_of(deal["bazaar"])
+        if hands[0] & hands[1] or (hands[0] | hands[1]) & bmask:
+            raise ValueError("a tile is dealt twice")
+        if hands[0] | hands[1] | bmask != D.FULL:
+            raise ValueError("the deal must be exactly the 28 tiles of the double-six set")
+        return hands, bazaar
+    perm = list(range(len(D.TILES)))
+    random.Random(seed).shuffle(perm)
+    h0 = sum(1 << i for i in perm[:size])
+    h1 = sum(1 << i for i in perm[size : 2 * size])
+    return [h0, h1], perm[2 * size :]
+
+
+def classic_opening(hands: list[int]) -> tuple[int, int]:
+    """(opener, forced tile index) by the opening rule: highest double, else highest tile."""
+    for n in range(6, -1, -1):
+        t = D.DOUBLE[n]
+        for p in (0, 1):
+            if hands[p] >> t & 1:
+                return p, t
+    best = max(D.bits(hands[0] | hands[1]), key=D.rank)
+    return (0 if hands[0] >> best & 1 else 1), best
+
+
+class ClassicState(RoundState):
+    variant = "classic"
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        super().__init__(options)
+        self.reserve: int = options["bazaar_reserve"]
+        self.hand_masks: list[int] = [0, 0]
+        self.bz: list[int] = []
+        self.bz_pos = 0
+        self.line: list[tuple[int, int]] = []
+        self.left = NO_END
+        self.right = NO_END
+        self.forced: int = -1
+        self.leader: int | None = None
+
+    # -- construction ---------------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        options: dict[str, Any],
+        *,
+        seed: int | None,
+        deal: dict[str, Any] | None,
+        leader: int | None,
+    ) -> ClassicState:
+        s = cls(options)
+        s.hand_masks, s.bz = deal_masks(options, seed, deal)
+        s.leader = leader
+        if leader is None:
+            s.to_move, s.forced = classic_opening(s.hand_masks)
+        else:
+            s.to_move = leader
+        return s
+
+    @classmethod
+    def from_json(cls, d: JSON) -> ClassicState:
+        from tui_domino.rules.options import resolve_options
+
+        if d.get("variant") != "classic":
+            raise ValueError("not a classic state")
+        s = cls(resolve_options("classic", d["options"]))
+        s._load_common(d)
+        s.hand_masks = [D.mask_of(h) for h in d["hands"]]
+        s.bz = [D.index_of(t) for t in d["bazaar"]]
+        line: list[tuple[int, int]] = []
+        for t in d["line"]:
+            D.index_of(t)
+            line.append((int(t[0]), int(t[1])))
+        for a, b in zip(line, line[1:], strict=False):
+            if a[1] != b[0]:
+                raise ValueError("the line of play does not match at every joint")
+        s.line = line
+        s.left, s.right = (line[0][0], line[-1][1]) if line else (NO_END, NO_END)
+        masks = [*s.hand_masks, D.mask_of(d["bazaar"]), D.mask_of([list(t) for t in line])]
+        total = 0
+        for m in masks:
+            if total & m:
+                raise ValueError("a tile appears twice")
+            total |= m
+        if total != D.FULL:
+            raise ValueError("the tiles in play are not the double-six set")
+        forced = d.get("forced")
+        s.forced = -1 if forced is None else D.index_of(forced)
+        s.leader = d.get("leader")
+        return s
+
+    # -- the contract ---------------------------------------------------------------------------
+
+    @property
+    def hands(self) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
+        return (D.tiles_of(self.hand_masks[0]), D.tiles_of(self.hand_masks[1]))
+
+    @property
+    def bazaar(self) -> tuple[Tile, ...]:
+        return tuple(D.TILES[i] for i in self.bz[self.bz_pos :])
+
+    @property
+    def bazaar_count(self) -> int:
+        return len(self.bz) - self.bz_pos
+
+    def can_draw(self) -> bool:
+        return self.bazaar_count > self.reserve
+
+    def playable_mask(self, player: int) -> int:
+        if not self.line:
+            return self.hand_masks[player]
+        return self.hand_masks[player] & (D.NUM[self.left] | D.NUM[self.right])
+
+    def _generate(self) -> list[Move]:
+        p = self.to_move
+        assert p is not None
+        hand = self.hand_masks[p]
+        if not self.line:
+            if self.forced >= 0:
+                return [classic_place(D.TILES[self.forced], "center")]
+            return [classic_place(D.TILES[i], "center") for i in D.bits(hand)]
+        moves = [classic_place(D.TILES[i], "left") for i in D.bits(hand & D.NUM[self.left])]
+        moves += [classic_place(D.TILES[i], "right") for i in D.bits(hand & D.NUM[self.right])]
+        if moves:
+            return moves
+        return [DRAW] if self.can_draw() else [PASS]
+
+    def _explain(self, move: Move) -> str:
+        p = self.to_move
+        assert p is not None
+        if move.kind == "draw":
+            if self.playable_mask(p):
+                return "you cannot draw while you hold a playable tile"
+            return (
+                f"you cannot draw: the last {self.reserve} tiles of the bazaar stay there; pass"
+            )
+        if move.kind == "pass":
+            if self.playable_mask(p):
+                return "you cannot pass while you hold a playable tile"
+            return "you cannot pass while you can still draw"
+        assert move.tile is not None
+        a, b = move.tile[0], move.tile[1]
+        if not self.hand_masks[p] >> D.INDEX[(a, b)] & 1:
+            return f"tile {a}-{b} is not in your hand"
+        if not self.line:
+            if move.end != "center":
+                return "the first tile goes in the center"
+            fa, fb = D.TILES[self.forced]
+            return f"the first tile of this round must be {fa}-{fb}"
+        if move.end == "center":
+            return "the center is taken: play on the left or the right end"
+        end = self.left if move.end == "left" else self.right
+        return f"{a}-{b} does not match the {move.end} end ({end})"
+
+    def _play(self, move: Move) -> tuple[list[ScoreEvent], Tile | None]:
+        p = self.to_move
+        assert p is not None
+        if move.kind == "draw":
+            t = self.bz[self.bz_pos]
+            self.bz_pos += 1
+            self.hand_masks[p] |= 1 << t
+            return self._check_blocked(), D.TILES[t]
+        if move.kind == "pass":
+            self.to_move = 1 - p
+            return self._check_blocked(), None
+        assert move.tile is not None
+        a, b = move.tile[0], move.tile[1]
+        self.hand_masks[p] &= ~(1 << D.INDEX[(a, b)])
+        self.forced = -1
+        if move.end == "center":
+            self.line.append((a, b))
+            self.left, self.right = a, b
+        elif move.end == "left":
+            if b == self.left:
+                self.line.insert(0, (a, b))
+                self.left = a
+            else:
+                self.line.insert(0, (b, a))
+                self.left = b
+        else:
+            if a == self.right:
+                self.line.append((a, b))
+                self.right = b
+            else:
+                self.line.append((b, a))
+                self.right = a
+        if not self.hand_masks[p]:
+            opp = 1 - p
+            pips = D.pips_of(self.hand_masks[opp])
+            self.to_move = None
+            self.winner = p
+            self.end_reason = "domino"
+            tiles = ", ".join(f"{x}-{y}" for x, y in D.tiles_of(self.hand_masks[opp]))
+            return [ScoreEvent(p, pips, "domino", f"opponent's hand {tiles} = {pips} pips")], None
+        self.to_move = 1 - p
+        return self._check_blocked(), None
+
+    def _check_blocked(self) -> list[ScoreEvent]:
+        """Ends the round if neither player can play nor draw."""
+        if self.can_draw() or self.playable_mask(0) or self.playable_mask(1):
+            return []
+        pips = [D.pips_of(self.hand_masks[0]), D.pips_of(self.hand_masks[1])]
+        self.to_move = None
+        self.end_reason = "blocked"
+        if pips[0] == pips[1]:
+            self.winner = None
+            return []
+        w = 0 if pips[0] < pips[1] else 1
+        self.winner = w
+        diff = pips[1 - w] - pips[w]
+        return [ScoreEvent(w, diff, "blocked", f"blocked: {pips[1 - w]} - {pips[w]} pips")]
+
+    def _board_json(self) -> JSON:
+        return {
+            "line": [list(t) for t in self.line],
+            "ends": None if not self.line else [self.left, self.right],
+            "forced": None if self.forced < 0 else list(D.TILES[self.forced]),
+            "leader": self.leader,
+            "bazaar_reserve": self.reserve,
+        }
+
+    def _clone_into(self, new: RoundState) -> None:
+        assert isinstance(new, ClassicState)
+        new.hand_masks = list(self.hand_masks)
+        new.line = list(self.line)
+        # bz is never mutated after the deal (draws advance bz_pos), so it can be shared.
+
+    def board_tiles(self) -> list[Tile]:
+        return [tuple(sorted(t)) for t in self.line]

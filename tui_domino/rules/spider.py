@@ -1,0 +1,316 @@
+"""Domino Spider duel: a four-armed spinner, multi-double turns, closing doubles, fish
+(RULES.md section 2). Round points are the points charged."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+from tui_domino.rules import dominoes as D
+from tui_domino.rules.classic import deal_masks
+from tui_domino.rules.events import ScoreEvent
+from tui_domino.rules.moves import ARMS, DRAW, PASS, Move, Placement, spider_place
+from tui_domino.rules.state import JSON, RoundState, Tile
+
+NONE = 7
+CENTER = 4  # the arm index of the centre
+ARM_INDEX = {"N": 0, "E": 1, "S": 2, "W": 3, "center": CENTER}
+ZERO_ZERO = D.INDEX[(0, 0)]
+
+
+def spider_opening(hands: list[int]) -> tuple[int, int] | None:
+    """(opener, the double n) for the lowest double from 1-1 up, or None: redeal."""
+    for n in range(1, 7):
+        t = D.DOUBLE[n]
+        for p in (0, 1):
+            if hands[p] >> t & 1:
+                return p, n
+    return None
+
+
+def charge_for_hand(mask: int, lone_blank_double: int) -> int:
+    """What a hand left when the opponent goes out costs: its pips, or the lone 0-0 rule."""
+    if mask == 1 << ZERO_ZERO:
+        return lone_blank_double
+    return D.pips_of(mask)
+
+
+def multi_double_moves(hand: int, ends: list[int], closed: list[bool]) -> list[list[tuple[int, int]]]:
+    """Every set of 2+ (arm, double number) pairs on distinct open arms, distinct doubles."""
+    cands = [
+        (a, ends[a]) for a in range(4) if not closed[a] and hand >> D.DOUBLE[ends[a]] & 1
+    ]
+    out: list[list[tuple[int, int]]] = []
+    for k in range(2, len(cands) + 1):
+        for combo in itertools.combinations(cands, k):
+            if len({n for _, n in combo}) == k:
+                out.append(list(combo))
+    return out
+
+
+class SpiderState(RoundState):
+    variant = "spider"
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        super().__init__(options)
+        self.hand_masks: list[int] = [0, 0]
+        self.bz: list[int] = []
+        self.bz_pos = 0
+        self.center = NONE
+        self.ends: list[int] = [NONE] * 4
+        self.closed: list[bool] = [False] * 4
+        self.arm_tiles: list[list[tuple[int, int]]] = [[], [], [], []]
+        self.opener = 0
+        self.opening_double = 1
+
+    @classmethod
+    def new(
+        cls,
+        options: dict[str, Any],
+        *,
+        seed: int | None,
+        deal: dict[str, Any] | None,
+        leader: int | None,
+    ) -> SpiderState:
+        s = cls(options)
+        if deal is not None:
+            s.hand_masks, s.bz = deal_masks(options, None, deal)
+            opening = spider_opening(s.hand_masks)
+            if opening is None:
+                raise ValueError("neither hand holds a double from 1-1 to 6-6: redeal")
+        else:
+            rng = random.Random(seed)
+            while True:  # redeal until a hand holds a double from 1-1 up
+                s.hand_masks, s.bz = deal_masks(options, rng.getrandbits(63), None)
+                opening = spider_opening(s.hand_masks)
+                if opening is not None:
+                    break
+        s.opener, s.opening_double = opening
+        s.to_move = s.opener
+        return s
+
+    @classmethod
+    def from_json(cls, d: JSON) -> SpiderState:
+        from tui_domino.rules.options import resolve_options
+
+        if d.get("variant") != "spider":
+            raise ValueError("not a spider state")
+        s = cls(resolve_options("spider", d["options"]))
+        s._load_common(d)
+        s.hand_masks = [D.mask_of(h) for h in d["hands"]]
+        s.bz = [D.index_of(t) for t in d["bazaar"]]
+        s.opener = int(d["opener"])
+        s.opening_double = int(d["opening_double"])
+        center = d["center"]
+        on_board: list[list[int]] = []
+        if center is None:
+            s.center = NONE
+        else:
+            if center not in range(7):
+                raise ValueError("bad centre")
+            s.center = int(center)
+            on_board.append([s.center, s.center])
+        arms = d["arms"]
+        for a, name in enumerate(ARMS):
+            arm = arms[name]
+            tiles = [(int(t[0]), int(t[1])) for t in arm["tiles"]]
+            for t in tiles:
+                D.index_of(t)
+            prev = s.center
+            for x, y in tiles:
+                if x != prev:
+                    raise ValueError(f"arm {name} does not match at every joint")
+                prev = y
+            s.arm_tiles[a] = tiles
+            s.ends[a] = prev
+            s.closed[a] = bool(arm["closed"])
+            on_board += [list(t) for t in tiles]
+        total = 0
+        for m in [*s.hand_masks, D.mask_of(d["bazaar"]), D.mask_of(on_board)]:
+            if total & m:
+                raise ValueError("a tile appears twice")
+            total |= m
+        if total != D.FULL:
+            raise ValueError("the tiles in play are not the double-six set")
+        return s
+
+    # -- the contract ---------------------------------------------------------------------------
+
+    @property
+    def hands(self) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
+        return (D.tiles_of(self.hand_masks[0]), D.tiles_of(self.hand_masks[1]))
+
+    @property
+    def bazaar(self) -> tuple[Tile, ...]:
+        return tuple(D.TILES[i] for i in self.bz[self.bz_pos :])
+
+    @property
+    def bazaar_count(self) -> int:
+        return len(self.bz) - self.bz_pos
+
+    def open_ends_mask(self) -> int:
+        m = 0
+        for a in range(4):
+            if not self.closed[a]:
+                m |= D.NUM[self.ends[a]]
+        return m
+
+    def playable_mask(self, player: int) -> int:
+        if self.center == NONE:
+            return self.hand_masks[player] & (1 << D.DOUBLE[self.opening_double])
+        return self.hand_masks[player] & self.open_ends_mask()
+
+    def _generate(self) -> list[Move]:
+        p = self.to_move
+        assert p is not None
+        hand = self.hand_masks[p]
+        if self.center == NONE:
+            n = self.opening_double
+            return [spider_place([Placement((n, n), "center")])]
+        moves: list[Move] = []
+        for i in D.bits(hand & self.open_ends_mask()):
+            tile = D.TILES[i]
+            double = tile[0] == tile[1]
+            for a in range(4):
+                if self.closed[a] or self.ends[a] not in tile:
+                    continue
+                moves.append(spider_place([Placement(tile, ARMS[a], False)]))
+                if double:
+                    moves.append(spider_place([Placement(tile, ARMS[a], True)]))
+        for combo in multi_double_moves(hand, self.ends, self.closed):
+            for closes in itertools.product((False, True), repeat=len(combo)):
+                moves.append(
+                    spider_place(
+                        [
+                            Placement((n, n), ARMS[a], c)
+                            for (a, n), c in zip(combo, closes, strict=True)
+                        ]
+                    )
+                )
+        if moves:
+            return moves
+        return [DRAW] if self.bazaar_count else [PASS]
+
+    def _explain(self, move: Move) -> str:
+        p = self.to_move
+        assert p is not None
+        if move.kind == "draw":
+            if self.playable_mask(p):
+                return "you cannot draw while you hold a playable tile"
+            return "the bazaar is empty: pass"
+        if move.kind == "pass":
+            if self.playable_mask(p):
+                return "you cannot pass while you hold a playable tile"
+            return "you cannot pass while the bazaar has tiles: draw"
+        assert move.placements is not None
+        hand = self.hand_masks[p]
+        seen: set[str] = set()
+        for pl in move.placements:
+            a, b = pl.tile
+            if not hand >> D.INDEX[(a, b)] & 1:
+                return f"tile {a}-{b} is not in your hand"
+            if pl.arm in seen:
+                return "two tiles cannot go on the same arm in one turn"
+            seen.add(pl.arm)
+        if self.center == NONE:
+            n = self.opening_double
+            return f"the round opens with {n}-{n} in the center"
+        if len(move.placements) > 1:
+            if any(pl.tile[0] != pl.tile[1] for pl in move.placements):
+                return "only doubles can be played several in one turn"
+            if len({pl.tile for pl in move.placements}) != len(move.placements):
+                return "the same tile twice"
+        for pl in move.placements:
+            a, b = pl.tile
+            if pl.arm == "center":
+                return "the center is taken"
+            ai = ARM_INDEX[pl.arm]
+            if self.closed[ai]:
+                return f"the {pl.arm} arm is closed"
+            if self.ends[ai] not in (a, b):
+                return f"{a}-{b} does not match the {pl.arm} arm's end ({self.ends[ai]})"
+            if pl.close and a != b:
+                return "only a double can close an arm"
+        return "that move is not allowed"
+
+    def _play(self, move: Move) -> tuple[list[ScoreEvent], Tile | None]:
+        p = self.to_move
+        assert p is not None
+        if move.kind == "draw":
+            t = self.bz[self.bz_pos]
+            self.bz_pos += 1
+            self.hand_masks[p] |= 1 << t
+            return self._check_fish(), D.TILES[t]
+        if move.kind == "pass":
+            self.to_move = 1 - p
+            return self._check_fish(), None
+        assert move.placements is not None
+        for pl in move.placements:
+            a, b = pl.tile
+            self.hand_masks[p] &= ~(1 << D.INDEX[(a, b)])
+            if pl.arm == "center":
+                self.center = a
+                self.ends = [a] * 4
+                continue
+            ai = ARM_INDEX[pl.arm]
+            end = self.ends[ai]
+            other = b if a == end else a
+            self.arm_tiles[ai].append((end, other))
+            self.ends[ai] = other
+            if pl.close:
+                self.closed[ai] = True
+        if not self.hand_masks[p]:
+            opp = 1 - p
+            charge = charge_for_hand(self.hand_masks[opp], self.options["lone_blank_double"])
+            self.to_move = None
+            self.winner = p
+            self.end_reason = "domino"
+            left = ", ".join(f"{x}-{y}" for x, y in D.tiles_of(self.hand_masks[opp]))
+            detail = f"hand left: {left}" + (" (a lone 0-0)" if left == "0-0" else "")
+            return [ScoreEvent(opp, charge, "domino", detail)], None
+        self.to_move = 1 - p
+        return self._check_fish(), None
+
+    def _check_fish(self) -> list[ScoreEvent]:
+        if not all(self.closed):
+            if self.bazaar_count or self.playable_mask(0) or self.playable_mask(1):
+                return []
+        pips = [D.pips_of(self.hand_masks[0]), D.pips_of(self.hand_masks[1])]
+        self.to_move = None
+        self.end_reason = "blocked"
+        if pips[0] == pips[1]:
+            self.winner = None
+            return []
+        w = 0 if pips[0] < pips[1] else 1
+        self.winner = w
+        loser = 1 - w
+        return [ScoreEvent(loser, pips[loser], "blocked", f"fish: {pips[loser]} pips in hand")]
+
+    def _board_json(self) -> JSON:
+        return {
+            "center": None if self.center == NONE else self.center,
+            "arms": {
+                name: {
+                    "tiles": [list(t) for t in self.arm_tiles[a]],
+                    "end": None if self.center == NONE else self.ends[a],
+                    "closed": self.closed[a],
+                }
+                for a, name in enumerate(ARMS)
+            },
+            "opener": self.opener,
+            "opening_double": self.opening_double,
+        }
+
+    def _clone_into(self, new: RoundState) -> None:
+        assert isinstance(new, SpiderState)
+        new.hand_masks = list(self.hand_masks)
+        new.ends = list(self.ends)
+        new.closed = list(self.closed)
+        new.arm_tiles = [list(a) for a in self.arm_tiles]
+
+    def board_tiles(self) -> list[Tile]:
+        out: list[Tile] = [] if self.center == NONE else [(self.center, self.center)]
+        for arm in self.arm_tiles:
+            out += [tuple(sorted(t)) for t in arm]
+        return out

@@ -1,0 +1,174 @@
+"""What every variant's round state shares: the contract's members."""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from typing import Any
+
+from tui_domino.rules.errors import IllegalMove
+from tui_domino.rules.events import ScoreEvent
+from tui_domino.rules.moves import Move, move_from_json
+
+Tile = tuple[int, ...]
+JSON = dict[str, Any]
+
+FORMAT_VERSION = 1
+
+
+class RoundState(ABC):
+    """One round of one variant. Subclasses hold the board; this class holds the turn,
+    the points, the history and the JSON/view machinery."""
+
+    variant: str = ""
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.options = options
+        self.to_move: int | None = 0
+        self.points: list[int] = [0, 0]
+        self.winner: int | None = None
+        # How the round ended: None while playing, "domino" (a player went out) or "blocked".
+        self.end_reason: str | None = None
+        # Every move so far: {"player", "move", "events"} (+ "tile" for a draw).
+        self.history: list[JSON] = []
+        self._legal: list[Move] | None = None
+        self._legal_set: frozenset[Move] | None = None
+
+    # -- the contract -------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.to_move is None
+
+    @property
+    @abstractmethod
+    def hands(self) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
+        """Both hands, each a tuple of sorted tiles in ascending order."""
+
+    @property
+    @abstractmethod
+    def bazaar(self) -> tuple[Tile, ...]:
+        """The bazaar's tiles in draw order (index 0 is drawn next)."""
+
+    def legal_moves(self) -> list[Move]:
+        if self._legal is None:
+            self._legal = [] if self.to_move is None else self._generate()
+            self._legal_set = frozenset(self._legal)
+        return list(self._legal)
+
+    def is_legal(self, move: Move) -> bool:
+        if self._legal_set is None:
+            self.legal_moves()
+        assert self._legal_set is not None
+        return move in self._legal_set
+
+    def apply(self, move: Move | JSON) -> list[ScoreEvent]:
+        """Plays ``move`` in place and returns its score events.
+
+        An illegal or malformed move raises IllegalMove and changes nothing.
+        """
+        if isinstance(move, dict):
+            move = move_from_json(self.variant, move)
+        elif not isinstance(move, Move):
+            raise IllegalMove(f"not a move: {move!r}")
+        if self.to_move is None:
+            raise IllegalMove("the round is over")
+        if not self.is_legal(move):
+            raise IllegalMove(self._explain(move))
+        player = self.to_move
+        self._legal = self._legal_set = None
+        events, drawn = self._play(move)
+        record: JSON = {
+            "player": player,
+            "move": move.to_json(),
+            "events": [e.to_json() for e in events],
+        }
+        if drawn is not None:
+            record["tile"] = list(drawn)
+        self.history.append(record)
+        for e in events:
+            self.points[e.player] += e.points
+        return events
+
+    def clone(self) -> RoundState:
+        new = copy.copy(self)
+        new.points = list(self.points)
+        new.history = list(self.history)  # records are never mutated once written
+        new.options = self.options  # never mutated
+        self._clone_into(new)
+        return new
+
+    def to_json(self) -> JSON:
+        d: JSON = {
+            "format": FORMAT_VERSION,
+            "variant": self.variant,
+            "options": copy.deepcopy(self.options),
+            "to_move": self.to_move,
+            "points": list(self.points),
+            "winner": self.winner,
+            "over": self.is_over,
+            "end_reason": self.end_reason,
+            "hands": [[list(t) for t in h] for h in self.hands],
+            "bazaar": [list(t) for t in self.bazaar],
+            "history": copy.deepcopy(self.history),
+        }
+        d.update(self._board_json())
+        return d
+
+    def view(self, player: int) -> JSON:
+        """All that ``player`` may see: his hand, the board, the opponent's hand size and
+        the bazaar's size; the opponent's drawn tiles and the bazaar order are hidden."""
+        if player not in (0, 1):
+            raise ValueError("player must be 0 or 1")
+        d = self.to_json()
+        hands = d.pop("hands")
+        d.pop("bazaar")
+        d["player"] = player
+        d["hand"] = hands[player]
+        d["hand_sizes"] = [len(hands[0]), len(hands[1])]
+        d["bazaar_size"] = len(self.bazaar)
+        for rec in d["history"]:
+            if rec["player"] != player:
+                rec.pop("tile", None)
+        return d
+
+    # -- for subclasses -----------------------------------------------------------------------
+
+    @abstractmethod
+    def _generate(self) -> list[Move]:
+        """Every legal move of the player to move (the round is not over)."""
+
+    @abstractmethod
+    def _play(self, move: Move) -> tuple[list[ScoreEvent], Tile | None]:
+        """Applies a legal move; returns its events and the drawn tile for a draw. Must set
+        ``to_move``, ``winner`` and ``end_reason``; ``points`` are added by ``apply``."""
+
+    @abstractmethod
+    def _explain(self, move: Move) -> str:
+        """Why ``move`` (known to be illegal) is illegal, in a player's words."""
+
+    @abstractmethod
+    def _board_json(self) -> JSON:
+        """The variant's own fields of ``to_json``."""
+
+    @abstractmethod
+    def _clone_into(self, new: RoundState) -> None:
+        """Gives ``new`` (a shallow copy of self) its own copies of mutable board state."""
+
+    def _load_common(self, d: JSON) -> None:
+        to_move = d["to_move"]
+        if to_move not in (0, 1, None):
+            raise ValueError("to_move must be 0, 1 or null")
+        self.to_move = to_move
+        pts = d["points"]
+        if not (isinstance(pts, list) and len(pts) == 2 and all(isinstance(p, int) for p in pts)):
+            raise ValueError("points must be two numbers")
+        self.points = [int(pts[0]), int(pts[1])]
+        if d.get("winner") not in (0, 1, None):
+            raise ValueError("winner must be 0, 1 or null")
+        self.winner = d.get("winner")
+        self.end_reason = d.get("end_reason")
+        hist = d.get("history", [])
+        if not isinstance(hist, list):
+            raise ValueError("history must be a list")
+        self.history = copy.deepcopy(hist)
