@@ -1,0 +1,539 @@
+"""Triominos: 56 triangular tiles on a triangular grid (RULES.md section 3).
+
+A tile is a sorted tuple ``(a, b, c)``; read clockwise it shows its numbers in ascending order,
+so a placement's corners (clockwise, see ``triangle_grid``) must be a rotation of that reading.
+The board keeps a map from grid point to (number, tiles touching it): a placement must match
+every number already on its corners, completes a hexagon at each corner that five tiles
+touched before, and is a bridge when it touches exactly one tile along an edge while the
+corner opposite that edge already carries a number.
+
+``TriominosState`` is the readable reference implementation behind the engine contract; the
+fast path for simulations is ``triominos_sim.TriominosSim``, which follows the same rules.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tui_domino.rules import triangle_grid as grid
+from tui_domino.rules.events import ScoreEvent
+from tui_domino.rules.moves import DRAW, PASS, Move, is_tile_rotation, triomino_place
+from tui_domino.rules.options import resolve_options
+from tui_domino.rules.state import FORMAT_VERSION, JSON, RoundState
+
+Tile3 = tuple[int, int, int]
+Corners = tuple[int, int, int]
+Cell = grid.Cell
+Point = grid.Point
+
+# -- the set ------------------------------------------------------------------------------------
+
+TILES: tuple[Tile3, ...] = tuple(
+    (a, b, c) for a in range(6) for b in range(a, 6) for c in range(b, 6)
+)
+INDEX: dict[Tile3, int] = {t: i for i, t in enumerate(TILES)}
+VALUE: tuple[int, ...] = tuple(sum(t) for t in TILES)
+TRIPLES: tuple[Tile3, ...] = tuple((n, n, n) for n in range(6))
+
+
+def rotations(tile: Tile3) -> tuple[Corners, ...]:
+    """The distinct clockwise readings of ``tile`` (sorted): its rotations, never reflections."""
+    a, b, c = tile
+    return tuple(dict.fromkeys(((a, b, c), (b, c, a), (c, a, b))))
+
+
+ROTATIONS: dict[Tile3, tuple[Corners, ...]] = {t: rotations(t) for t in TILES}
+
+
+def tile_rank(tile: Tile3) -> tuple[int, int, int, int]:
+    """A tile's rank for the opening without triples: value, then the corners from the top."""
+    a, b, c = tile
+    return (a + b + c, c, b, a)
+
+
+# The opening rule as one priority list: the triples from 5-5-5 down to 0-0-0, then every other
+# tile from the highest rank down. The first tile of this list found in a hand leads.
+OPENING_ORDER: tuple[Tile3, ...] = tuple(reversed(TRIPLES)) + tuple(
+    sorted((t for t in TILES if t not in TRIPLES), key=tile_rank, reverse=True)
+)
+
+
+def opening_tile(hands: tuple[set[Tile3], set[Tile3]] | list[set[Tile3]]) -> tuple[int, Tile3]:
+    """Who must lead and with which tile under the opening rule (no previous winner)."""
+    for t in OPENING_ORDER:
+        for p in (0, 1):
+            if t in hands[p]:
+                return p, t
+    raise ValueError("both hands are empty")
+
+
+def tile_str(tile: tuple[int, ...]) -> str:
+    return "-".join(str(n) for n in tile)
+
+
+def parse_tile(value: object) -> Tile3:
+    """A tile from JSON (any order); ValueError when it is not a Triominos tile."""
+    if (
+        not isinstance(value, list | tuple)
+        or len(value) != 3
+        or not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 5 for n in value)
+    ):
+        raise ValueError(f"not a Triominos tile: {value!r}")
+    a, b, c = sorted(value)
+    return (a, b, c)
+
+
+def _parse_tiles(value: object, what: str) -> list[Tile3]:
+    if not isinstance(value, list | tuple):
+        raise ValueError(f"{what} must be a list of tiles")
+    return [parse_tile(t) for t in value]
+
+
+def _fits(corners: Corners, need: tuple[int | None, int | None, int | None]) -> bool:
+    return all(n is None or n == v for n, v in zip(need, corners, strict=True))
+
+
+def _point_str(p: Point) -> str:
+    return f"({p[0]}, {p[1]})"
+
+
+# -- the state ------------------------------------------------------------------------------------
+
+
+class TriominosState(RoundState):
+    """One round of Triominos."""
+
+    variant = "triominos"
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        super().__init__(options)
+        self._hands: list[set[Tile3]] = [set(), set()]
+        self._bazaar: list[Tile3] = []
+        # Placements in order: (cell, corners clockwise, player).
+        self._board: list[tuple[Cell, Corners, int]] = []
+        self._cells: dict[Cell, Corners] = {}
+        # The point map: the number on each touched grid point and how many tiles touch it.
+        self._numbers: dict[Point, int] = {}
+        self._touch: dict[Point, int] = {}
+        # The tile the opener must lead (opening rule), while the board is empty.
+        self._forced: Tile3 | None = None
+        self._draws = 0  # tiles drawn by the player to move in this turn
+
+    # -- construction ---------------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        options: dict[str, Any],
+        *,
+        seed: int | None = None,
+        deal: dict[str, Any] | None = None,
+        leader: int | None = None,
+    ) -> TriominosState:
+        """A new round from a seeded shuffle or an explicit deal (``options`` resolved)."""
+        size = options["hand_size"]
+        if deal is not None:
+            if not isinstance(deal, dict) or set(deal) != {"hands", "bazaar"}:
+                raise ValueError("a deal is {'hands': [hand, hand], 'bazaar': [...]}")
+            hands_raw = deal["hands"]
+            if not isinstance(hands_raw, list | tuple) or len(hands_raw) != 2:
+                raise ValueError("a deal needs exactly two hands")
+            h0 = _parse_tiles(hands_raw[0], "a hand")
+            h1 = _parse_tiles(hands_raw[1], "a hand")
+            bazaar = _parse_tiles(deal["bazaar"], "the bazaar")
+            for h in (h0, h1):
+                if len(h) != size:
+                    raise ValueError(f"each hand must hold {size} tiles, not {len(h)}")
+            _check_full_set(h0 + h1 + bazaar)
+        else:
+            if seed is None:
+                raise ValueError("give a seed or a deal")
+            tiles = list(TILES)
+            random.Random(seed).shuffle(tiles)
+            h0, h1, bazaar = tiles[:size], tiles[size : 2 * size], tiles[2 * size :]
+        s = cls(options)
+        s._hands = [set(h0), set(h1)]
+        s._bazaar = list(bazaar)
+        if leader is None:
+            s.to_move, s._forced = opening_tile(s._hands)
+        else:
+            if leader not in (0, 1):
+                raise ValueError("leader must be None, 0 or 1")
+            s.to_move = leader
+        return s
+
+    @classmethod
+    def from_json(cls, d: JSON) -> TriominosState:
+        """Reads back ``to_json()``, checking that everything is consistent (ValueError)."""
+        if not isinstance(d, dict) or d.get("variant") != cls.variant:
+            raise ValueError("not a Triominos state")
+        if d.get("format") != FORMAT_VERSION:
+            raise ValueError(f"unknown state format {d.get('format')!r}")
+        s = cls(resolve_options(cls.variant, d.get("options")))
+        s._load_common(d)
+        hands_raw = d["hands"]
+        if not isinstance(hands_raw, list) or len(hands_raw) != 2:
+            raise ValueError("hands must be two lists of tiles")
+        hands = [_parse_tiles(h, "a hand") for h in hands_raw]
+        bazaar = _parse_tiles(d["bazaar"], "the bazaar")
+        board_raw = d["board"]
+        if not isinstance(board_raw, list):
+            raise ValueError("board must be a list of placements")
+        on_board: list[Tile3] = []
+        for item in board_raw:
+            if not isinstance(item, dict):
+                raise ValueError("a placement must be an object")
+            cell_raw, corners_raw, player = item["cell"], item["corners"], item["player"]
+            if (
+                not isinstance(cell_raw, list | tuple)
+                or len(cell_raw) != 2
+                or not all(isinstance(n, int) and not isinstance(n, bool) for n in cell_raw)
+                or not grid.in_range(cell_raw[0], cell_raw[1])
+            ):
+                raise ValueError(f"bad cell {cell_raw!r}")
+            cell = (cell_raw[0], cell_raw[1])
+            tile = parse_tile(corners_raw)
+            corners = (corners_raw[0], corners_raw[1], corners_raw[2])
+            if not is_tile_rotation(tile, corners):
+                raise ValueError(f"corners {corners_raw} are not a rotation of {tile_str(tile)}")
+            if "tile" in item and parse_tile(item["tile"]) != tile:
+                raise ValueError(f"placement {item!r}: tile and corners differ")
+            if player not in (0, 1) or isinstance(player, bool):
+                raise ValueError(f"bad player {player!r}")
+            why = s._placement_error(cell, corners)
+            if why is not None:
+                raise ValueError(f"board placement {item!r} is illegal: {why}")
+            s._put(cell, corners, player)
+            on_board.append(tile)
+        _check_full_set(hands[0] + hands[1] + bazaar + on_board)
+        s._hands = [set(hands[0]), set(hands[1])]
+        s._bazaar = bazaar
+        forced = d.get("forced")
+        if forced is not None:
+            s._forced = parse_tile(forced)
+            if s._board or s.to_move is None or s._forced not in s._hands[s.to_move]:
+                raise ValueError("a forced tile must be in the opener's hand before the opening")
+        draws = d.get("draws_this_turn", 0)
+        if not isinstance(draws, int) or isinstance(draws, bool) or draws < 0:
+            raise ValueError("draws_this_turn must be a non-negative number")
+        limit = s.options["max_draws"]
+        if (limit is not None and draws > limit) or (draws and not s._board):
+            raise ValueError("too many draws this turn")
+        s._draws = draws
+        s._check_consistent(d)
+        return s
+
+    def _check_consistent(self, d: JSON) -> None:
+        if "over" in d and d["over"] != (self.to_move is None):
+            raise ValueError("over and to_move disagree")
+        if self.to_move is None:
+            if self.end_reason == "domino":
+                if self.winner is None or self._hands[self.winner]:
+                    raise ValueError("a domino round's winner must have an empty hand")
+            elif self.end_reason == "blocked":
+                if not self._blocked():
+                    raise ValueError("the round is not blocked")
+                if self.winner != self._blocked_winner():
+                    raise ValueError("the blocked round's winner is wrong")
+            else:
+                raise ValueError("a finished round needs end_reason domino or blocked")
+        else:
+            if self.end_reason is not None or self.winner is not None:
+                raise ValueError("a round in play has no winner nor end reason")
+            if not self._hands[0] or not self._hands[1]:
+                raise ValueError("a round in play cannot have an empty hand")
+            if self._board and self._blocked():
+                raise ValueError("the round is blocked but not over")
+            if not self._board and self._forced is None and self.history:
+                raise ValueError("moves were made but the board is empty")
+        if self.history:
+            total = [0, 0]
+            for rec in self.history:
+                for e in rec["events"]:
+                    total[int(e["player"])] += int(e["points"])
+            if total != self.points:
+                raise ValueError("the points differ from the history's events")
+
+    # -- the contract -------------------------------------------------------------------------
+
+    @property
+    def hands(self) -> tuple[tuple[Tile3, ...], tuple[Tile3, ...]]:
+        return (tuple(sorted(self._hands[0])), tuple(sorted(self._hands[1])))
+
+    @property
+    def bazaar(self) -> tuple[Tile3, ...]:
+        return tuple(self._bazaar)
+
+    @property
+    def board(self) -> tuple[tuple[Cell, Corners, int], ...]:
+        """The placements in order: (cell, corners clockwise, player)."""
+        return tuple(self._board)
+
+    @property
+    def forced(self) -> Tile3 | None:
+        """The tile the opener must lead, while the opening rule applies."""
+        return self._forced
+
+    @property
+    def draws_this_turn(self) -> int:
+        return self._draws
+
+    def number_at(self, point: Point) -> int | None:
+        """The number on grid point ``point``, or None when no tile touches it."""
+        return self._numbers.get(point)
+
+    # -- the board ----------------------------------------------------------------------------
+
+    def _put(self, cell: Cell, corners: Corners, player: int) -> None:
+        self._board.append((cell, corners, player))
+        self._cells[cell] = corners
+        for pt, n in zip(grid.corners(cell), corners, strict=True):
+            self._numbers[pt] = n
+            self._touch[pt] = self._touch.get(pt, 0) + 1
+
+    def _frontier(self) -> list[Cell]:
+        """The empty cells sharing an edge with a tile, sorted."""
+        out: set[Cell] = set()
+        for cell in self._cells:
+            for nb in grid.edge_neighbours(cell):
+                if nb not in self._cells:
+                    out.add(nb)
+        return sorted(out)
+
+    def _needs(self, cell: Cell) -> tuple[int | None, int | None, int | None]:
+        a, b, c = (self._numbers.get(pt) for pt in grid.corners(cell))
+        return (a, b, c)
+
+    def _placement_error(self, cell: Cell, corners: Corners) -> str | None:
+        """Why ``corners`` cannot go on ``cell`` on this board (ignoring hands), or None."""
+        if not self._board:
+            return None if cell == grid.ORIGIN else "the first tile goes on cell (0, 0)"
+        if cell in self._cells:
+            return f"cell {_point_str(cell)} is taken"
+        if not any(nb in self._cells for nb in grid.edge_neighbours(cell)):
+            return f"cell {_point_str(cell)} does not share an edge with a tile on the board"
+        names = grid.CORNER_NAMES[grid.is_up(cell)]
+        for i, (need, have) in enumerate(zip(self._needs(cell), corners, strict=True)):
+            if need is not None and need != have:
+                return f"corner {i + 1} ({names[i]}) must be {need} to match, not {have}"
+        return None
+
+    def _placements(self, tiles: set[Tile3]) -> list[Move]:
+        """Every legal placement of one of ``tiles``."""
+        moves: list[Move] = []
+        if not self._board:
+            for t in sorted(tiles):
+                for rot in ROTATIONS[t]:
+                    moves.append(triomino_place(t, grid.ORIGIN, rot))
+            return moves
+        ordered = sorted(tiles)
+        for cell in self._frontier():
+            need = self._needs(cell)
+            for t in ordered:
+                for rot in ROTATIONS[t]:
+                    if _fits(rot, need):
+                        moves.append(triomino_place(t, cell, rot))
+        return moves
+
+    def _can_place(self, player: int) -> bool:
+        hand = self._hands[player]
+        if not self._board:
+            return bool(hand)
+        for cell in self._frontier():
+            need = self._needs(cell)
+            for t in hand:
+                if any(_fits(rot, need) for rot in ROTATIONS[t]):
+                    return True
+        return False
+
+    def _can_draw(self) -> bool:
+        limit = self.options["max_draws"]
+        return bool(self._bazaar) and (limit is None or self._draws < limit)
+
+    def _blocked(self) -> bool:
+        return not self._bazaar and not self._can_place(0) and not self._can_place(1)
+
+    def _hand_value(self, player: int) -> int:
+        return sum(sum(t) for t in self._hands[player])
+
+    def _blocked_winner(self) -> int | None:
+        n = [len(self._hands[0]), len(self._hands[1])]
+        v = [self._hand_value(0), self._hand_value(1)]
+        if n[0] != n[1]:
+            return 0 if n[0] < n[1] else 1
+        if v[0] != v[1]:
+            return 0 if v[0] < v[1] else 1
+        return None
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    def _generate(self) -> list[Move]:
+        player = self.to_move
+        assert player is not None
+        tiles = {self._forced} if self._forced is not None else self._hands[player]
+        moves = self._placements(tiles)
+        if moves:
+            return moves
+        if self._can_draw():
+            return [DRAW]
+        return [PASS]
+
+    def _play(self, move: Move) -> tuple[list[ScoreEvent], Tile3 | None]:
+        player = self.to_move
+        assert player is not None
+        opts = self.options
+        events: list[ScoreEvent] = []
+        if move.kind == "draw":
+            tile = self._bazaar.pop(0)
+            self._hands[player].add(tile)
+            self._draws += 1
+            if opts["draw_penalty"]:
+                n = self._draws
+                events.append(
+                    ScoreEvent(player, -opts["draw_penalty"], "draw",
+                               f"{n} tile{'s' if n > 1 else ''} drawn")
+                )
+            self._check_blocked(events)
+            return events, tile
+        if move.kind == "pass":
+            if opts["stuck_penalty"]:
+                why = "the bazaar is empty" if not self._bazaar else "draw limit reached"
+                events.append(ScoreEvent(player, -opts["stuck_penalty"], "pass",
+                                         f"no playable tile, {why}"))
+            self._draws = 0
+            self.to_move = 1 - player
+            self._check_blocked(events)
+            return events, None
+        assert move.tile is not None and move.cell is not None and move.corners is not None
+        tile = parse_tile(move.tile)
+        cell, corners = move.cell, move.corners
+        self._hands[player].discard(tile)
+        events.append(ScoreEvent(player, sum(tile), "tile", tile_str(tile)))
+        if not self._board:
+            if tile[0] == tile[2]:
+                bonus = opts["opening_bonus"][1 if tile == (0, 0, 0) else 0]
+                if bonus:
+                    events.append(ScoreEvent(player, bonus, "opening",
+                                             f"opening with {tile_str(tile)}"))
+            self._forced = None
+        else:
+            pts = grid.corners(cell)
+            hexagons = [pt for pt in pts if self._touch.get(pt, 0) == 5]
+            if hexagons:
+                bonus = opts["hexagon_bonus"][len(hexagons) - 1]
+                where = ", ".join(_point_str(pt) for pt in hexagons)
+                label = "hexagon" if len(hexagons) == 1 else f"{len(hexagons)} hexagons"
+                if bonus:
+                    events.append(ScoreEvent(player, bonus, "hexagon", f"{label} at {where}"))
+            touching = [nb for nb in grid.edge_neighbours(cell) if nb in self._cells]
+            if len(touching) == 1:
+                far = pts[grid.opposite_corner(cell, touching[0])]
+                if self._touch.get(far, 0) >= 1 and opts["bridge_bonus"]:
+                    events.append(ScoreEvent(player, opts["bridge_bonus"], "bridge",
+                                             f"bridge to {_point_str(far)}"))
+        self._put(cell, corners, player)
+        self._draws = 0
+        if not self._hands[player]:
+            other = 1 - player
+            left = self._hand_value(other)
+            points = opts["domino_bonus"] + left
+            if points:
+                events.append(ScoreEvent(player, points, "domino",
+                                         f"{opts['domino_bonus']} + {left} left in hand"))
+            self.winner = player
+            self.end_reason = "domino"
+            self.to_move = None
+            return events, None
+        self.to_move = 1 - player
+        self._check_blocked(events)
+        return events, None
+
+    def _check_blocked(self, events: list[ScoreEvent]) -> None:
+        """Ends the round when the bazaar is empty and neither player can place."""
+        if not self._blocked():
+            return
+        penalty = self.options["blocked_penalty"]
+        if penalty:
+            for p in (0, 1):
+                events.append(ScoreEvent(p, -penalty, "blocked", "round blocked"))
+        winner = self._blocked_winner()
+        if winner is not None:
+            own, theirs = self._hand_value(winner), self._hand_value(1 - winner)
+            if theirs - own:
+                events.append(ScoreEvent(winner, theirs - own, "blocked",
+                                         f"{theirs} in opponent's hand - {own} in own"))
+        self.winner = winner
+        self.end_reason = "blocked"
+        self.to_move = None
+
+    def _explain(self, move: Move) -> str:
+        player = self.to_move
+        if player is None:
+            return "the round is over"
+        hand = self._hands[player]
+        can_place = bool(self._placements(
+            {self._forced} if self._forced is not None else hand))
+        if move.kind == "draw":
+            if can_place:
+                return "you have a playable tile: you cannot draw"
+            if not self._bazaar:
+                return "the bazaar is empty: you must pass"
+            return f"you have drawn {self._draws} tiles this turn, the limit: you must pass"
+        if move.kind == "pass":
+            if can_place:
+                return "you have a playable tile: you cannot pass"
+            return "you must draw: you have no playable tile"
+        if move.kind != "place" or move.tile is None or move.cell is None or move.corners is None:
+            return f"not a Triominos move: {move}"
+        try:
+            tile = parse_tile(move.tile)
+            corners = move.corners
+            parse_tile(corners)
+        except ValueError as exc:
+            return str(exc)
+        if not is_tile_rotation(tile, corners):
+            return (f"corners {tile_str(corners)} are not tile {tile_str(tile)} read clockwise"
+                    " (tiles turn, they never flip)")
+        if tile not in hand:
+            return f"tile {tile_str(tile)} is not in your hand"
+        if self._forced is not None and tile != self._forced:
+            return f"the first tile must be {tile_str(self._forced)}"
+        cell = move.cell
+        why = self._placement_error(cell, corners)
+        if why is not None:
+            return why
+        return f"{move} is not a legal move now"
+
+    # -- JSON and copies ----------------------------------------------------------------------
+
+    def _board_json(self) -> JSON:
+        return {
+            "board": [
+                {"cell": list(cell), "corners": list(corners), "tile": sorted(corners),
+                 "player": p}
+                for cell, corners, p in self._board
+            ],
+            "forced": list(self._forced) if self._forced is not None else None,
+            "draws_this_turn": self._draws,
+        }
+
+    def _clone_into(self, new: RoundState) -> None:
+        assert isinstance(new, TriominosState)
+        new._hands = [set(self._hands[0]), set(self._hands[1])]
+        new._bazaar = list(self._bazaar)
+        new._board = list(self._board)
+        new._cells = dict(self._cells)
+        new._numbers = dict(self._numbers)
+        new._touch = dict(self._touch)
+
+
+def _check_full_set(tiles: list[Tile3]) -> None:
+    if len(tiles) != len(TILES) or set(tiles) != set(TILES):
+        seen: set[Tile3] = set()
+        for t in tiles:
+            if t in seen:
+                raise ValueError(f"tile {tile_str(t)} appears twice")
+            seen.add(t)
+        missing = sorted(set(TILES) - seen)
+        raise ValueError(f"the tiles are not the full set; missing {tile_str(missing[0])}")
