@@ -9,7 +9,14 @@ from tui_domino.rules.events import ScoreEvent
 from tui_domino.rules.match import Match, match_from_json, new_match
 from tui_domino.rules.moves import DRAW, PASS, VARIANTS, Move, Placement, move_from_json
 from tui_domino.rules.options import DEFAULT_TARGET, DEFAULTS, TARGETS, resolve_options
-from tui_domino.rules.round import new_round, state_from_json
+from tui_domino.rules.round import (
+    board_tiles,
+    determinize,
+    full_set,
+    new_round,
+    state_from_json,
+    unseen_tiles,
+)
 from tui_domino.rules.state import RoundState
 
 __all__ = [
@@ -25,10 +32,14 @@ __all__ = [
     "Placement",
     "RoundState",
     "ScoreEvent",
+    "board_tiles",
+    "determinize",
+    "full_set",
     "match_from_json",
     "move_from_json",
     "new_match",
     "new_round",
     "resolve_options",
     "state_from_json",
+    "unseen_tiles",
 ]

@@ -25,7 +25,7 @@ def deal_masks(
         if not isinstance(hands_raw, list | tuple) or len(hands_raw) != 2:
             raise ValueError("a deal needs exactly two hands")
         hands = [D.mask_of(h) for h in hands_raw]
-        for h, raw in zip(hands, hands_raw, strict=True):
+        for raw in hands_raw:
             if len(raw) != size:
                 raise ValueError(f"each hand must hold {size} tiles")
         bazaar = [D.index_of(t) for t in deal["bazaar"]]

@@ -77,7 +77,8 @@ def classic_place(tile: tuple[int, int] | list[int], end: str) -> Move:
 
 
 def spider_place(placements: list[Placement] | tuple[Placement, ...]) -> Move:
-    return Move("place", placements=tuple(sorted(placements, key=lambda p: ARM_ORDER.get(p.arm, 9))))
+    ordered = sorted(placements, key=lambda p: ARM_ORDER.get(p.arm, 9))
+    return Move("place", placements=tuple(ordered))
 
 
 def triomino_place(
@@ -165,7 +166,10 @@ def move_from_json(variant: str, d: object) -> Move:
     cell_raw = d.get("cell")
     if not isinstance(cell_raw, list | tuple) or len(cell_raw) != 2:
         raise IllegalMove(f"cell must be [row, column], not {cell_raw!r}")
-    cell = (_int(cell_raw[0], "cell row", -1000, 1000), _int(cell_raw[1], "cell column", -1000, 1000))
+    cell = (
+        _int(cell_raw[0], "cell row", -1000, 1000),
+        _int(cell_raw[1], "cell column", -1000, 1000),
+    )
     c3 = _numbers(d.get("corners"), 3, 5, "corners")
     corners = (c3[0], c3[1], c3[2])
     if not is_tile_rotation(tile, corners):

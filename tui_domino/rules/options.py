@@ -62,7 +62,9 @@ def resolve_options(variant: str, options: dict[str, Any] | None) -> dict[str, A
                 or len(value) != len(default)
                 or not all(_is_int(v) and v >= 0 for v in value)
             ):
-                raise ValueError(f"{key} must be {len(default)} non-negative numbers, not {value!r}")
+                raise ValueError(
+                    f"{key} must be {len(default)} non-negative numbers, not {value!r}"
+                )
             value = list(value)
         elif not _is_int(value) or value < 0:
             raise ValueError(f"{key} must be a non-negative whole number, not {value!r}")

@@ -36,7 +36,9 @@ def charge_for_hand(mask: int, lone_blank_double: int) -> int:
     return D.pips_of(mask)
 
 
-def multi_double_moves(hand: int, ends: list[int], closed: list[bool]) -> list[list[tuple[int, int]]]:
+def multi_double_moves(
+    hand: int, ends: list[int], closed: list[bool]
+) -> list[list[tuple[int, int]]]:
     """Every set of 2+ (arm, double number) pairs on distinct open arms, distinct doubles."""
     cands = [
         (a, ends[a]) for a in range(4) if not closed[a] and hand >> D.DOUBLE[ends[a]] & 1
@@ -273,9 +275,10 @@ class SpiderState(RoundState):
         return self._check_fish(), None
 
     def _check_fish(self) -> list[ScoreEvent]:
-        if not all(self.closed):
-            if self.bazaar_count or self.playable_mask(0) or self.playable_mask(1):
-                return []
+        if not all(self.closed) and (
+            self.bazaar_count or self.playable_mask(0) or self.playable_mask(1)
+        ):
+            return []
         pips = [D.pips_of(self.hand_masks[0]), D.pips_of(self.hand_masks[1])]
         self.to_move = None
         self.end_reason = "blocked"

@@ -1,0 +1,24 @@
+"""The code is lint-clean (ruff) and the rules engine type-checks under mypy --strict."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*cmd: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", *cmd], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_ruff_is_clean():
+    r = run("ruff", "check", "tui_domino", "tests")
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_rules_pass_mypy_strict():
+    r = run("mypy", "--strict", "--no-incremental", "tui_domino/rules")
+    assert r.returncode == 0, r.stdout + r.stderr
