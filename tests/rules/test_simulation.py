@@ -59,3 +59,47 @@ def test_playout_from_a_public_midgame_does_not_touch_the_state(variant):
     sim.clone().playout(rng)
     sim.playout(rng)
     assert s.to_json() == before and sim.over
+
+
+def test_classic_playout_end_states_obey_the_rules():
+    from tui_domino.rules import dominoes as D
+
+    rng = random.Random(11)
+    for _ in range(500):
+        sim = ClassicSim.random_deal(rng)
+        sim.playout(rng)
+        h0, h1 = sim.hands
+        assert not (h0 & h1)
+        left = len(sim.bz) - sim.bp
+        assert D.FULL & ~(h0 | h1) and bin(h0 | h1).count("1") + left <= 28
+        if sim.winner is not None and not sim.hands[sim.winner]:
+            # went out: scored the opponent's pips
+            assert sim.points[sim.winner] == D.pips_of(sim.hands[1 - sim.winner])
+        else:
+            # blocked: nobody could draw, nobody held a tile for either end
+            ends = D.NUM[sim.left] | D.NUM[sim.right]
+            assert left <= sim.reserve and not (h0 & ends) and not (h1 & ends)
+            p0, p1 = D.pips_of(h0), D.pips_of(h1)
+            assert sim.points == [max(p1 - p0, 0), max(p0 - p1, 0)]
+
+
+def test_spider_playout_end_states_obey_the_rules():
+    from tui_domino.rules import dominoes as D
+
+    rng = random.Random(12)
+    for _ in range(500):
+        sim = SpiderSim.random_deal(rng)
+        sim.playout(rng)
+        h0, h1 = sim.hands
+        if sim.winner is not None and not sim.hands[sim.winner]:
+            loser = sim.hands[1 - sim.winner]
+            expected = 25 if loser == 1 << D.INDEX[(0, 0)] else D.pips_of(loser)
+            assert sim.points[1 - sim.winner] == expected and sim.points[sim.winner] == 0
+        else:
+            open_ends = 0
+            for a in range(4):
+                if not sim.closed[a]:
+                    open_ends |= D.NUM[sim.ends[a]]
+            assert all(sim.closed) or (
+                sim.bp == len(sim.bz) and not (h0 & open_ends) and not (h1 & open_ends)
+            )
