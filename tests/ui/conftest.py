@@ -1,0 +1,38 @@
+"""Pilot helpers: a private data directory, no computer pause, seeded matches."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tui_domino.ui.app import DominoApp
+from tui_domino.ui.storage import Settings
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    d = tmp_path / "home"
+    monkeypatch.setenv("TUI_DOMINO_HOME", str(d))
+    monkeypatch.setenv("TUI_DOMINO_DELAY", "0")
+    yield d
+
+
+def make_app(seed: int = 1, **kw: object) -> DominoApp:
+    return DominoApp(settings=Settings(computer_delay=0.0), seed=seed, **kw)  # type: ignore[arg-type]
+
+
+async def settle(pilot: object, rounds: int = 50) -> None:
+    """Waits until the computer has nothing left to do (its moves run as workers)."""
+    app = pilot.app  # type: ignore[attr-defined]
+    for _ in range(rounds):
+        await pilot.pause()  # type: ignore[attr-defined]
+        await app.workers.wait_for_complete()
+        await pilot.pause()  # type: ignore[attr-defined]
+        screen = app.screen
+        busy = getattr(screen, "thinking", False)
+        if not busy and not app.workers:
+            return
+        if not busy:
+            return

@@ -1,0 +1,101 @@
+"""The simple computer players: random and greedy.
+
+A player is ``choose(view, rng, budget) -> Move``: it sees only ``state.view(player)``
+(its own hand, the board, the sizes of the hidden piles) and never the opponent's hand.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations_with_replacement
+from typing import Any
+
+from tui_domino import rules
+
+View = dict[str, Any]
+
+
+def _full_set(variant: str) -> list[tuple[int, ...]]:
+    if variant == "triominos":
+        return [tuple(t) for t in combinations_with_replacement(range(6), 3)]
+    return [tuple(t) for t in combinations_with_replacement(range(7), 2)]
+
+
+def _board_tiles(view: View) -> list[tuple[int, ...]]:
+    variant = view["variant"]
+    if variant == "classic":
+        return [tuple(sorted(t)) for t in view.get("line") or []]
+    if variant == "spider":
+        out: list[tuple[int, ...]] = []
+        if view.get("center") is not None:
+            out.append((view["center"], view["center"]))
+        for arm in (view.get("arms") or {}).values():
+            out += [tuple(sorted(t)) for t in arm["tiles"]]
+        return out
+    return [tuple(sorted(p["corners"])) for p in view.get("board") or []]
+
+
+def determinize(view: View, rng: random.Random) -> rules.RoundState:
+    """A full round state consistent with ``view``: the hidden tiles dealt at random.
+
+    Uses the engine's own ``rules.determinize`` when it offers one.
+    """
+    engine = getattr(rules, "determinize", None)
+    if engine is not None:
+        return engine(view, rng)  # type: ignore[no-any-return]
+    me = view["player"]
+    seen = {tuple(sorted(t)) for t in view["hand"]} | set(_board_tiles(view))
+    hidden = [t for t in _full_set(view["variant"]) if t not in seen]
+    rng.shuffle(hidden)
+    other_size = view["hand_sizes"][1 - me]
+    hands: list[list[list[int]]] = [[], []]
+    hands[me] = [list(t) for t in view["hand"]]
+    hands[1 - me] = sorted(list(t) for t in hidden[:other_size])
+    d = dict(view)
+    for key in ("player", "hand", "hand_sizes", "bazaar_size"):
+        d.pop(key, None)
+    d["hands"] = hands
+    d["bazaar"] = [list(t) for t in hidden[other_size:]]
+    return rules.state_from_json(d)
+
+
+def legal_moves(view: View, rng: random.Random) -> list[rules.Move]:
+    """The viewer's legal moves (the viewer must be the player to move)."""
+    return determinize(view, rng).legal_moves()
+
+
+def random_player(view: View, rng: random.Random, budget: float | None = None) -> rules.Move:
+    """Any legal move, uniformly at random."""
+    return rng.choice(legal_moves(view, rng))
+
+
+def _tiles_of(move: rules.Move) -> list[tuple[int, ...]]:
+    if move.placements is not None:
+        return [p.tile for p in move.placements]
+    return [move.tile] if move.tile is not None else []
+
+
+def greedy_player(view: View, rng: random.Random, budget: float | None = None) -> rules.Move:
+    """The heaviest tile (spider: most doubles, then most pips; triominos: the best
+    immediate score). Closes a spider arm only when that leaves the opponent less room."""
+    state = determinize(view, rng)
+    moves = state.legal_moves()
+    if len(moves) == 1:
+        return moves[0]
+    variant = view["variant"]
+
+    def score(move: rules.Move) -> tuple[float, ...]:
+        tiles = _tiles_of(move)
+        pips = sum(sum(t) for t in tiles)
+        if variant == "triominos":
+            trial = state.clone()
+            events = trial.apply(move)
+            me = view["player"]
+            return (sum(e.points for e in events if e.player == me), pips)
+        if variant == "spider":
+            closes = sum(1 for p in move.placements or () if p.close)
+            return (len(tiles), pips, -closes)
+        return (pips, max((max(t) for t in tiles), default=0))
+
+    best = max(score(m) for m in moves)
+    return rng.choice([m for m in moves if score(m) == best])

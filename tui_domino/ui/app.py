@@ -1,0 +1,200 @@
+"""The Textual app: menu, new game, the game screens, settings, help, saving."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable
+from typing import Any
+
+from textual.app import App, SystemCommand
+from textual.events import Resize
+from textual.screen import Screen
+
+from tui_domino import rules
+from tui_domino.ui import storage
+from tui_domino.ui.screens.game import GameScreen
+from tui_domino.ui.screens.menu import MenuScreen
+from tui_domino.ui.screens.too_small import TooSmallScreen
+from tui_domino.ui.session import Seat, Session
+
+MIN_SIZE = (80, 24)
+
+
+class DominoApp(App[None]):
+    """tui-domino: classic dominoes, Domino Spider and Triominos."""
+
+    TITLE = "tui-domino"
+    CSS_PATH = "app.tcss"
+    ENABLE_COMMAND_PALETTE = True
+
+    def __init__(
+        self,
+        *,
+        settings: storage.Settings | None = None,
+        seed: int | None = None,
+        autosave: bool = True,
+        min_size: tuple[int, int] = MIN_SIZE,
+    ) -> None:
+        super().__init__()
+        self.settings = settings if settings is not None else storage.Settings.load()
+        self.seed = seed
+        self.autosave = autosave
+        self.min_size = min_size
+        self._too_small: TooSmallScreen | None = None
+        if self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
+        if not self.settings.animations:
+            self.animation_level = "none"
+
+    def on_mount(self) -> None:
+        self.push_screen(MenuScreen())
+        self.call_after_refresh(self.check_size)
+
+    # -- matches -------------------------------------------------------------------------------
+
+    def start_match(
+        self,
+        variant: str,
+        seats: list[Seat],
+        target: int | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        session = Session.new(
+            variant, seats, target=target, seed=self.seed, options=options, autosave=self.autosave
+        )
+        self._show_game(session)
+
+    def _show_game(self, session: Session) -> None:
+        # The game sits directly above the menu: Esc goes back there.
+        while len(self.screen_stack) > 2 and not isinstance(self.screen, MenuScreen):
+            self.pop_screen()
+        if isinstance(self.screen, MenuScreen):
+            self.push_screen(GameScreen(session))
+        else:
+            self.switch_screen(GameScreen(session))
+
+    def continue_match(self) -> None:
+        try:
+            session = Session.load_saved()
+        except storage.SaveError as exc:
+            self.notify(str(exc), title="Saved match unreadable", severity="error", timeout=12)
+            if isinstance(self.screen, MenuScreen):
+                self.screen.fill()
+            return
+        if session is None:
+            self.notify("There is no saved match.", title="Continue")
+            return
+        session.autosave = self.autosave
+        self._show_game(session)
+
+    # -- settings ------------------------------------------------------------------------------
+
+    def apply_ascii(self) -> None:
+        for screen in self.screen_stack:
+            if isinstance(screen, GameScreen):
+                screen.apply_settings()
+
+    # -- terminal size -------------------------------------------------------------------------
+
+    def on_resize(self, event: Resize) -> None:
+        self.check_size()
+
+    def check_size(self) -> None:
+        w, h = self.size
+        small = w < self.min_size[0] or h < self.min_size[1]
+        if small and self._too_small is None:
+            self._too_small = TooSmallScreen(self.min_size)
+            self.push_screen(self._too_small)
+        elif small and self._too_small is not None and self._too_small.is_mounted:
+            self._too_small.show_size(w, h)
+        elif not small and self._too_small is not None:
+            if self.screen is self._too_small:
+                self.pop_screen()
+            self._too_small = None
+
+    # -- the command palette -------------------------------------------------------------------
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        from tui_domino.ui.screens.help import HelpScreen
+        from tui_domino.ui.screens.new_game import NewGameScreen
+        from tui_domino.ui.screens.settings import SettingsScreen
+
+        if isinstance(screen, GameScreen):
+            yield SystemCommand("Play", "Play the selected tile at the selected place",
+                                screen.action_play)
+            yield SystemCommand("Draw", "Draw a tile from the bazaar", screen.action_draw)
+            yield SystemCommand("Pass", "Pass when nothing fits", screen.action_pass_turn)
+            yield SystemCommand("Recentre", "Recentre the table on the play",
+                                screen.action_recentre)
+            yield SystemCommand("Rules", "The rules and keys of this game", screen.action_help)
+            yield SystemCommand("Main menu", "Leave the table (the match is saved)",
+                                screen.action_menu)
+            if screen.session.variant == "triominos":
+                yield SystemCommand("Rotate", "Turn the triomino", screen.action_rotate)
+            if screen.session.variant == "spider":
+                yield SystemCommand("Close arm", "Close the arm with this double",
+                                    screen.action_close_arm)
+                yield SystemCommand("Add double", "Play this double with others",
+                                    screen.action_mark)
+        else:
+            yield SystemCommand("New game", "Start a new match",
+                                lambda: self.push_screen(NewGameScreen()))
+            yield SystemCommand("Continue", "Resume the saved match", self.continue_match)
+            yield SystemCommand("Rules", "How each game is played",
+                                lambda: self.push_screen(HelpScreen()))
+        yield SystemCommand("Settings", "Theme, ASCII mode, animations, names",
+                            lambda: self.push_screen(SettingsScreen()))
+        yield SystemCommand("ASCII mode", "Toggle drawing with plain ASCII characters",
+                            self.toggle_ascii)
+        yield from super().get_system_commands(screen)
+
+    def toggle_ascii(self) -> None:
+        self.settings.ascii = not self.settings.ascii
+        with contextlib.suppress(OSError):
+            self.settings.save()
+        self.apply_ascii()
+        self.notify("ASCII drawing on." if self.settings.ascii else "Box drawing on.")
+
+
+def main_app(
+    variant: str | None = None,
+    opponent: str | None = None,
+    seed: int | None = None,
+    ascii_mode: bool | None = None,
+) -> int:
+    """Runs the game. ``variant`` and ``opponent`` (a computer level or "person") start a
+    match straight away; otherwise the main menu shows."""
+    settings = storage.Settings.load()
+    if ascii_mode is not None:
+        settings.ascii = ascii_mode
+    app = DominoApp(settings=settings, seed=seed)
+    if variant is not None:
+        if variant not in rules.VARIANTS:
+            raise SystemExit(f"unknown game {variant!r}: choose one of {', '.join(rules.VARIANTS)}")
+
+        def begin() -> None:
+            level = opponent or settings.last_level
+            if level == "person":
+                seats = [Seat(settings.name), Seat(settings.second_name)]
+            else:
+                seats = [Seat(settings.name), Seat("Computer", "computer", level)]
+            app.start_match(variant, seats)
+
+        app.call_later(begin)
+    app.run()
+    return 0
+
+
+def run_app(args: Any = None) -> int:
+    """For the command line: reads ``variant``, ``opponent``, ``seed``, ``ascii`` from an
+    argparse namespace when they are there."""
+    return main_app(
+        variant=getattr(args, "variant", None),
+        opponent=getattr(args, "opponent", None),
+        seed=getattr(args, "seed", None),
+        ascii_mode=getattr(args, "ascii", None),
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main_app())

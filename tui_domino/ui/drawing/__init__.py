@@ -1,0 +1,1 @@
+"""Pure drawing of boards and hands onto a character canvas (no Textual here)."""

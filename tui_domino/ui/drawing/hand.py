@@ -1,0 +1,69 @@
+"""A hand of tiles in a row, the selected one raised, unplayable ones dimmed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tui_domino.ui.drawing.canvas import Canvas
+from tui_domino.ui.drawing.tiles import domino_h, triomino_up
+
+
+def tile_width(variant: str) -> int:
+    return 5
+
+
+def layout_hand(
+    variant: str,
+    hand: list[Any],
+    selected: int | None,
+    playable: set[int],
+    marked: set[int],
+    width: int,
+    hidden: bool = False,
+) -> Canvas:
+    """Four rows: the tiles (3) and a marker row; scrolled so the selection shows."""
+    cv = Canvas()
+    step = 6
+    n = len(hand)
+    fit = max(1, (width - 4) // step)
+    first = 0
+    if n > fit and selected is not None:
+        first = min(max(0, selected - fit // 2), n - fit)
+    last = min(n, first + fit)
+    x = 2
+    if first > 0:
+        cv.text(0, 1, "‹", "dim")
+        cv.hit(0, 0, 2, 4, ("scroll", -1))
+    for i in range(first, last):
+        tile = hand[i]
+        if hidden:
+            style = "back"
+        elif i == selected:
+            style = "sel"
+        elif i in marked:
+            style = "marked"
+        elif i in playable:
+            style = ""
+        else:
+            style = "dim"
+        if hidden:
+            cv.text(x, 0, "┌───┐", style)
+            cv.text(x, 1, "│░░░│", style)
+            cv.text(x, 2, "└───┘", style)
+        elif variant == "triominos":
+            triomino_up(cv, x, 0, tuple(tile), style)
+        else:
+            domino_h(cv, x, 0, tile[0], tile[1], style)
+        if i == selected and not hidden:
+            cv.text(x, 3, "  ▲  ", "sel-mark")
+        elif i in marked and not hidden:
+            cv.text(x, 3, "  ✓  ", "marked-num")
+        cv.hit(x, 0, x + step, 4, i)
+        x += step
+    if last < n:
+        cv.text(x, 1, "›", "dim")
+        cv.hit(x, 0, x + 2, 4, ("scroll", 1))
+    cv.put(0, 3, " ", "")
+    cv.put(max(x, width - 1), 3, " ", "")
+    cv.freeze(pad=0)
+    return cv

@@ -1,0 +1,150 @@
+"""The classic line of play as a snake: it starts in the middle of the table and turns
+at the table's edges, the right end winding down and the left end winding up."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tui_domino.ui.drawing.canvas import Canvas
+from tui_domino.ui.drawing.tiles import domino_h, domino_v
+
+ROW = 5  # lines per snake row: a crosswise double is 5 tall, a lengthwise tile 3
+
+
+@dataclass
+class Link:
+    inward: int
+    outward: int
+    style: str = ""
+    key: object = None  # clickable key (a place index) for a ghost tile
+
+    @property
+    def double(self) -> bool:
+        return self.inward == self.outward
+
+    @property
+    def width(self) -> int:
+        return 3 if self.double else 5
+
+
+def _draw(cv: Canvas, link: Link, x: int, row: int, direction: int) -> None:
+    y = row * ROW
+    if link.double:
+        domino_v(cv, x, y, link.inward, link.outward, link.style)
+        box = (x, y, x + 3, y + 5)
+    else:
+        a, b = (link.inward, link.outward) if direction > 0 else (link.outward, link.inward)
+        domino_h(cv, x, y + 1, a, b, link.style)
+        box = (x, y + 1, x + 5, y + 4)
+    if link.key is not None:
+        cv.hit(*box, link.key)
+    if link.style in ("last", "sel"):
+        cv.add_focus(*box, selected=link.style == "sel")
+
+
+def _connect(cv: Canvas, col: int, row: int, step: int) -> None:
+    y = row * ROW
+    lines = (y + 4, y + 5) if step > 0 else (y - 1, y)
+    for ly in lines:
+        if cv.get(col, ly) is None:
+            cv.put(col, ly, "│", "link")
+
+
+def _lay_part(cv: Canvas, links: list[Link], x: int, width: int, direction: int, step: int) -> None:
+    """Lays links outward from the opener. ``x`` is the cursor: the next tile's left edge
+    when going right, its right edge when going left."""
+    row = 0
+    for link in links:
+        w = link.width
+        if direction > 0:
+            if x + w > width:
+                col = x - 2
+                _connect(cv, col, row, step)
+                row += step
+                direction = -1
+                _draw(cv, link, x - w, row, direction)
+                x -= w
+            else:
+                _draw(cv, link, x, row, direction)
+                x += w
+        else:
+            if x - w < 0:
+                col = x + 1
+                _connect(cv, col, row, step)
+                row += step
+                direction = 1
+                _draw(cv, link, x, row, direction)
+                x += w
+            else:
+                _draw(cv, link, x - w, row, direction)
+                x -= w
+
+
+def opener_index(history: list[dict[str, Any]]) -> int:
+    """Where the round's first tile sits in the line: one step right per left placement."""
+    return sum(
+        1 for rec in history if rec["move"]["kind"] == "place" and rec["move"].get("end") == "left"
+    )
+
+
+def last_end(history: list[dict[str, Any]]) -> str | None:
+    for rec in reversed(history):
+        if rec["move"]["kind"] == "place":
+            return str(rec["move"]["end"])
+    return None
+
+
+def layout_classic(
+    view: dict[str, Any],
+    width: int,
+    places: list[Any],
+    selected: int | None,
+) -> Canvas:
+    """The snake for ``view`` at table ``width``; each place (a Move with tile and end)
+    is shown as a ghost of the tile at its end, the selected one brighter."""
+    cv = Canvas()
+    width = max(width, 16)
+    line = [tuple(t) for t in view.get("line") or []]
+    history = view.get("history") or []
+    ends = view.get("ends")
+    last = last_end(history)
+    ghosts: dict[str, Link] = {}
+    for i, place in enumerate(places):
+        style = "sel" if i == selected else "place"
+        a, b = place.tile
+        if place.end == "center":
+            ghosts["center"] = Link(a, b, style, i)
+        else:
+            e = ends[0] if place.end == "left" else ends[1]
+            other = b if a == e else a
+            ghosts[place.end] = Link(e, other, style, i)
+    if not line:
+        g = ghosts.get("center")
+        if g is not None:
+            x = width // 2 - g.width // 2
+            _draw(cv, g, x, 0, 1)
+        else:
+            cv.text(width // 2 - 9, 2, "the table is empty", "dim")
+        cv.freeze()
+        return cv
+    k = opener_index(history)
+    k = min(max(k, 0), len(line) - 1)
+    a, b = line[k]
+    opener = Link(a, b, "last" if last == "center" else "")
+    right = [Link(x, y) for x, y in line[k + 1 :]]
+    left = [Link(y, x) for x, y in reversed(line[:k])]
+    if last == "right" and right:
+        right[-1].style = "last"
+    if last == "left" and left:
+        left[-1].style = "last"
+    if "right" in ghosts:
+        right.append(ghosts["right"])
+    if "left" in ghosts:
+        left.append(ghosts["left"])
+    x0 = width // 2 - opener.width // 2
+    _draw(cv, opener, x0, 0, 1)
+    _lay_part(cv, right, x0 + opener.width, width, 1, 1)
+    _lay_part(cv, left, x0, width, -1, -1)
+    cv.freeze()
+    return cv

@@ -1,0 +1,77 @@
+"""Domino and triomino tiles in box-drawing art, with digits."""
+
+from __future__ import annotations
+
+from tui_domino.ui.drawing.canvas import Canvas
+
+
+def num_style(style: str) -> str:
+    return f"{style}-num" if style else "num"
+
+
+def frame_style(style: str) -> str:
+    return style or "frame"
+
+
+def domino_h(cv: Canvas, x: int, y: int, a: int, b: int, style: str = "") -> tuple[int, int]:
+    """A tile lying lengthwise, 5 wide and 3 tall, ``a`` on the left. Returns (w, h)."""
+    f, n = frame_style(style), num_style(style)
+    cv.text(x, y, "┌─┬─┐", f)
+    cv.text(x, y + 1, "│", f)
+    cv.text(x + 1, y + 1, str(a), n)
+    cv.text(x + 2, y + 1, "│", f)
+    cv.text(x + 3, y + 1, str(b), n)
+    cv.text(x + 4, y + 1, "│", f)
+    cv.text(x, y + 2, "└─┴─┘", f)
+    return (5, 3)
+
+
+def domino_v(cv: Canvas, x: int, y: int, a: int, b: int, style: str = "") -> tuple[int, int]:
+    """A tile standing upright, 3 wide and 5 tall, ``a`` on top. Returns (w, h)."""
+    f, n = frame_style(style), num_style(style)
+    cv.text(x, y, "┌─┐", f)
+    cv.text(x, y + 1, "│", f)
+    cv.text(x + 1, y + 1, str(a), n)
+    cv.text(x + 2, y + 1, "│", f)
+    cv.text(x, y + 2, "├─┤", f)
+    cv.text(x, y + 3, "│", f)
+    cv.text(x + 1, y + 3, str(b), n)
+    cv.text(x + 2, y + 3, "│", f)
+    cv.text(x, y + 4, "└─┘", f)
+    return (3, 5)
+
+
+def ghost_h(cv: Canvas, x: int, y: int, label: str, style: str) -> None:
+    """An empty place lengthwise, 5 by 3, with a label in the middle."""
+    cv.text(x, y, "┌╌╌╌┐", style)
+    cv.text(x, y + 1, "╎", style)
+    cv.text(x + 1, y + 1, label.center(3)[:3], f"{style}-num")
+    cv.text(x + 4, y + 1, "╎", style)
+    cv.text(x, y + 2, "└╌╌╌┘", style)
+
+
+def ghost_v(cv: Canvas, x: int, y: int, label: str, style: str) -> None:
+    """An empty place upright, 3 by 5, with a label in the middle."""
+    cv.text(x, y, "┌╌┐", style)
+    for dy in (1, 3):
+        cv.text(x, y + dy, "╎ ╎", style)
+    cv.text(x, y + 2, "╎", style)
+    cv.text(x + 1, y + 2, label[:1], f"{style}-num")
+    cv.text(x + 2, y + 2, "╎", style)
+    cv.text(x, y + 4, "└╌┘", style)
+
+
+def triomino_up(
+    cv: Canvas, x: int, y: int, corners: tuple[int, int, int] | list[int], style: str = ""
+) -> None:
+    """A triomino in a hand, 5 wide and 3 tall: apex, right, left (clockwise)."""
+    a, r, left = corners
+    f, n = frame_style(style), num_style(style)
+    cv.text(x + 2, y, str(a), n)
+    cv.text(x + 1, y + 1, "╱", f)
+    cv.text(x + 3, y + 1, "╲", f)
+    cv.text(x, y + 2, str(left), n)
+    cv.text(x + 1, y + 2, "───", f)
+    cv.text(x + 4, y + 2, str(r), n)
+    if style:
+        cv.put(x + 2, y + 1, " ", f)

@@ -1,0 +1,130 @@
+"""The Triominos board: triangles on the triangular grid, each number printed once on
+its grid point, three screen rows per triangle row and three columns per half step.
+
+Grid point (vr, vx) sits at screen (x, y) = (3 vx, 3 vr). Cell geometry is the
+engine's (RULES.md): up (r, c) has apex (r, c+1), right (r+1, c+2), left (r+1, c);
+down (r, c) has top-left (r, c), top-right (r, c+2), bottom (r+1, c+1).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tui_domino.ui.drawing.canvas import Canvas
+
+LABELS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def is_up(r: int, c: int) -> bool:
+    return (r + c) % 2 == 0
+
+
+def corner_points(r: int, c: int) -> list[tuple[int, int]]:
+    """The cell's corner grid points, clockwise in the engine's order."""
+    if is_up(r, c):
+        return [(r, c + 1), (r + 1, c + 2), (r + 1, c)]
+    return [(r, c), (r, c + 2), (r + 1, c + 1)]
+
+
+def interior(r: int, c: int) -> list[tuple[int, int]]:
+    """Screen cells inside the triangle."""
+    x, y = 3 * c, 3 * r
+    if is_up(r, c):
+        return [(x + 3, y + 1), (x + 2, y + 2), (x + 3, y + 2), (x + 4, y + 2)]
+    return [(x + 2, y + 1), (x + 3, y + 1), (x + 4, y + 1), (x + 3, y + 2)]
+
+
+def label_spot(r: int, c: int) -> tuple[int, int]:
+    return (3 * c + 3, 3 * r + (2 if is_up(r, c) else 1))
+
+
+def edges(r: int, c: int) -> list[tuple[int, int, str]]:
+    x, y = 3 * c, 3 * r
+    out: list[tuple[int, int, str]] = []
+    if is_up(r, c):
+        out += [(x + 4, y + 1, "╲"), (x + 5, y + 2, "╲"), (x + 2, y + 1, "╱"), (x + 1, y + 2, "╱")]
+        out += [(x + i, y + 3, "─") for i in range(1, 6)]
+    else:
+        out += [(x + i, y, "─") for i in range(1, 6)]
+        out += [(x + 1, y + 1, "╲"), (x + 2, y + 2, "╲"), (x + 5, y + 1, "╱"), (x + 4, y + 2, "╱")]
+    return out
+
+
+def hit_box(r: int, c: int) -> tuple[int, int, int, int]:
+    x, y = 3 * c, 3 * r
+    return (x + 2, y + 1, x + 5, y + 3)
+
+
+def last_cells(history: list[dict[str, Any]]) -> tuple[int, int] | None:
+    for rec in reversed(history):
+        if rec["move"]["kind"] == "place":
+            r, c = rec["move"]["cell"]
+            return (r, c)
+    return None
+
+
+def layout_triominos(
+    view: dict[str, Any],
+    places: list[Any],
+    selected: int | None,
+    viewer: int = 0,
+) -> Canvas:
+    """``places``: Moves (tile, cell, corners) of the selected tile; the selected one is
+    previewed with its numbers, every other cell gets a letter."""
+    cv = Canvas()
+    board = view.get("board") or []
+    last = last_cells(view.get("history") or [])
+    numbers: dict[tuple[int, int], int] = {}
+    for t in board:
+        for pt, n in zip(corner_points(*t["cell"]), t["corners"], strict=True):
+            numbers[pt] = n
+    # candidate cells: a letter each; the selected placement previewed
+    sel_cell = None
+    if selected is not None and 0 <= selected < len(places):
+        sel_cell = tuple(places[selected].cell)
+    seen: dict[tuple[int, int], int] = {}
+    for i, p in enumerate(places):
+        cell = tuple(p.cell)
+        if cell in seen:
+            continue
+        seen[cell] = i
+    for n, (cell, i) in enumerate(seen.items()):
+        r, c = cell
+        key = selected if cell == sel_cell else i
+        if cell == sel_cell:
+            continue
+        for x, y, ch in edges(r, c):
+            cv.put(x, y, "╌" if ch == "─" else ch, "place")
+        x, y = label_spot(r, c)
+        cv.put(x, y, LABELS[n % len(LABELS)], "place-num")
+        cv.hit(*hit_box(r, c), key)
+    if sel_cell is not None:
+        p = places[selected]  # type: ignore[index]
+        r, c = sel_cell
+        for x, y, ch in edges(r, c):
+            cv.put(x, y, ch, "sel")
+        for x, y in interior(r, c):
+            cv.put(x, y, " ", "sel")
+        for (vr, vx), n in zip(corner_points(r, c), p.corners, strict=True):
+            cv.put(3 * vx, 3 * vr, str(n), "sel-num")
+        cv.hit(*hit_box(r, c), selected)
+        cv.add_focus(3 * c, 3 * r, 3 * c + 7, 3 * r + 4, selected=True)
+    for t in board:
+        r, c = t["cell"]
+        mine = t.get("player") == viewer
+        tint = "last" if (r, c) == last else ("mine" if mine else "theirs")
+        for x, y in interior(r, c):
+            cv.put(x, y, " ", tint)
+        if not mine:
+            x, y = label_spot(r, c)
+            cv.put(x, y, "·", tint)
+        for x, y, ch in edges(r, c):
+            cv.put(x, y, ch, "edge")
+        if (r, c) == last:
+            cv.add_focus(3 * c, 3 * r, 3 * c + 7, 3 * r + 4)
+    for (vr, vx), n in numbers.items():
+        cv.put(3 * vx, 3 * vr, str(n), "point")
+    if not board and not places:
+        cv.text(-9, 0, "the table is empty", "dim")
+    cv.freeze()
+    return cv

@@ -1,0 +1,421 @@
+"""The game screen, one for every variant: board, hand, score panel, hint line, footer."""
+
+from __future__ import annotations
+
+import asyncio
+from functools import partial
+from typing import Any
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from tui_domino import rules
+from tui_domino.ui import storage
+from tui_domino.ui.drawing.snake import layout_classic
+from tui_domino.ui.drawing.spinner import layout_spider
+from tui_domino.ui.drawing.triangle_grid import LABELS, layout_triominos
+from tui_domino.ui.selection import ArmPlace, Selection
+from tui_domino.ui.session import Session, tile_text
+from tui_domino.ui.widgets.board import BoardView
+from tui_domino.ui.widgets.hand import HandView
+from tui_domino.ui.widgets.scoreboard import ScorePanel
+
+ARM_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West", "center": "centre"}
+
+
+class GameScreen(Screen[None]):
+    """A match in play."""
+
+    CSS_PATH = "game.tcss"
+
+    BINDINGS = [
+        Binding("enter", "play", "Play", key_display="⏎"),
+        Binding("d", "draw", "Draw"),
+        Binding("p", "pass_turn", "Pass"),
+        Binding("r", "rotate", "Rotate"),
+        Binding("c", "close_arm", "Close arm"),
+        Binding("m", "mark", "+Double"),
+        Binding("z", "recentre", "Centre", show=False),
+        Binding("h", "pan(-4, 0)", "Pan", show=False),
+        Binding("l", "pan(4, 0)", "Pan", show=False),
+        Binding("k", "pan(0, -2)", "Pan", show=False),
+        Binding("j", "pan(0, 2)", "Pan", show=False),
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("escape", "menu", "Menu"),
+        *[Binding(str(n), f"pick({n})", "Pick", show=False) for n in range(1, 10)],
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.sel = Selection(session.variant)
+        self.thinking = False
+        self._turn = 0
+        self._summary_shown = False
+        self._shown_viewer: int | None = None if session.hot_seat else session.viewer
+        self._hidden = False
+
+    # -- layout --------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="table"):
+            yield BoardView(id="board")
+            yield ScorePanel(id="side")
+        yield Static(id="hint")
+        with Vertical(id="hand-box"):
+            yield HandView(id="hand")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.add_class(self.session.variant)
+        self.apply_settings()
+        self.query_one(HandView).focus()
+        self.refresh_all(follow=True)
+        self.call_after_refresh(self.next_step)
+
+    def apply_settings(self) -> None:
+        ascii_only = bool(getattr(self.app, "settings", None) and self.app.settings.ascii)
+        self.query_one(BoardView).set_ascii(ascii_only)
+        self.query_one(HandView).ascii_only = ascii_only
+        self.set_class(ascii_only, "-ascii")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        variant = self.session.variant
+        if action == "rotate":
+            return variant == "triominos"
+        if action in ("close_arm", "mark"):
+            return variant == "spider"
+        return True
+
+    # -- drawing -------------------------------------------------------------------------------
+
+    @property
+    def board(self) -> BoardView:
+        return self.query_one(BoardView)
+
+    def refresh_all(self, follow: bool = True) -> None:
+        s = self.session
+        view = s.view()
+        human = s.is_human_turn() and not self._hidden
+        self.sel.update(view["hand"], s.state.legal_moves() if human else [])
+        self.draw_board(follow)
+        self.draw_hand()
+        self.query_one(ScorePanel).show(s, self.thinking)
+        self.query_one("#hint", Static).update(self.hint())
+        box = self.query_one("#hand-box")
+        owner = "Your hand" if not s.hot_seat else f"{s.seats[s.viewer].name}'s hand"
+        box.border_title = f"{owner} · {len(view['hand'])} tiles"
+
+    def draw_board(self, follow: bool = True) -> None:
+        s = self.session
+        view = s.view()
+        places = self.sel.shown_places()
+        selected = self.sel.place_index
+        if selected is not None and places:
+            selected %= len(places)
+        variant = s.variant
+        if variant == "classic":
+            layout: Any = partial(layout_classic, view, places=places, selected=selected)
+        elif variant == "spider":
+            pending = list(self.sel.pending)
+
+            def layout(width: int) -> Any:
+                return layout_spider(view, places, selected, pending)
+        else:
+            viewer = s.viewer
+
+            def layout(width: int) -> Any:
+                return layout_triominos(view, places, selected, viewer)
+        if variant == "classic":
+            self.board.show(lambda width: layout(width), follow=follow)
+        else:
+            self.board.show(layout, follow=follow)
+
+    def draw_hand(self) -> None:
+        view = self.session.view()
+        chosen = {p.tile for p in self.sel.pending}
+        marked = {i for i, t in enumerate(self.sel.hand) if t in chosen}
+        self.query_one(HandView).show(
+            self.session.variant,
+            [tuple(t) for t in view["hand"]],
+            self.sel.tile_index if self.session.is_human_turn() and self.sel.playable() else None,
+            self.sel.playable(),
+            marked,
+            hidden=self._hidden,
+        )
+
+    def redraw_choice(self) -> None:
+        self.draw_board(follow=True)
+        self.draw_hand()
+        self.query_one("#hint", Static).update(self.hint())
+
+    def describe_place(self, place: Any) -> str:
+        if isinstance(place, ArmPlace):
+            if place.arm == "center":
+                return "in the centre"
+            close = " and close it" if self.sel.close and self.sel.can_close(place) else ""
+            return f"on the {ARM_NAMES[place.arm]} arm{close}"
+        if place.end is not None:
+            return "to open the round" if place.end == "center" else f"on the {place.end} end"
+        cells = list(dict.fromkeys(m.cell for m in self.sel.places()))
+        label = LABELS[cells.index(place.cell) % len(LABELS)]
+        n = self.sel.rotations_here()
+        here = [m for m in self.sel.places() if m.cell == place.cell]
+        rot = f", turn {1 + here.index(place)}/{n}" if n > 1 else ""
+        return f"at {label}{rot}"
+
+    def hint(self) -> str:
+        s = self.session
+        state = s.state
+        if state.is_over:
+            return "The round is over."
+        if self._hidden:
+            return f"Hand hidden: pass the keyboard to {s.seats[state.to_move or 0].name}."
+        if not s.is_human_turn():
+            return f"{s.seats[state.to_move or 0].name} is thinking…"
+        sel = self.sel
+        tile = sel.current_tile()
+        place = sel.current_place()
+        opts = s.state.options
+        if place is not None and tile is not None:
+            places = sel.places()
+            text = f"⏎ play {tile_text(tile)} {self.describe_place(place)}"
+            if s.variant == "triominos":
+                cells = len(set(m.cell for m in places))
+                if cells > 1:
+                    text += f" · ↑↓ {cells} places"
+                if sel.rotations_here() > 1:
+                    text += " · r turn"
+            elif len(places) > 1:
+                text += f" · ↑↓ {len(places)} places"
+            if s.variant == "spider" and sel.can_close(place):
+                text += " · c close" if not sel.close else " · c keep open"
+            if s.variant == "spider" and tile[0] == tile[1]:
+                text += " · m +double"
+            if sel.pending:
+                text = f"{len(sel.pending)} double(s) chosen · " + text
+            return text
+        if sel.pending:
+            return (f"⏎ play the {len(sel.pending)} chosen double(s)"
+                    " · m on a chosen tile takes it back")
+        if sel.playable():
+            name = tile_text(tile) if tile else "This tile"
+            return f"{name} does not fit: ←→ choose a bright tile"
+        if sel.can("draw"):
+            pen = opts.get("draw_penalty") if s.variant == "triominos" else 0
+            extra = f" ({pen} points off)" if pen else ""
+            return f"No tile fits: press d to draw from the bazaar{extra}"
+        if sel.can("pass"):
+            pen = opts.get("stuck_penalty") if s.variant == "triominos" else 0
+            extra = f" ({pen} points off)" if pen else ""
+            return f"Nothing fits and you cannot draw: press p to pass{extra}"
+        return ""
+
+    # -- the flow of play ----------------------------------------------------------------------
+
+    def next_step(self) -> None:
+        """After any move: end of round, the computer's turn, or a hand-over."""
+        s = self.session
+        self._turn += 1
+        if s.state.is_over:
+            self.thinking = False
+            self.refresh_all()
+            if not self._summary_shown:
+                self._summary_shown = True
+                from tui_domino.ui.screens.summary import RoundSummary
+
+                self.app.push_screen(RoundSummary(s), self._after_summary)
+            return
+        if not s.is_human_turn():
+            self.thinking = True
+            self.refresh_all(follow=True)
+            self.computer_turn(self._turn)
+            return
+        self.thinking = False
+        if s.hot_seat and self._shown_viewer != s.state.to_move:
+            self._hidden = True
+            self.refresh_all()
+            from tui_domino.ui.screens.handover import HandoverScreen
+
+            self.app.push_screen(
+                HandoverScreen(s.seats[s.state.to_move or 0].name), self._handed_over
+            )
+            return
+        self.refresh_all()
+
+    def _handed_over(self, _: object = None) -> None:
+        self._hidden = False
+        self._shown_viewer = self.session.state.to_move
+        self.refresh_all()
+
+    @work(exclusive=True, group="computer")
+    async def computer_turn(self, turn: int) -> None:
+        delay = storage.effective_delay(self.app.settings) if hasattr(self.app, "settings") else 0
+        if delay:
+            await asyncio.sleep(delay)
+        move = await asyncio.to_thread(self.session.computer_move)
+        if turn != self._turn or not self.is_attached:
+            return
+        self.apply_move(move)
+
+    def apply_move(self, move: rules.Move) -> bool:
+        try:
+            self.session.play(move)
+        except rules.IllegalMove as exc:
+            self.notify(str(exc), title="Not allowed", severity="warning")
+            return False
+        except OSError as exc:
+            self.notify(f"The match could not be saved: {exc}", severity="error")
+        self.sel.reset()
+        self.next_step()
+        return True
+
+    def _after_summary(self, result: object = None) -> None:
+        s = self.session
+        if s.match.is_over:
+            from tui_domino.ui.screens.match_over import MatchOverScreen
+
+            self.app.switch_screen(MatchOverScreen(s))
+            return
+        s.next_round()
+        self._summary_shown = False
+        self.sel = Selection(s.variant)
+        self._shown_viewer = None if s.hot_seat else s.viewer
+        self.refresh_all(follow=True)
+        self.board.call_after_refresh(self.board.recentre)
+        self.next_step()
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def _my_turn(self) -> bool:
+        if self.session.state.is_over:
+            return False
+        if not self.session.is_human_turn():
+            self.notify("Wait for your turn.", severity="information", timeout=2)
+            return False
+        return not self._hidden
+
+    def action_play(self) -> None:
+        if not self._my_turn():
+            return
+        move = self.sel.build_move()
+        if move is None:
+            if self.sel.can("draw"):
+                self.notify("No tile fits: press d to draw.", title="Nothing to play")
+            elif self.sel.can("pass"):
+                self.notify("No tile fits and you cannot draw: press p to pass.",
+                            title="Nothing to play")
+            else:
+                tile = self.sel.current_tile()
+                name = tile_text(tile) if tile else "That tile"
+                self.notify(f"{name} does not fit anywhere now; choose a bright tile.",
+                            title="Not allowed", severity="warning")
+            return
+        self.apply_move(move)
+
+    def action_draw(self) -> None:
+        if not self._my_turn():
+            return
+        if not self.sel.can("draw"):
+            s = self.session
+            if self.sel.playable():
+                msg = "You can play a tile, so you may not draw."
+            elif s.view()["bazaar_size"] == 0:
+                msg = "The bazaar is empty."
+            else:
+                msg = "You may not draw now: the last tiles of the bazaar stay there."
+            self.notify(msg, title="No drawing", severity="warning")
+            return
+        self.apply_move(rules.DRAW)
+
+    def action_pass_turn(self) -> None:
+        if not self._my_turn():
+            return
+        if not self.sel.can("pass"):
+            msg = ("You can play a tile, so you may not pass." if self.sel.playable()
+                   else "You can still draw from the bazaar (d).")
+            self.notify(msg, title="No passing", severity="warning")
+            return
+        self.apply_move(rules.PASS)
+
+    def action_rotate(self) -> None:
+        if not self._my_turn():
+            return
+        if not self.sel.rotate():
+            self.notify("This tile fits here only one way.", timeout=2)
+        self.redraw_choice()
+
+    def action_close_arm(self) -> None:
+        if not self._my_turn():
+            return
+        if not self.sel.toggle_close():
+            self.notify("Only a double laid on an arm can close it.", timeout=3)
+        self.redraw_choice()
+
+    def action_mark(self) -> None:
+        if not self._my_turn():
+            return
+        what = self.sel.toggle_mark()
+        if what == "not-double":
+            self.notify("Only doubles can be played together, one per arm.", timeout=3)
+        self.redraw_choice()
+
+    def action_recentre(self) -> None:
+        self.board.recentre()
+
+    def action_pan(self, dx: int, dy: int) -> None:
+        self.board.scroll_relative(dx, dy, animate=False)
+
+    def action_pick(self, n: int) -> None:
+        if not self._my_turn():
+            return
+        self.sel.select_tile(n - 1)
+        self.redraw_choice()
+
+    def action_help(self) -> None:
+        from tui_domino.ui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self.session.variant))
+
+    def action_menu(self) -> None:
+        self.workers.cancel_group(self, "computer")
+        self._turn += 1
+        self.app.pop_screen()
+
+    # -- messages from the widgets -------------------------------------------------------------
+
+    def on_hand_view_step(self, message: HandView.Step) -> None:
+        if not self._my_turn():
+            return
+        if message.what == "tile":
+            self.sel.move_tile(message.delta)
+        else:
+            self.sel.cycle_place(message.delta)
+        self.redraw_choice()
+
+    def on_hand_view_tile_clicked(self, message: HandView.TileClicked) -> None:
+        if not self._my_turn():
+            return
+        if message.index == self.sel.tile_index and self.sel.current_place() is not None:
+            self.action_play()
+            return
+        self.sel.select_tile(message.index)
+        self.redraw_choice()
+
+    def on_board_view_place_clicked(self, message: BoardView.PlaceClicked) -> None:
+        if not self._my_turn() or not isinstance(message.key, int):
+            return
+        if message.key == self.sel.place_index:
+            self.action_play()
+            return
+        self.sel.select_place(message.key)
+        self.redraw_choice()
+
+    def on_screen_resume(self) -> None:
+        self.apply_settings()
+        if not self.session.state.is_over and not self.thinking:
+            self.refresh_all()

@@ -1,0 +1,131 @@
+"""Help on `?`: the rules of the variant and the keys of the screen."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Markdown
+
+RULES = {
+    "classic": """\
+## Classic dominoes (draw game)
+
+- 28 tiles, 0-0 to 6-6; 7 each, 14 in the **bazaar**.
+- The first round opens with the highest double (else the highest tile);
+  later rounds, the last winner leads with any tile.
+- Lay a tile whose number matches an open **end** of the line; its other
+  number becomes the new end. Doubles lie crosswise.
+- Nothing fits: **draw** (d) until something fits; the last **2** tiles stay
+  in the bazaar. Nothing fits and no drawing: **pass** (p).
+- Play your last tile to win the round and score the pips left in your
+  opponent's hand. A **blocked** round goes to the lighter hand, which scores
+  the difference.
+- First to the target wins the match.
+""",
+    "spider": """\
+## Domino Spider
+
+- 28 tiles; 7 each, 14 in the bazaar. The lowest double from 1-1 up opens in
+  the **centre**: four arms, North, East, South, West.
+- Lay one tile on an open arm end, or **several doubles at once**, each on a
+  different arm (choose a double, **m** to add it, choose the next, Enter).
+- Laying a double on an arm, you may **close** that arm (**c**): nothing more
+  goes there. A closed arm ends in a bar.
+- Nothing fits: draw (d) until something does; bazaar empty: pass (p).
+- Points are **bad**: when someone goes out, the other is charged his pips
+  (a lone 0-0 costs 25). A **fish** (blocked, or every arm closed): the
+  heavier hand is charged its pips.
+- Reach the limit and you **lose** the match.
+""",
+    "triominos": """\
+## Triominos
+
+- 56 triangles with 0-5 at each corner; 16 each, 24 in the bazaar.
+- A tile must share a whole edge with the board, and every corner it touches
+  must show the same number. Tiles turn (**r**) but never flip.
+- You score the tile's value; **bonuses**: opening triple +10 (0-0-0 +40),
+  a hexagon +50 (two +100, three +150), a bridge +40.
+- Nothing fits: draw (d), 5 points off each; empty bazaar: pass (p), 10 off.
+- Going out: +25 and the value of the other hand. A blocked round costs each
+  player 10 and the fewer tiles win the difference.
+- Highest total at or above the target wins.
+""",
+}
+
+KEYS = """\
+## Keys
+
+| key | does |
+|---|---|
+| ← → or 1-9 | choose a tile of your hand (bright tiles fit) |
+| ↑ ↓ | choose where it goes (highlighted on the table) |
+| Enter | play it (or click the tile / the place twice) |
+| r | turn the triomino at its place |
+| c | close the arm with this double (spider) |
+| m | add this double to the turn / take it back (spider) |
+| d / p | draw / pass, when the rules allow it |
+| h j k l | pan the table; mouse wheel too |
+| Tab | move the focus between hand and table (arrows then pan) |
+| z | recentre the table on the play |
+| Esc | back to the menu (the match is saved after every move) |
+| Ctrl+P | the command palette |
+| ? | this help |
+"""
+
+MENU_HELP = """\
+## tui-domino
+
+Three games: **classic dominoes**, **Domino Spider** and **Triominos**, against the
+computer or against a person on this terminal. Pick *New game*, choose the variant
+and the opponent, and play with the keyboard or the mouse.
+
+The match is saved after every move; *Continue* resumes it.
+
+| key | does |
+|---|---|
+| ↑ ↓ Enter | choose in the menu |
+| n / c / s | new game, continue, settings |
+| Ctrl+P | the command palette |
+| ? | this help |
+| q | quit |
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [
+        Binding("escape", "close", "Close"),
+        Binding("question_mark", "close", "Close", show=False),
+        Binding("q", "close", "Close", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > Vertical {
+        width: 84; max-width: 100%; height: 100%; max-height: 40;
+        border: round $accent; background: $panel;
+    }
+    HelpScreen VerticalScroll { height: 1fr; }
+    HelpScreen Markdown { margin: 0 1; }
+    """
+
+    def __init__(self, variant: str | None = None) -> None:
+        super().__init__()
+        self.variant = variant
+
+    def compose(self) -> ComposeResult:
+        if self.variant is None:
+            text = MENU_HELP + "\n" + "\n".join(RULES.values())
+        else:
+            text = RULES[self.variant] + "\n" + KEYS
+        with Vertical() as box:
+            box.border_title = "Help · Esc closes"
+            with VerticalScroll():
+                yield Markdown(text)
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

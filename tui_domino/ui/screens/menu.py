@@ -1,0 +1,98 @@
+"""The main menu."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from tui_domino.ui import storage
+
+TITLE = """\
+┌───┬───┐  ┌───┐
+│ ● │ ● │  │ ● │
+└───┴───┘  ├───┤
+ tui-domino│ ● │
+           └───┘"""
+
+TITLE_ART = """\
+┌─┬─┐┌─┬─┐┌─┬─┐
+│6│4││4│4││4│1│
+└─┴─┘└─┴─┘└─┴─┘"""
+
+
+class MenuScreen(Screen[None]):
+    BINDINGS = [
+        Binding("n", "choose('new')", "New game"),
+        Binding("c", "choose('continue')", "Continue"),
+        Binding("s", "choose('settings')", "Settings"),
+        Binding("question_mark", "choose('rules')", "Rules", key_display="?"),
+        Binding("q", "choose('quit')", "Quit"),
+    ]
+
+    DEFAULT_CSS = """
+    MenuScreen { align: center middle; }
+    MenuScreen #title { width: auto; color: $accent; }
+    MenuScreen #name { width: auto; text-style: bold; margin-bottom: 1; }
+    MenuScreen OptionList { width: 32; height: auto; border: round $primary; }
+    MenuScreen #menu-box { width: auto; height: auto; align-horizontal: center; }
+    MenuScreen #saved { width: auto; color: $text-muted; margin-top: 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="menu-box"):
+            yield Center(Static(TITLE_ART, id="title"))
+            yield Center(Static("tui-domino", id="name"))
+            yield Center(OptionList(id="menu"))
+            yield Center(Static("", id="saved"))
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.fill()
+
+    def on_screen_resume(self) -> None:
+        self.fill()
+
+    def fill(self) -> None:
+        menu = self.query_one(OptionList)
+        menu.clear_options()
+        saved = storage.has_save()
+        menu.add_options(
+            [
+                Option("New game", id="new"),
+                Option("Continue", id="continue", disabled=not saved),
+                Option("Rules", id="rules"),
+                Option("Settings", id="settings"),
+                Option("Quit", id="quit"),
+            ]
+        )
+        menu.highlighted = 1 if saved else 0
+        menu.focus()
+        self.query_one("#saved", Static).update(
+            "A match is waiting: Continue." if saved else "No saved match."
+        )
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_choose(event.option.id or "")
+
+    def action_choose(self, what: str) -> None:
+        app = self.app
+        if what == "new":
+            from tui_domino.ui.screens.new_game import NewGameScreen
+
+            app.push_screen(NewGameScreen())
+        elif what == "continue":
+            app.continue_match()  # type: ignore[attr-defined]
+        elif what == "rules":
+            from tui_domino.ui.screens.help import HelpScreen
+
+            app.push_screen(HelpScreen())
+        elif what == "settings":
+            from tui_domino.ui.screens.settings import SettingsScreen
+
+            app.push_screen(SettingsScreen())
+        elif what == "quit":
+            app.exit()

@@ -1,0 +1,93 @@
+"""Settings: theme, ASCII mode, animations, default names."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
+
+
+class SettingsScreen(Screen[None]):
+    BINDINGS = [Binding("escape", "back", "Back")]
+
+    DEFAULT_CSS = """
+    SettingsScreen { align: center middle; }
+    SettingsScreen > Vertical {
+        width: 64; max-width: 100%; height: auto; border: round $primary; padding: 0 1;
+    }
+    SettingsScreen Grid {
+        grid-size: 2; grid-columns: 24 1fr; grid-rows: 1; grid-gutter: 1 1; height: auto;
+        margin-top: 1;
+    }
+    SettingsScreen #note { color: $text-muted; margin-top: 1; }
+    SettingsScreen Button { margin: 1 0; }
+    """
+
+    def compose(self) -> ComposeResult:
+        s = self.app.settings  # type: ignore[attr-defined]
+        themes = sorted(self.app.available_themes)
+        with Vertical() as box:
+            box.border_title = "Settings"
+            with Grid():
+                yield Label("Theme")
+                yield Select([(t, t) for t in themes], value=s.theme if s.theme in themes
+                             else self.app.theme, allow_blank=False, id="theme", compact=True)
+                yield Label("ASCII drawing")
+                yield Switch(s.ascii, id="ascii", compact=True)
+                yield Label("Animations and pauses")
+                yield Switch(s.animations, id="animations", compact=True)
+                yield Label("Computer's pause")
+                yield Select([("none", 0.0), ("short", 0.3), ("normal", 0.6), ("long", 1.2)],
+                             value=s.computer_delay if s.computer_delay in (0.0, 0.3, 0.6, 1.2)
+                             else 0.6, allow_blank=False, id="delay", compact=True)
+                yield Label("Your name")
+                yield Input(s.name, id="name", max_length=14, compact=True)
+                yield Label("Second player's name")
+                yield Input(s.second_name, id="second", max_length=14, compact=True)
+            yield Static("ASCII drawing helps terminals that misdraw box characters.", id="note")
+            yield Button("Done", variant="primary", id="done", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#theme", Select).focus()
+
+    def _save(self) -> None:
+        try:
+            self.app.settings.save()  # type: ignore[attr-defined]
+        except OSError as exc:
+            self.notify(f"Settings not saved: {exc}", severity="error")
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        s = self.app.settings  # type: ignore[attr-defined]
+        if event.select.id == "theme" and isinstance(event.value, str):
+            s.theme = event.value
+            self.app.theme = event.value
+        elif event.select.id == "delay":
+            s.computer_delay = float(event.value)  # type: ignore[arg-type]
+        self._save()
+
+    def on_switch_changed(self, event: Switch.Changed) -> None:
+        s = self.app.settings  # type: ignore[attr-defined]
+        if event.switch.id == "ascii":
+            s.ascii = event.value
+            self.app.apply_ascii()  # type: ignore[attr-defined]
+        elif event.switch.id == "animations":
+            s.animations = event.value
+            self.app.animation_level = "full" if event.value else "none"
+        self._save()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        s = self.app.settings  # type: ignore[attr-defined]
+        if event.input.id == "name":
+            s.name = event.value.strip() or "You"
+        elif event.input.id == "second":
+            s.second_name = event.value.strip() or "Guest"
+        self._save()
+
+    def on_button_pressed(self) -> None:
+        self.action_back()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

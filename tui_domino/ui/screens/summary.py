@@ -1,0 +1,104 @@
+"""The round summary: how every point of the round was scored."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from tui_domino.ui.session import Session, tile_text
+
+
+def hand_pips(hand: list[list[int]]) -> int:
+    return sum(sum(t) for t in hand)
+
+
+def summary_table(session: Session) -> Table:
+    state = session.state
+    match = session.match
+    spider = session.variant == "spider"
+    names = [s.name for s in session.seats]
+    table = Table(box=None, padding=(0, 1), expand=False, show_edge=False)
+    table.add_column("", no_wrap=True)
+    for n in names:
+        table.add_column(n[:12], justify="right", no_wrap=True)
+    for what, pts in session.round_lines():
+        table.add_row(what, *(f"{p:+d}" if p else "·" for p in pts))
+    table.add_row(
+        Text("this round" + (" (charged)" if spider else ""), style="bold"),
+        *(Text(str(p), style="bold") for p in state.points),
+    )
+    table.add_row(
+        Text("match total", style="bold"), *(Text(str(t), style="bold") for t in match.totals)
+    )
+    return table
+
+
+def summary_text(session: Session) -> Text:
+    state = session.state
+    d = state.to_json()
+    names = [s.name for s in session.seats]
+    t = Text()
+    if state.winner is None:
+        t.append("A tied round: nobody wins it.\n", style="bold")
+    elif state.end_reason == "blocked":
+        t.append(f"Blocked! {names[state.winner]} wins the round.\n", style="bold")
+    else:
+        t.append(f"{names[state.winner]} played the last tile and wins the round.\n", style="bold")
+    hands = d.get("hands") or [[], []]
+    for p in (0, 1):
+        tiles = " ".join(tile_text(x) for x in hands[p]) or "none"
+        t.append(f"{names[p]} holds {len(hands[p])}: ", style="dim")
+        t.append(f"{tiles} ", style="")
+        t.append(f"= {hand_pips(hands[p])}\n", style="dim")
+    for line in session.end_details():
+        t.append(f"{line}\n", style="italic")
+    return t
+
+
+class RoundSummary(ModalScreen[str]):
+    """Shows the round's scoring; Enter goes on."""
+
+    BINDINGS = [
+        Binding("enter", "next", "Continue", key_display="⏎"),
+        Binding("escape", "next", "Continue", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    RoundSummary { align: center middle; }
+    RoundSummary > Vertical {
+        width: 74; max-width: 100%; height: auto; max-height: 100%;
+        border: round $accent; background: $panel; padding: 0 1;
+    }
+    RoundSummary VerticalScroll { height: auto; max-height: 16; }
+    RoundSummary #buttons { height: auto; align-horizontal: center; }
+    RoundSummary Button { margin: 0 1; }
+    """
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        s = self.session
+        over = s.match.is_over
+        with Vertical() as box:
+            box.border_title = f"Round {s.match.round_no} is over"
+            with VerticalScroll():
+                yield Static(summary_text(s))
+                yield Static(summary_table(s))
+            label = "See the result" if over else "Next round"
+            yield Button(label, id="next", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one(Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss("next")
+
+    def action_next(self) -> None:
+        self.dismiss("next")

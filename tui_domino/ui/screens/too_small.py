@@ -1,0 +1,31 @@
+"""Shown instead of everything while the terminal is smaller than the game needs."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+
+class TooSmallScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    TooSmallScreen { align: center middle; background: $background; }
+    TooSmallScreen Static { width: 100%; text-align: center; }
+    """
+
+    def __init__(self, need: tuple[int, int]) -> None:
+        super().__init__()
+        self.need = need
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="msg")
+
+    def show_size(self, width: int, height: int) -> None:
+        w, h = self.need
+        self.query_one("#msg", Static).update(
+            f"[b]Please enlarge the terminal[/b]\n\nThe game needs {w}×{h};\n"
+            f"this one is {width}×{height}."
+        )
+
+    def on_mount(self) -> None:
+        self.show_size(self.app.size.width, self.app.size.height)

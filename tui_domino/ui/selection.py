@@ -1,0 +1,234 @@
+"""What the player has chosen so far: a tile of the hand, one of its places, and for
+Domino Spider the doubles gathered for a multi-double turn. Pure logic, no Textual."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tui_domino import rules
+
+
+@dataclass(frozen=True)
+class ArmPlace:
+    """A spider tile on one arm (``close`` is chosen separately)."""
+
+    tile: tuple[int, int]
+    arm: str
+    close: bool = False
+
+    @property
+    def double(self) -> bool:
+        return self.tile[0] == self.tile[1]
+
+
+@dataclass
+class Selection:
+    variant: str
+    hand: list[tuple[int, ...]] = field(default_factory=list)
+    legal: list[rules.Move] = field(default_factory=list)
+    tile_index: int | None = None
+    place_index: int | None = None
+    close: bool = False
+    pending: list[ArmPlace] = field(default_factory=list)
+
+    # -- refreshing after every move -----------------------------------------------------------
+
+    def update(self, hand: list[Any], legal: list[rules.Move]) -> None:
+        old = self.current_tile()
+        self.hand = [tuple(t) for t in hand]
+        self.legal = list(legal)
+        self.pending = [p for p in self.pending if p.tile in self.hand]
+        playable = self.playable()
+        if old in self.hand and self.hand.index(old) in playable:
+            self.tile_index = self.hand.index(old)
+        elif playable:
+            self.tile_index = min(playable)
+        elif self.hand:
+            self.tile_index = min(self.tile_index or 0, len(self.hand) - 1)
+        else:
+            self.tile_index = None
+        self._reset_place()
+
+    def reset(self) -> None:
+        self.pending = []
+        self.close = False
+        self._reset_place()
+
+    def _reset_place(self) -> None:
+        places = self.places()
+        self.place_index = 0 if places else None
+        if self.place_index is not None and self.variant == "spider":
+            self.close = False
+
+    # -- what can be played --------------------------------------------------------------------
+
+    def _tiles_of(self, move: rules.Move) -> list[tuple[int, ...]]:
+        if move.placements is not None:
+            return [p.tile for p in move.placements]
+        return [move.tile] if move.tile is not None else []
+
+    def playable(self) -> set[int]:
+        tiles: set[tuple[int, ...]] = set()
+        for m in self.legal:
+            tiles.update(self._tiles_of(m))
+        return {i for i, t in enumerate(self.hand) if t in tiles}
+
+    def can(self, kind: str) -> bool:
+        return any(m.kind == kind for m in self.legal)
+
+    def current_tile(self) -> tuple[int, ...] | None:
+        if self.tile_index is None or not 0 <= self.tile_index < len(self.hand):
+            return None
+        return self.hand[self.tile_index]
+
+    def places(self) -> list[Any]:
+        """The places of the selected tile: Moves (classic, triominos) or ArmPlaces."""
+        tile = self.current_tile()
+        if tile is None:
+            return []
+        if self.variant == "spider":
+            used = {p.arm for p in self.pending}
+            if any(p.tile == tile for p in self.pending):
+                return []
+            if self.pending and tile[0] != tile[1]:
+                return []
+            seen: dict[str, ArmPlace] = {}
+            for m in self.legal:
+                if m.placements is None or len(m.placements) != 1:
+                    continue
+                p = m.placements[0]
+                if p.tile == tile and p.arm not in used and p.arm not in seen:
+                    seen[p.arm] = ArmPlace(p.tile, p.arm)
+            order = {"center": 0, "N": 1, "E": 2, "S": 3, "W": 4}
+            return sorted(seen.values(), key=lambda p: order[p.arm])
+        out = [m for m in self.legal if m.kind == "place" and m.tile == tile]
+        if self.variant == "triominos":
+            out.sort(key=lambda m: (m.cell, m.corners))
+        return out
+
+    def current_place(self) -> Any | None:
+        places = self.places()
+        if self.place_index is None or not places:
+            return None
+        return places[self.place_index % len(places)]
+
+    def shown_places(self) -> list[Any]:
+        """Places as the board draws them (spider: with the close mark on the current one)."""
+        places = self.places()
+        if self.variant == "spider" and self.place_index is not None and places:
+            i = self.place_index % len(places)
+            p = places[i]
+            places = list(places)
+            places[i] = ArmPlace(p.tile, p.arm, self.close and self.can_close(p))
+        return places
+
+    def can_close(self, place: Any) -> bool:
+        return isinstance(place, ArmPlace) and place.double and place.arm != "center"
+
+    # -- changing the choice -------------------------------------------------------------------
+
+    def move_tile(self, delta: int) -> None:
+        if not self.hand:
+            return
+        i = self.tile_index if self.tile_index is not None else -delta
+        self.tile_index = (i + delta) % len(self.hand)
+        self.close = False
+        self._reset_place()
+
+    def select_tile(self, index: int) -> None:
+        if 0 <= index < len(self.hand):
+            self.tile_index = index
+            self.close = False
+            self._reset_place()
+
+    def cycle_place(self, delta: int) -> None:
+        places = self.places()
+        if not places or self.place_index is None:
+            return
+        if self.variant == "triominos":
+            cells = list(dict.fromkeys(m.cell for m in places))
+            cur = places[self.place_index].cell
+            nxt = cells[(cells.index(cur) + delta) % len(cells)]
+            self.place_index = next(i for i, m in enumerate(places) if m.cell == nxt)
+        else:
+            self.place_index = (self.place_index + delta) % len(places)
+        self.close = False
+
+    def select_place(self, index: int) -> None:
+        if 0 <= index < len(self.places()):
+            self.place_index = index
+            self.close = False
+
+    def rotate(self) -> bool:
+        """Triominos: the next rotation at the same cell; False when there is none."""
+        places = self.places()
+        if self.variant != "triominos" or self.place_index is None or not places:
+            return False
+        cur = places[self.place_index]
+        same = [i for i, m in enumerate(places) if m.cell == cur.cell]
+        if len(same) < 2:
+            return False
+        self.place_index = same[(same.index(self.place_index) + 1) % len(same)]
+        return True
+
+    def rotations_here(self) -> int:
+        place = self.current_place()
+        if self.variant != "triominos" or place is None:
+            return 0
+        return sum(1 for m in self.places() if m.cell == place.cell)
+
+    def toggle_close(self) -> bool:
+        place = self.current_place()
+        if not self.can_close(place):
+            return False
+        self.close = not self.close
+        return True
+
+    def toggle_mark(self) -> str:
+        """Spider: adds the current double (on its chosen arm) to this turn's doubles, or
+        takes the selected tile back out. Returns a word for what happened."""
+        tile = self.current_tile()
+        for p in self.pending:
+            if p.tile == tile:
+                self.pending.remove(p)
+                self._reset_place()
+                return "removed"
+        place = self.current_place()
+        if place is None or not place.double:
+            return "not-double"
+        self.pending.append(ArmPlace(place.tile, place.arm, self.close and self.can_close(place)))
+        self.close = False
+        # move on to the next double that still has an arm
+        for step in range(1, len(self.hand) + 1):
+            j = ((self.tile_index or 0) + step) % len(self.hand)
+            t = self.hand[j]
+            if t[0] == t[1] and j in self.playable():
+                self.tile_index = j
+                if self.places():
+                    break
+        self._reset_place()
+        return "added"
+
+    def build_move(self) -> rules.Move | None:
+        """The move the player means by pressing Enter, or None without a place."""
+        if self.variant == "spider":
+            chosen = list(self.pending)
+            place = self.current_place()
+            if place is not None and (not chosen or place.double):
+                chosen.append(ArmPlace(place.tile, place.arm, self.close and self.can_close(place)))
+            if not chosen:
+                return None
+            order = {"center": -1, "N": 0, "E": 1, "S": 2, "W": 3}
+            chosen.sort(key=lambda p: order[p.arm])
+            return rules.move_from_json(
+                "spider",
+                {
+                    "kind": "place",
+                    "placements": [
+                        {"tile": list(p.tile), "arm": p.arm, "close": p.close} for p in chosen
+                    ],
+                },
+            )
+        place = self.current_place()
+        return place if isinstance(place, rules.Move) else None

@@ -1,0 +1,234 @@
+"""A match in play on this terminal: the rules' Match plus who sits in each seat.
+
+No Textual here: the screens drive a Session, and a Session saves itself after every
+move.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from tui_domino import ai, rules
+from tui_domino.ui import storage
+
+VARIANT_TITLES = {
+    "classic": "Classic dominoes",
+    "spider": "Domino Spider",
+    "triominos": "Triominos",
+}
+
+REASON_WORDS = {
+    "tile": "tiles",
+    "opening": "opening bonus",
+    "hexagon": "hexagon",
+    "bridge": "bridge",
+    "draw": "drawing",
+    "pass": "passing",
+    "domino": "going out",
+    "blocked": "blocked round",
+}
+
+
+@dataclass
+class Seat:
+    name: str
+    kind: str = "human"  # "human" or "computer"
+    level: str = ""  # a key of ai.PLAYERS for a computer
+
+    @property
+    def is_computer(self) -> bool:
+        return self.kind == "computer"
+
+    def label(self) -> str:
+        return f"{self.name} ({self.level})" if self.is_computer else self.name
+
+
+def tile_text(tile: Any) -> str:
+    return "-".join(str(n) for n in tile)
+
+
+class Session:
+    """One match between two seats, saved after every move when ``autosave`` is on."""
+
+    def __init__(self, match: rules.Match, seats: list[Seat], autosave: bool = True) -> None:
+        self.match = match
+        self.seats = seats
+        self.autosave = autosave
+        self._last_human = self.human_seats[0] if self.human_seats else 0
+
+    # -- creating and restoring --------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        variant: str,
+        seats: list[Seat],
+        target: int | None = None,
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+        autosave: bool = True,
+    ) -> Session:
+        match = rules.new_match(variant, target=target, seed=seed, options=options)
+        session = cls(match, seats, autosave)
+        session.save()
+        return session
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seats": [asdict(s) for s in self.seats], "match": self.match.to_json()}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any], autosave: bool = True) -> Session:
+        try:
+            seats = [Seat(**s) for s in d["seats"]]
+            if len(seats) != 2:
+                raise ValueError("a match has two seats")
+            for s in seats:
+                if s.kind not in ("human", "computer"):
+                    raise ValueError(f"unknown seat kind {s.kind!r}")
+                if s.is_computer and s.level not in ai.PLAYERS:
+                    s.level = next(iter(ai.PLAYERS))
+            match = rules.match_from_json(d["match"])
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"malformed save: {exc!r}") from exc
+        return cls(match, seats, autosave)
+
+    @classmethod
+    def load_saved(cls) -> Session | None:
+        """The saved match; None when there is none; storage.SaveError when unreadable."""
+        raw = storage.read_save()
+        if raw is None:
+            return None
+        try:
+            return cls.from_json(raw)
+        except ValueError as exc:
+            kept = storage.quarantine(storage.save_path())
+            raise storage.SaveError(
+                f"The saved match could not be read ({exc}). It was kept as {kept}."
+            ) from exc
+
+    def save(self) -> None:
+        if not self.autosave:
+            return
+        if self.match.is_over:
+            storage.remove_save()
+        else:
+            storage.write_save(self.to_json())
+
+    # -- who is who ----------------------------------------------------------------------------
+
+    @property
+    def variant(self) -> str:
+        return self.match.variant
+
+    @property
+    def state(self) -> rules.RoundState:
+        return self.match.round
+
+    @property
+    def human_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if not s.is_computer]
+
+    @property
+    def hot_seat(self) -> bool:
+        return len(self.human_seats) == 2
+
+    @property
+    def viewer(self) -> int:
+        """Whose hand the screen shows: the human, or in a two-person game the one to move."""
+        humans = self.human_seats
+        if len(humans) == 1:
+            return humans[0]
+        if not humans:
+            return 0
+        tm = self.state.to_move
+        if tm is not None:
+            self._last_human = tm
+        return self._last_human
+
+    def is_human_turn(self) -> bool:
+        tm = self.state.to_move
+        return tm is not None and not self.seats[tm].is_computer
+
+    def view(self) -> dict[str, Any]:
+        return self.state.view(self.viewer)
+
+    def name(self, player: int, viewer: int | None = None) -> str:
+        return self.seats[player].name
+
+    # -- playing -------------------------------------------------------------------------------
+
+    def play(self, move: rules.Move | dict[str, Any]) -> list[rules.ScoreEvent]:
+        """Applies a move of the player to move (IllegalMove if illegal), then saves."""
+        events = self.state.apply(move)
+        self.save()
+        return events
+
+    def ai_rng(self) -> random.Random:
+        return random.Random(f"{self.match.seed}/{self.match.round_no}/{len(self.state.history)}")
+
+    def computer_move(self) -> rules.Move:
+        """The computer's choice for the player to move (call from a worker thread)."""
+        tm = self.state.to_move
+        assert tm is not None
+        choose = ai.PLAYERS[self.seats[tm].level]
+        view = self.state.view(tm)
+        return choose(view, self.ai_rng(), None)  # type: ignore[no-any-return]
+
+    def next_round(self) -> None:
+        self.match.next_round()
+        self.save()
+
+    # -- words ---------------------------------------------------------------------------------
+
+    def describe(self, record: dict[str, Any], viewer: int | None = None) -> str:
+        """One line of the log for a history record."""
+        who = self.name(record["player"])
+        move = record["move"]
+        kind = move["kind"]
+        pts = sum(e["points"] for e in record["events"])
+        if kind == "draw":
+            if "tile" in record and (viewer is None or viewer == record["player"]):
+                text = f"{who} drew {tile_text(record['tile'])}"
+            else:
+                text = f"{who} drew a tile"
+        elif kind == "pass":
+            text = f"{who} passed"
+        elif "placements" in move:
+            parts = []
+            for p in move["placements"]:
+                arm = "centre" if p["arm"] == "center" else p["arm"]
+                parts.append(f"{tile_text(p['tile'])} {arm}{' closed' if p.get('close') else ''}")
+            text = f"{who}: " + ", ".join(parts)
+        elif "end" in move:
+            where = "" if move["end"] == "center" else f" {move['end']}"
+            text = f"{who}: {tile_text(move['tile'])}{where}"
+        else:
+            text = f"{who}: {tile_text(move['corners'])}"
+        if pts and self.variant != "spider":
+            text += f" {pts:+d}"
+        elif pts:
+            text += f" ({pts} charged)"
+        bonus = [e["reason"] for e in record["events"] if e["reason"] in ("hexagon", "bridge")]
+        if bonus:
+            text += " " + "+".join(bonus)
+        return text
+
+    def round_lines(self) -> list[tuple[str, list[int]]]:
+        """How this round's points came about: (what, [points of 0, points of 1]) rows."""
+        rows: dict[str, list[int]] = {}
+        for rec in self.state.history:
+            for e in rec["events"]:
+                key = REASON_WORDS.get(e["reason"], e["reason"])
+                rows.setdefault(key, [0, 0])[e["player"]] += e["points"]
+        return list(rows.items())
+
+    def end_details(self) -> list[str]:
+        """The events' detail sentences at the end of the round (hand counts and the like)."""
+        out: list[str] = []
+        for rec in self.state.history[-1:]:
+            for e in rec["events"]:
+                if e.get("detail"):
+                    out.append(e["detail"])
+        return out

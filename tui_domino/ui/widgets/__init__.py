@@ -1,0 +1,1 @@
+"""The game's widgets: the board, the hand, the score panel."""

@@ -1,0 +1,210 @@
+"""The board: one ScrollView drawn with the Line API.
+
+A variant's layout function draws the whole table onto a Canvas; each row becomes a
+Strip, cached until the board's version, the width or the theme changes, and cropped to
+the visible window every frame. The view follows the play (keeps the last move or the
+selected place in sight), pans with hjkl, the arrows when focused and the mouse wheel,
+and recentres on ``z``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.binding import Binding
+from textual.events import Click
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from tui_domino.ui.drawing.canvas import Canvas
+from tui_domino.ui.widgets.canvas_lines import StyleBook, canvas_strip, component_classes
+
+Layout = Callable[[int], Canvas]
+
+
+class BoardView(ScrollView, can_focus=True):
+    """The table of one variant."""
+
+    COMPONENT_CLASSES = component_classes("board")
+
+    BINDINGS = [
+        Binding("z", "recentre", "Recentre", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    BoardView {
+        background: $surface;
+        scrollbar-size: 1 1;
+    }
+    BoardView > .board--frame { color: $foreground; }
+    BoardView > .board--num { color: $foreground; text-style: bold; }
+    BoardView > .board--last { color: $accent; }
+    BoardView > .board--last-num { color: $accent; text-style: bold; }
+    BoardView > .board--sel { color: $success; }
+    BoardView > .board--sel-num { color: $success; text-style: bold reverse; }
+    BoardView > .board--place { color: $warning 70%; }
+    BoardView > .board--place-num { color: $warning; text-style: bold; }
+    BoardView > .board--link { color: $foreground 50%; }
+    BoardView > .board--closed { color: $error; text-style: bold; }
+    BoardView > .board--dim { color: $foreground 40%; }
+    BoardView > .board--spinner { color: $primary; }
+    BoardView > .board--spinner-num { color: $primary; text-style: bold; }
+    BoardView > .board--edge { color: $foreground 70%; }
+    BoardView > .board--point { color: $foreground; text-style: bold; }
+    BoardView > .board--mine { background: $primary 35%; }
+    BoardView > .board--theirs { background: $secondary 20%; color: $foreground 60%; }
+    """
+
+    @dataclass
+    class PlaceClicked(Message):
+        """A highlighted place on the board was clicked."""
+
+        key: object
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._layout: Layout | None = None
+        self.version = 0
+        self._canvas: Canvas | None = None
+        self._canvas_key: tuple[int, int] | None = None
+        self._strips: dict[int, Strip] = {}
+        self._strip_key: tuple[object, ...] | None = None
+        self._book = StyleBook(self, "board")
+        self._follow = True
+        self.ascii_only = False
+
+    # -- content -------------------------------------------------------------------------------
+
+    def show(self, layout: Layout, follow: bool = True) -> None:
+        """New content: a function drawing the table at a given width."""
+        self._layout = layout
+        self.version += 1
+        self._follow = follow
+        self._refresh_layout()
+
+    def _table_width(self) -> int:
+        return max(16, self.scrollable_content_region.width - 2)
+
+    def canvas(self) -> Canvas:
+        key = (self.version, self._table_width())
+        if self._canvas is None or self._canvas_key != key:
+            if self._layout is None:
+                cv = Canvas()
+                cv.freeze()
+            else:
+                cv = self._layout(key[1])
+            self._canvas = cv
+            self._canvas_key = key
+            self._strips.clear()
+        return self._canvas
+
+    def _offsets(self) -> tuple[int, int]:
+        """Where the canvas sits in the virtual area (centred when smaller than the view)."""
+        cv = self.canvas()
+        view = self.scrollable_content_region.size
+        return (max(0, (view.width - cv.width) // 2), max(0, (view.height - cv.height) // 2))
+
+    def _refresh_layout(self) -> None:
+        cv = self.canvas()
+        view = self.scrollable_content_region.size
+        self.virtual_size = Size(max(cv.width, view.width), max(cv.height, view.height))
+        self.refresh()
+        if self._follow:
+            self.call_after_refresh(self.follow_play)
+
+    def on_resize(self) -> None:
+        self._refresh_layout()
+
+    def follow_play(self) -> None:
+        """Scrolls so the last move and the selected place are in view."""
+        cv = self.canvas()
+        ox, oy = self._offsets()
+
+        def region(box: tuple[int, int, int, int]) -> Region:
+            x0, y0, x1, y1 = box
+            return Region(x0 - cv.min_x + ox, y0 - cv.min_y + oy, x1 - x0, y1 - y0).grow(
+                (1, 2, 1, 2)
+            )
+
+        view = self.scrollable_content_region.size
+        target: Region | None = None
+        if cv.sel_focus is not None:
+            target = region(cv.sel_focus)
+            if cv.focus is not None:
+                both = target.union(region(cv.focus))
+                if both.width <= view.width and both.height <= view.height:
+                    target = both
+        elif cv.focus is not None:
+            target = region(cv.focus)
+        if target is None:
+            self.recentre()
+            return
+        self.scroll_to_region(target, animate=False, force=True)
+
+    def recentre(self) -> None:
+        view = self.scrollable_content_region.size
+        vs = self.virtual_size
+        self.scroll_to(
+            max(0, (vs.width - view.width) // 2),
+            max(0, (vs.height - view.height) // 2),
+            animate=False,
+            force=True,
+        )
+
+    def action_recentre(self) -> None:
+        self.recentre()
+
+    def set_ascii(self, value: bool) -> None:
+        self.ascii_only = value
+        self._strips.clear()
+        self.refresh()
+
+    def notify_style(self) -> None:
+        super().notify_style()
+        self._book.clear()
+        self._strips.clear()
+
+    # -- the Line API --------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        cv = self.canvas()
+        ox, oy = self._offsets()
+        key = (self._canvas_key, ox, self.ascii_only, self.app.theme)
+        if key != self._strip_key:
+            self._strips.clear()
+            self._strip_key = key
+        row = y + scroll_y - oy
+        strip = self._strips.get(row)
+        base = self.rich_style
+        if strip is None:
+            strip = canvas_strip(cv, row, self._book, self.ascii_only, Style())
+            if ox:
+                strip = Strip([Segment(" " * ox), *strip], ox + strip.cell_length)
+            self._strips[row] = strip
+        total = max(self.virtual_size.width, strip.cell_length)
+        out = strip.crop(scroll_x, scroll_x + width)
+        if out.cell_length < width and scroll_x + width <= total:
+            out = out.extend_cell_length(width)
+        return out.extend_cell_length(width).apply_style(base)
+
+    # -- the mouse -----------------------------------------------------------------------------
+
+    def on_click(self, event: Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        cv = self.canvas()
+        ox, oy = self._offsets()
+        x = offset.x + int(self.scroll_x) - ox
+        y = offset.y + int(self.scroll_y) - oy
+        key = cv.lookup(x, y)
+        if key is not None:
+            event.stop()
+            self.post_message(self.PlaceClicked(key))

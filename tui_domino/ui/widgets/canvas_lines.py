@@ -1,0 +1,58 @@
+"""Turning a drawing canvas into Textual strips, styled from the widget's component
+classes so that every theme colours the board."""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.strip import Strip
+from textual.widget import Widget
+
+from tui_domino.ui.drawing.canvas import Canvas
+
+# drawing style key -> component class (without the widget prefix)
+STYLE_KEYS = (
+    "frame", "num", "last", "last-num", "sel", "sel-num", "sel-mark", "place", "place-num",
+    "link", "closed", "dim", "dim-num", "spinner", "spinner-num", "edge", "point", "mine",
+    "theirs", "marked", "marked-num", "back", "back-num",
+)
+
+
+def component_classes(prefix: str) -> set[str]:
+    return {f"{prefix}--{k}" for k in STYLE_KEYS}
+
+
+class StyleBook:
+    """Rich styles of a widget's component classes, looked up once per theme."""
+
+    def __init__(self, widget: Widget, prefix: str) -> None:
+        self.widget = widget
+        self.prefix = prefix
+        self._styles: dict[str, Style] = {}
+
+    def clear(self) -> None:
+        self._styles.clear()
+
+    def get(self, key: str) -> Style:
+        style = self._styles.get(key)
+        if style is None:
+            if key == "":
+                style = Style()
+            else:
+                name = f"{self.prefix}--{key}"
+                try:
+                    style = self.widget.get_component_rich_style(name)
+                except KeyError:
+                    style = Style()
+            self._styles[key] = style
+        return style
+
+
+def canvas_strip(canvas: Canvas, y: int, book: StyleBook, ascii_only: bool, base: Style) -> Strip:
+    if y < 0 or y >= canvas.height:
+        return Strip([Segment(" " * canvas.width, base)], canvas.width)
+    segs = [
+        Segment(text, base + book.get(key) if key else base)
+        for text, key in canvas.row_runs(y, ascii_only)
+    ]
+    return Strip(segs, canvas.width)

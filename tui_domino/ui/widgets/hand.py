@@ -1,0 +1,125 @@
+"""The player's hand: tiles in a row; the selected one raised, unplayable ones dimmed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.style import Style
+from textual.binding import Binding
+from textual.events import Click
+from textual.message import Message
+from textual.strip import Strip
+from textual.widget import Widget
+
+from tui_domino.ui.drawing.canvas import Canvas
+from tui_domino.ui.drawing.hand import layout_hand
+from tui_domino.ui.widgets.canvas_lines import StyleBook, canvas_strip, component_classes
+
+
+class HandView(Widget, can_focus=True):
+    """Your tiles. ←/→ choose a tile, ↑/↓ choose where it goes."""
+
+    COMPONENT_CLASSES = component_classes("hand")
+
+    BINDINGS = [
+        Binding("left", "tile(-1)", "Tile", show=False),
+        Binding("right", "tile(1)", "Tile", key_display="←→"),
+        Binding("up", "place(-1)", "Place", show=False),
+        Binding("down", "place(1)", "Place", key_display="↑↓"),
+    ]
+
+    DEFAULT_CSS = """
+    HandView { height: 4; }
+    HandView > .hand--frame { color: $foreground; }
+    HandView > .hand--num { color: $foreground; text-style: bold; }
+    HandView > .hand--sel { color: $accent; text-style: bold; }
+    HandView > .hand--sel-num { color: $accent; text-style: bold reverse; }
+    HandView > .hand--sel-mark { color: $accent; text-style: bold; }
+    HandView > .hand--dim { color: $foreground 35%; }
+    HandView > .hand--dim-num { color: $foreground 35%; }
+    HandView > .hand--marked { color: $success; }
+    HandView > .hand--marked-num { color: $success; text-style: bold; }
+    HandView > .hand--back { color: $foreground 50%; }
+    HandView > .hand--back-num { color: $foreground 50%; }
+    """
+
+    @dataclass
+    class TileClicked(Message):
+        index: int
+
+    @dataclass
+    class Step(Message):
+        """A key asked for another tile (``what`` = "tile") or place ("place")."""
+
+        what: str
+        delta: int
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.variant = "classic"
+        self.tiles: list[tuple[int, ...]] = []
+        self.selected: int | None = None
+        self.playable: set[int] = set()
+        self.marked: set[int] = set()
+        self.hidden = False
+        self.ascii_only = False
+        self._book = StyleBook(self, "hand")
+        self._canvas: Canvas | None = None
+
+    def show(
+        self,
+        variant: str,
+        tiles: list[tuple[int, ...]],
+        selected: int | None,
+        playable: set[int],
+        marked: set[int],
+        hidden: bool = False,
+    ) -> None:
+        self.variant = variant
+        self.tiles = tiles
+        self.selected = selected
+        self.playable = playable
+        self.marked = marked
+        self.hidden = hidden
+        self._canvas = None
+        self.refresh()
+
+    def canvas(self) -> Canvas:
+        if self._canvas is None or self._canvas.width != max(self.size.width, 1):
+            self._canvas = layout_hand(
+                self.variant, self.tiles, self.selected, self.playable, self.marked,
+                max(self.size.width, 1), self.hidden,
+            )
+        return self._canvas
+
+    def on_resize(self) -> None:
+        self._canvas = None
+
+    def notify_style(self) -> None:
+        super().notify_style()
+        self._book.clear()
+
+    def render_line(self, y: int) -> Strip:
+        cv = self.canvas()
+        strip = canvas_strip(cv, y, self._book, self.ascii_only, Style())
+        return strip.crop(0, self.size.width).extend_cell_length(self.size.width).apply_style(
+            self.rich_style
+        )
+
+    def on_click(self, event: Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        key = self.canvas().lookup(offset.x, offset.y)
+        if isinstance(key, int):
+            event.stop()
+            self.post_message(self.TileClicked(key))
+        elif isinstance(key, tuple):
+            event.stop()
+            self.post_message(self.Step("tile", key[1]))
+
+    def action_tile(self, delta: int) -> None:
+        self.post_message(self.Step("tile", delta))
+
+    def action_place(self, delta: int) -> None:
+        self.post_message(self.Step("place", delta))

@@ -1,0 +1,70 @@
+"""The side panel: round, target, both scores, whose turn, hand and bazaar sizes, and a
+short log of recent moves."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from tui_domino.ui.session import VARIANT_TITLES, Session
+
+
+class ScorePanel(Vertical):
+    DEFAULT_CSS = """
+    ScorePanel { width: 26; padding: 0 1; background: $panel; }
+    ScorePanel #score { height: auto; }
+    ScorePanel #log-title { color: $text-muted; margin-top: 1; }
+    ScorePanel #log { height: 1fr; color: $text-muted; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="score")
+        yield Static("Recent moves", id="log-title")
+        yield Static(id="log")
+
+    def show(self, session: Session, thinking: bool = False) -> None:
+        state = session.state
+        view = session.view()
+        match = session.match
+        spider = session.variant == "spider"
+        t = Text()
+        t.append(f"{VARIANT_TITLES[session.variant]}\n", style="bold")
+        word = "limit" if spider else "target"
+        t.append(f"Round {match.round_no} · {word} {match.target}\n", style="dim")
+        totals = match.totals if state.is_over else [
+            match.banked[i] + state.points[i] for i in (0, 1)
+        ]
+        for p in (0, 1):
+            mark = "▶ " if state.to_move == p else "  "
+            name = session.seats[p].name[:13]
+            t.append(mark, style="bold")
+            t.append(f"{name:<13}", style="bold" if state.to_move == p else "")
+            t.append(f"{totals[p]:>5}\n", style="bold")
+        if spider:
+            t.append("  (points charged)\n", style="dim")
+        sizes = view["hand_sizes"]
+        other = 1 - session.viewer
+        t.append(f"{session.seats[other].name[:12]}: {sizes[other]} tiles\n")
+        bazaar = view["bazaar_size"]
+        reserve = view.get("bazaar_reserve") or 0
+        t.append(f"Bazaar: {bazaar}")
+        if reserve:
+            t.append(f"  ({reserve} stay)", style="dim")
+        t.append("\n")
+        if state.is_over:
+            t.append("Round over", style="bold")
+        elif thinking:
+            t.append(f"{session.seats[state.to_move or 0].name} is thinking…", style="italic")
+        elif session.is_human_turn():
+            t.append("Your turn" if not session.hot_seat else
+                     f"{session.seats[state.to_move or 0].name} to play", style="bold reverse")
+        self.query_one("#score", Static).update(t)
+        lines = [session.describe(r, session.viewer) for r in state.history[-12:]]
+        log = Text()
+        for line in reversed(lines):
+            log.append(line[:24] + "\n")
+        if not lines:
+            log.append("(no moves yet)")
+        self.query_one("#log", Static).update(log)
