@@ -90,8 +90,23 @@ def _parse_tiles(value: object, what: str) -> list[Tile3]:
     return [parse_tile(t) for t in value]
 
 
-def _fits(corners: Corners, need: tuple[int | None, int | None, int | None]) -> bool:
+Need = tuple[int | None, int | None, int | None]
+
+
+def _fits(corners: Corners, need: Need) -> bool:
     return all(n is None or n == v for n, v in zip(need, corners, strict=True))
+
+
+# Every corner pattern (a number or None at each corner, clockwise) -> the readings that fit it,
+# as (tile, corners) in tile order.
+FITTING: dict[Need, tuple[tuple[Tile3, Corners], ...]] = {
+    (a, b, c): tuple(
+        (t, rot) for t in TILES for rot in ROTATIONS[t] if _fits(rot, (a, b, c))
+    )
+    for a in (*range(6), None)
+    for b in (*range(6), None)
+    for c in (*range(6), None)
+}
 
 
 def _point_str(p: Point) -> str:
@@ -248,12 +263,34 @@ class TriominosState(RoundState):
             if not self._board and self._forced is None and self.history:
                 raise ValueError("moves were made but the board is empty")
         if self.history:
+            # A history, when kept, tells the whole round: it must agree with the rest.
             total = [0, 0]
+            size = [self.options["hand_size"]] * 2
+            placed = 0
             for rec in self.history:
+                player = rec["player"]
+                if player not in (0, 1):
+                    raise ValueError("a history record needs its player")
                 for e in rec["events"]:
                     total[int(e["player"])] += int(e["points"])
+                kind = rec["move"]["kind"]
+                if kind == "draw":
+                    size[player] += 1
+                elif kind == "place":
+                    if placed >= len(self._board):
+                        raise ValueError("the history places more tiles than the board holds")
+                    cell, corners, who = self._board[placed]
+                    m = rec["move"]
+                    if (tuple(m["cell"]), tuple(m["corners"]), player) != (cell, corners, who):
+                        raise ValueError("the history and the board differ")
+                    placed += 1
+                    size[player] -= 1
+            if placed != len(self._board):
+                raise ValueError("the history and the board differ")
             if total != self.points:
                 raise ValueError("the points differ from the history's events")
+            if size != [len(self._hands[0]), len(self._hands[1])]:
+                raise ValueError("the hands' sizes differ from the history's")
 
     # -- the contract -------------------------------------------------------------------------
 
@@ -327,25 +364,19 @@ class TriominosState(RoundState):
                 for rot in ROTATIONS[t]:
                     moves.append(triomino_place(t, grid.ORIGIN, rot))
             return moves
-        ordered = sorted(tiles)
         for cell in self._frontier():
-            need = self._needs(cell)
-            for t in ordered:
-                for rot in ROTATIONS[t]:
-                    if _fits(rot, need):
-                        moves.append(triomino_place(t, cell, rot))
+            for t, rot in FITTING[self._needs(cell)]:
+                if t in tiles:
+                    moves.append(triomino_place(t, cell, rot))
         return moves
 
     def _can_place(self, player: int) -> bool:
         hand = self._hands[player]
         if not self._board:
             return bool(hand)
-        for cell in self._frontier():
-            need = self._needs(cell)
-            for t in hand:
-                if any(_fits(rot, need) for rot in ROTATIONS[t]):
-                    return True
-        return False
+        return any(
+            t in hand for cell in self._frontier() for t, _ in FITTING[self._needs(cell)]
+        )
 
     def _can_draw(self) -> bool:
         limit = self.options["max_draws"]

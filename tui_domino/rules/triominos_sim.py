@@ -353,6 +353,11 @@ class TriominosSim:
         return triomino_place(TILES[CODE_TILE[m & 255]], grid.unkey(m >> 8), (x, y, z))
 
     @staticmethod
+    def to_public(m: int) -> Move:
+        """The same as ``to_move_public`` (the name the other simulations use)."""
+        return TriominosSim.to_move_public(m)
+
+    @staticmethod
     def from_public(move: Move) -> int:
         """The compact form of an engine ``Move``; ValueError when it has none."""
         if move.kind == "draw":
