@@ -1,0 +1,287 @@
+"""What a player can infer about the opponent's hidden hand, and dealing hidden tiles to match.
+
+Everything comes from the view: the unseen tiles (the opponent's hand and the bazaar together),
+and the history. When the opponent draws or passes, he holds no tile that fits the open board
+at that moment; the opening rule says which doubles (or triples) nobody held at the deal.
+
+The opponent's hand is a list of *slots*, one per tile he holds, each acquired at some moment:
+the deal or one of his draws. A slot held through a void event (a draw or a pass of his) cannot
+hold a tile that fitted then; so each slot has an *exclusion mask* (the union of the fit masks
+of the void events since it was acquired), and its complement within the unseen tiles is what
+it may hold. Which slots he still holds is not always known (a tile he plays could come from
+any slot), so the slots kept are the youngest possible ones: the played tile right after a draw
+is the drawn one (nothing else fitted), and any other play is charged to the oldest slot. The
+allowed masks are then nested (older slots are more constrained), which gives two properties:
+
+- sound: the true hidden hand always passes the masks (a test checks it over many games);
+- sampling without rejection: filling the most constrained slots first never runs dry.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from tui_domino.ai.simulation import VARIANTS, Variant
+from tui_domino.rules import dominoes as D
+from tui_domino.rules import triangle_grid as grid
+from tui_domino.rules.options import resolve_options
+from tui_domino.rules.triominos_sim import PATTERN_MASK as T_PATTERN_MASK
+from tui_domino.rules.triominos_sim import TriominosSim
+
+View = dict[str, Any]
+
+
+@dataclass
+class Knowledge:
+    """The viewer's knowledge of the hidden tiles."""
+
+    variant: Variant
+    me: int
+    hidden: int  # mask: the unseen tiles (opponent's hand + bazaar)
+    opp_size: int
+    bazaar_size: int
+    # (allowed mask, how many slots), most constrained first; the masks are nested.
+    groups: list[tuple[int, int]] = field(default_factory=list)
+    # Per group, the allowed tiles as a list (for sampling).
+    _lists: list[list[int]] = field(default_factory=list, repr=False)
+    _hidden_list: list[int] = field(default_factory=list, repr=False)
+
+    @property
+    def opp(self) -> int:
+        return 1 - self.me
+
+    def may_hold(self) -> int:
+        """The tiles the opponent may hold (the loosest slot's mask)."""
+        m = 0
+        for mask, _n in self.groups:
+            m |= mask
+        return m
+
+    def surely_not(self) -> int:
+        """Unseen tiles the opponent surely does not hold (so they are in the bazaar)."""
+        return self.hidden & ~self.may_hold()
+
+    def exclusion_masks(self) -> list[int]:
+        """One exclusion mask per slot of the opponent's hand (tiles that slot cannot be)."""
+        out: list[int] = []
+        for mask, n in self.groups:
+            out += [self.hidden & ~mask] * n
+        return out
+
+    def consistent(self, opp_mask: int) -> bool:
+        """Whether ``opp_mask`` can be the opponent's hand under these masks."""
+        if opp_mask & ~self.hidden or opp_mask.bit_count() != self.opp_size:
+            return False
+        # Nested masks: give each group, most constrained first, any of its allowed tiles;
+        # the looser groups accept every tile of the tighter ones, so the choice is free.
+        left = opp_mask
+        for mask, n in self.groups:
+            for _ in range(n):
+                t = left & mask
+                if not t:
+                    return False
+                left ^= t & -t
+        return left == 0
+
+    def sample(self, rng: random.Random) -> tuple[int, list[int]]:
+        """A hidden deal consistent with the masks: (opponent's hand mask, bazaar tiles in a
+        random draw order)."""
+        chosen = 0
+        for lst, (_mask, n) in zip(self._lists, self.groups, strict=True):
+            free = [t for t in lst if not chosen >> t & 1]
+            if len(free) < n:  # inconsistent history: never happens for a real game
+                free = [t for t in self._hidden_list if not chosen >> t & 1]
+            for t in rng.sample(free, n):
+                chosen |= 1 << t
+        bazaar = [t for t in self._hidden_list if not chosen >> t & 1]
+        rng.shuffle(bazaar)
+        return chosen, bazaar
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+# -- replaying the public board to know what fitted when -----------------------------------------
+
+
+class _ClassicBoard:
+    def __init__(self, view: View) -> None:
+        self.left = self.right = 7
+
+    def play(self, move: dict[str, Any]) -> None:
+        a, b = move["tile"]
+        if move["end"] == "center" or self.left == 7:
+            self.left, self.right = a, b
+        elif move["end"] == "left":
+            self.left = b if a == self.left else a
+        else:
+            self.right = b if a == self.right else a
+
+    def fits(self) -> int:
+        if self.left == 7:
+            return D.FULL
+        return D.NUM[self.left] | D.NUM[self.right]
+
+
+class _SpiderBoard:
+    ARM = {"N": 0, "E": 1, "S": 2, "W": 3}
+
+    def __init__(self, view: View) -> None:
+        self.center: int | None = None
+        self.ends = [7, 7, 7, 7]
+        self.closed = [False] * 4
+
+    def play(self, move: dict[str, Any]) -> None:
+        for p in move["placements"]:
+            a, b = p["tile"]
+            if p["arm"] == "center":
+                self.center = a
+                self.ends = [a] * 4
+                continue
+            arm = self.ARM[p["arm"]]
+            e = self.ends[arm]
+            self.ends[arm] = b if a == e else a
+            if p.get("close"):
+                self.closed[arm] = True
+
+    def fits(self) -> int:
+        if self.center is None:
+            return D.FULL
+        m = 0
+        for a in range(4):
+            if not self.closed[a]:
+                m |= D.NUM[self.ends[a]]
+        return m
+
+
+class _TriominosBoard:
+    def __init__(self, view: View) -> None:
+        self.sim = TriominosSim(resolve_options("triominos", view.get("options")))
+
+    def play(self, move: dict[str, Any]) -> None:
+        r, c = move["cell"]
+        x, y, z = move["corners"]
+        self.sim._put(grid.key(r, c), x * 36 + y * 6 + z)
+
+    def fits(self) -> int:
+        m = 0
+        for pat in self.sim.frontier.values():
+            m |= T_PATTERN_MASK[pat]
+        return m
+
+
+_BOARDS: dict[str, Any] = {
+    "classic": _ClassicBoard,
+    "spider": _SpiderBoard,
+    "triominos": _TriominosBoard,
+}
+
+
+def _opening_exclusion(view: View, first_tile: tuple[int, ...] | None) -> int:
+    """Tiles nobody held at the deal, by the opening rule (0 when it says nothing)."""
+    if first_tile is None:
+        return 0
+    variant = view["variant"]
+    if variant == "classic":
+        if view.get("leader") is not None:
+            return 0
+        a, b = first_tile
+        if a == b:  # the highest double held: every higher double was in the bazaar
+            return sum(1 << D.DOUBLE[n] for n in range(a + 1, 7))
+        # no double at all, and nothing ranked above the lead
+        r = D.rank(D.INDEX[(a, b)])
+        higher = sum(1 << i for i in range(28) if D.rank(i) > r)
+        return D.DOUBLES_MASK | higher
+    if variant == "spider":
+        a, _ = first_tile
+        return sum(1 << D.DOUBLE[n] for n in range(1, a))
+    # Triominos: a view does not say whether the opening rule applied (a previous winner
+    # leads freely), so nothing is inferred from the lead.
+    return 0
+
+
+def knowledge(view: View) -> Knowledge:
+    """The per-slot masks of the opponent's hand from ``view``'s history."""
+    variant = VARIANTS[view["variant"]]
+    me = view["player"]
+    opp = 1 - me
+    full = (1 << len(variant.tiles)) - 1
+    seen = variant.mask_of(view["hand"])
+    from tui_domino.rules.round import board_tiles
+
+    seen |= variant.mask_of(board_tiles(view))
+    hidden = full & ~seen
+    opp_size = view["hand_sizes"][opp]
+    know = Knowledge(variant, me, hidden, opp_size, view["bazaar_size"])
+
+    opts = resolve_options(view["variant"], view.get("options"))
+    hand_size = opts["hand_size"]
+    board = _BOARDS[view["variant"]](view)
+    # Each held slot: the index of the first void event it lived through.
+    # Void events: a list of fit masks in order.
+    voids: list[int] = []
+    slots: list[int] = [0] * hand_size  # the deal's slots, oldest first
+    history = view.get("history") or []
+    first_tile: tuple[int, ...] | None = None
+    for rec in history:
+        mv = rec["move"]
+        if mv["kind"] == "place":
+            pl = mv["placements"][0] if "placements" in mv else mv
+            first_tile = tuple(pl["tile"])
+            break
+    # Void events, in order, as fit masks; a slot is the index of the first event it lived
+    # through. The opening rule is event 0, which only the deal's slots lived through.
+    voids: list[int] = []
+    ex = _opening_exclusion(view, first_tile)
+    if ex:
+        voids.append(ex)
+    slots: list[int] = [0] * hand_size  # the deal's slots, oldest first
+    last_was_opp_draw = False
+    for rec in history:
+        mv = rec["move"]
+        kind = mv["kind"]
+        if rec["player"] == opp:
+            if kind == "draw":
+                voids.append(board.fits())
+                slots.append(len(voids))  # lives through the events after this one
+                last_was_opp_draw = True
+                continue
+            if kind == "pass":
+                voids.append(board.fits())
+            elif kind == "place":
+                count = len(mv["placements"]) if "placements" in mv else 1
+                if last_was_opp_draw and slots:
+                    slots.pop()  # the drawn tile: nothing else fitted
+                    count -= 1
+                for _ in range(count):
+                    if slots:
+                        slots.pop(0)  # charge it to the oldest slot
+        last_was_opp_draw = False
+        if kind == "place":
+            board.play(mv)
+
+    if len(slots) != opp_size:  # a view this reasoning does not cover: assume nothing
+        slots = [len(voids)] * opp_size
+    # suffix unions: excl[i] = union of voids[i:]
+    excl = [0] * (len(voids) + 1)
+    for i in range(len(voids) - 1, -1, -1):
+        excl[i] = excl[i + 1] | voids[i]
+    counts: dict[int, int] = {}
+    for s in slots:
+        counts[s] = counts.get(s, 0) + 1
+    groups = [(hidden & ~excl[s], n) for s, n in sorted(counts.items())]
+    know.groups = groups
+    know._lists = [_bits(m) for m, _ in groups]
+    know._hidden_list = _bits(hidden)
+    return know
+
+
+__all__ = ["Knowledge", "knowledge"]

@@ -1,0 +1,374 @@
+"""The hard player: search under hidden information.
+
+Information-Set Monte Carlo Tree Search, single observer (Cowling, Powley and Whitehouse,
+2012): each iteration deals the hidden tiles afresh from the inference masks
+(``inference.Knowledge.sample``: consistent with every draw and pass seen, no rejection), walks
+one tree of move sequences shared by all those deals (a move is scored by UCB among the moves
+legal in *this* deal, counting how often it was available), adds a node, plays the round out on
+the engine's fast simulator and backs up a reward that counts points, not only the round won.
+
+Near the end of a dominoes round, when nobody can draw any more and few tiles remain, it
+switches to exact search: every consistent hidden hand (or a sample of them) is solved by
+alpha-beta on the simulator, and the move with the best average value is played.
+
+The budget is an iteration count and a wall-clock cap, whichever ends first; the iteration
+count makes play reproducible under a seed (the cap only matters on a loaded machine).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from tui_domino import rules
+from tui_domino.ai.inference import Knowledge, knowledge
+from tui_domino.ai.simulation import Sim, Variant, variant_of
+from tui_domino.rules import triangle_grid as grid
+from tui_domino.rules.triominos_sim import CODE_TILE
+from tui_domino.rules.triominos_sim import TriominosSim as _TSim
+
+View = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long the search may think about one move: at most ``iterations`` iterations and at
+    most ``ms`` milliseconds of wall-clock time (either may be None: no limit of that kind)."""
+
+    iterations: int | None = None
+    ms: float | None = None
+
+
+# Per variant: iterations and the wall-clock cap of the hard player's default budget.
+DEFAULT_ITERATIONS = {"classic": 2500, "spider": 1800, "triominos": 700}
+DEFAULT_MS = 800.0
+
+# The reward: half for winning the round, half for the points margin (tanh-squashed).
+MARGIN_SCALE = {"classic": 25.0, "spider": 25.0, "triominos": 60.0}
+UCB_C = 0.7
+
+
+def resolve_budget(variant: str, budget: Any) -> Budget:
+    """A ``Budget`` from None (the default), a ``Budget``, or a number of seconds."""
+    if budget is None:
+        return Budget(DEFAULT_ITERATIONS[variant], DEFAULT_MS)
+    if isinstance(budget, Budget):
+        its = budget.iterations
+        ms = budget.ms
+        if its is None and ms is None:
+            return Budget(DEFAULT_ITERATIONS[variant], DEFAULT_MS)
+        return budget
+    if isinstance(budget, int | float) and not isinstance(budget, bool):
+        return Budget(None, float(budget) * 1000.0)
+    raise TypeError(f"a budget is None, a Budget or seconds, not {budget!r}")
+
+
+# -- rewards and playouts ---------------------------------------------------------------------
+
+
+def _reward_fn(var: Variant, me: int) -> Any:
+    scale = MARGIN_SCALE[var.name]
+    tanh = math.tanh
+    if var.name == "triominos":
+
+        def reward_t(sim: Sim) -> float:
+            m = sim.points[me] - sim.points[1 - me]
+            return (0.5 if m > 0 else -0.5 if m < 0 else 0.0) + 0.5 * tanh(m / scale)
+
+        return reward_t
+    sign = 1 if var.name == "classic" else -1
+
+    def reward_d(sim: Sim) -> float:
+        m = sign * (sim.points[me] - sim.points[1 - me])
+        w = sim.winner
+        return (0.0 if w is None else 0.5 if w == me else -0.5) + 0.5 * tanh(m / scale)
+
+    return reward_d
+
+
+def _triominos_gain(sim: _TSim, m: int) -> int:
+    """What placing compact move ``m`` scores now (tile, hexagons, bridge), without playing."""
+    k = m >> 8
+    t = CODE_TILE[m & 255]
+    from tui_domino.rules.triominos import VALUE
+
+    gain = VALUE[t]
+    if sim.placed == 0:
+        return gain
+    par = k & 1
+    pcnt = sim.pcnt
+    o0, o1, o2 = grid.CORNER_OFFSETS[par]
+    hexes = (pcnt.get(k + o0, 0) == 5) + (pcnt.get(k + o1, 0) == 5) + (pcnt.get(k + o2, 0) == 5)
+    if hexes:
+        gain += sim._hexagon[hexes]
+    occ = sim.occ
+    n0, n1, n2 = grid.NEIGHBOUR_OFFSETS[par]
+    a, b, c = (k + n0) in occ, (k + n1) in occ, (k + n2) in occ
+    if a + b + c == 1:
+        opp = grid.OPPOSITE[par][0 if a else 1 if b else 2]
+        if pcnt.get(k + grid.CORNER_OFFSETS[par][opp], 0):
+            gain += sim._bridge
+    return gain
+
+
+TRIOMINOS_PLAYOUT_PLIES = 10
+
+
+def _triominos_playout(sim: _TSim, rng: random.Random) -> None:
+    """A short greedy-ish playout: each side plays its best-scoring placement most of the time
+    (a random one otherwise), for a few plies; the caller evaluates the position after."""
+    rand = rng.random
+    for _ in range(TRIOMINOS_PLAYOUT_PLIES):
+        if sim.over:
+            return
+        ms = sim.legal()
+        if len(ms) == 1 or ms[0] < 0:
+            sim.play(ms[0])
+            continue
+        if rand() < 0.25:
+            sim.play(ms[int(rand() * len(ms))])
+            continue
+        best = ms[0]
+        bv = -1
+        for m in ms:
+            g = _triominos_gain(sim, m)
+            if g > bv:
+                bv, best = g, m
+        sim.play(best)
+
+
+def _triominos_value_fn(var: Variant, me: int) -> Any:
+    """The reward of a (possibly unfinished) Triominos playout for ``me``."""
+    scale = MARGIN_SCALE["triominos"]
+    tanh = math.tanh
+    value = var.value
+
+    def hand_value(h: int) -> int:
+        v = 0
+        while h:
+            low = h & -h
+            v += value[low.bit_length() - 1]
+            h ^= low
+        return v
+
+    def reward(sim: Sim) -> float:
+        m = float(sim.points[me] - sim.points[1 - me])
+        if not sim.over:
+            # Tiles still held: each will score about its value when placed, but the one who
+            # goes out first gets 25 plus the other's hand; fewer tiles is better on balance.
+            mine, theirs = sim.hands[me], sim.hands[1 - me]
+            m += 4.0 * (theirs.bit_count() - mine.bit_count())
+            m += 0.3 * (hand_value(mine) - hand_value(theirs))
+        return (0.5 if m > 0 else -0.5 if m < 0 else 0.0) + 0.5 * tanh(m / scale)
+
+    return reward
+
+
+# -- ISMCTS -------------------------------------------------------------------------------------
+
+
+class Node:
+    __slots__ = ("children", "n", "w", "avail", "player")
+
+    def __init__(self, player: int) -> None:
+        self.children: dict[int, Node] = {}
+        self.n = 0
+        self.w = 0.0
+        self.avail = 1
+        self.player = player  # who made the move leading here
+
+
+def ismcts(
+    var: Variant,
+    base: Sim,
+    know: Knowledge,
+    rng: random.Random,
+    budget: Budget,
+    stop: Any = None,
+) -> tuple[int, dict[int, tuple[int, float]]]:
+    """Searches from ``base`` (the viewer to move); returns the chosen compact move and the root
+    statistics {move: (visits, mean reward)}."""
+    me = know.me
+    opp = 1 - me
+    root_legal = base.legal()
+    if len(root_legal) == 1:
+        return root_legal[0], {}
+    triominos = var.name == "triominos"
+    reward = _triominos_value_fn(var, me) if triominos else _reward_fn(var, me)
+    playout = _triominos_playout if triominos else None
+    root = Node(opp)
+    clock = time.perf_counter
+    deadline = clock() + budget.ms / 1000.0 if budget.ms is not None else math.inf
+    limit = budget.iterations if budget.iterations is not None else 1 << 30
+    log = math.log
+    sqrt = math.sqrt
+    rand = rng.random
+    sample = know.sample
+    deal = var.deal_hidden
+    it = 0
+    while it < limit:
+        if it & 15 == 0 and it and (clock() > deadline or (stop is not None and stop())):
+            break
+        it += 1
+        sim = base.clone()
+        oh, bz = sample(rng)
+        deal(sim, opp, oh, bz)
+        node = root
+        path = []
+        while not sim.over:
+            legal = sim.legal()
+            children = node.children
+            untried = [m for m in legal if m not in children]
+            player = sim.to_move
+            if untried:
+                m = untried[int(rand() * len(untried))]
+                for mm in legal:
+                    c = children.get(mm)
+                    if c is not None:
+                        c.avail += 1
+                child = Node(player)
+                children[m] = child
+                sim.play(m)
+                path.append(child)
+                break
+            best = None
+            bm = 0
+            bv = -math.inf
+            for mm in legal:
+                c = children[mm]
+                c.avail += 1
+                v = c.w / c.n + UCB_C * sqrt(log(c.avail) / c.n)
+                if v > bv:
+                    bv, best, bm = v, c, mm
+            assert best is not None
+            sim.play(bm)
+            path.append(best)
+            node = best
+        if not sim.over:
+            if playout is None:
+                sim.playout(rng)
+            else:
+                playout(sim, rng)
+        r = reward(sim)
+        for nd in path:
+            nd.n += 1
+            nd.w += r if nd.player == me else -r
+    stats = {m: (c.n, c.w / c.n if c.n else 0.0) for m, c in root.children.items()}
+    best_m = max(root_legal, key=lambda m: (stats.get(m, (0, 0.0))))
+    return best_m, stats
+
+
+# -- exact endgame for dominoes ---------------------------------------------------------------
+
+ENDGAME_TILES = {"classic": 10, "spider": 8}
+ENDGAME_DEALS = 24
+
+
+def _no_more_draws(var: Variant, view: View) -> bool:
+    if var.name == "classic":
+        return bool(view["bazaar_size"] <= view.get("bazaar_reserve", 2))
+    return bool(view["bazaar_size"] == 0)
+
+
+def _key(var: Variant, sim: Sim) -> tuple[Any, ...]:
+    if var.name == "classic":
+        return (sim.hands[0], sim.hands[1], sim.left, sim.right, sim.to_move)
+    return (sim.hands[0], sim.hands[1], tuple(sim.ends), tuple(sim.closed), sim.to_move)
+
+
+def _solve(var: Variant, sim: Sim, reward: Any, me: int, alpha: float, beta: float,
+           table: dict[tuple[Any, ...], float]) -> float:
+    """The exact value (for ``me``) of a perfect-information position, by alpha-beta."""
+    if sim.over:
+        return float(reward(sim))
+    key = _key(var, sim)
+    hit = table.get(key)
+    if hit is not None:
+        return hit
+    maximize = sim.to_move == me
+    best = -math.inf if maximize else math.inf
+    a, b = alpha, beta
+    for m in sim.legal():
+        child = sim.clone()
+        child.play(m)
+        v = _solve(var, child, reward, me, a, b, table)
+        if maximize:
+            if v > best:
+                best = v
+            a = max(a, v)
+        else:
+            if v < best:
+                best = v
+            b = min(b, v)
+        if a >= b:
+            return best  # a bound, not the exact value: not stored
+    table[key] = best
+    return best
+
+
+def endgame(
+    var: Variant, base: Sim, know: Knowledge, rng: random.Random, budget: Budget
+) -> int | None:
+    """The best move by exact search over the consistent hidden hands, or None when the
+    position is too big or the time ran out."""
+    me = know.me
+    opp = 1 - me
+    legal = base.legal()
+    if len(legal) == 1:
+        return legal[0]
+    hidden_list = [t for t in range(len(var.tiles)) if know.hidden >> t & 1]
+    hands: list[int] = []
+    if len(hidden_list) <= 12:
+        for combo in combinations(hidden_list, know.opp_size):
+            h = sum(1 << t for t in combo)
+            if know.consistent(h):
+                hands.append(h)
+    if not hands:
+        hands = [know.sample(rng)[0] for _ in range(ENDGAME_DEALS)]
+    elif len(hands) > ENDGAME_DEALS:
+        hands = rng.sample(hands, ENDGAME_DEALS)
+    reward = _reward_fn(var, me)
+    clock = time.perf_counter
+    deadline = clock() + (budget.ms if budget.ms is not None else 1e9) / 1000.0
+    totals = dict.fromkeys(legal, 0.0)
+    for h in hands:
+        sim = base.clone()
+        rest = [t for t in hidden_list if not h >> t & 1]
+        var.deal_hidden(sim, opp, h, rest)
+        table: dict[tuple[Any, ...], float] = {}
+        for m in legal:
+            child = sim.clone()
+            child.play(m)
+            totals[m] += _solve(var, child, reward, me, -math.inf, math.inf, table)
+        if clock() > deadline:
+            return None
+    return max(legal, key=lambda m: totals[m])
+
+
+# -- the player ---------------------------------------------------------------------------------
+
+
+def hard(view: View, rng: random.Random, budget: Any = None, stop: Any = None) -> rules.Move:
+    """The hard player: exact endgame search when it applies, else ISMCTS."""
+    var = variant_of(view)
+    b = resolve_budget(var.name, budget)
+    base = var.base_sim(view)
+    legal = base.legal()
+    if len(legal) == 1:
+        return var.to_public(base, legal[0])
+    know = knowledge(view)
+    if var.name in ENDGAME_TILES and _no_more_draws(var, view):
+        held = len(view["hand"]) + know.opp_size
+        if held <= ENDGAME_TILES[var.name]:
+            m = endgame(var, base, know, rng, b)
+            if m is not None:
+                return var.to_public(base, m)
+    m, _stats = ismcts(var, base, know, rng, b, stop)
+    return var.to_public(base, m)
+
+
+__all__ = ["Budget", "endgame", "hard", "ismcts", "resolve_budget"]

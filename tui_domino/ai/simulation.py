@@ -1,0 +1,180 @@
+"""One interface over the engine's fast simulation paths, for the computer players.
+
+The three variants' simulators (``ClassicSim``, ``SpiderSim``, ``TriominosSim``) share most of
+their shape; this module hides the differences the players care about: how a view becomes a
+simulator, how hidden tiles are dealt into one, what a tile is worth, which tiles fit the open
+board, and how a compact move becomes an engine ``Move``.
+
+Tiles are indices: ``dominoes.TILES`` for classic and spider (28), ``triominos.TILES`` for
+Triominos (56); a set of tiles is a bit mask.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tui_domino import rules
+from tui_domino.rules import dominoes as D
+from tui_domino.rules import triominos as T
+from tui_domino.rules.classic_sim import DRAW_M as CLASSIC_DRAW
+from tui_domino.rules.classic_sim import PASS_M as CLASSIC_PASS
+from tui_domino.rules.classic_sim import ClassicSim
+from tui_domino.rules.spider_sim import SpiderSim
+from tui_domino.rules.triominos_sim import PATTERN_MASK, TriominosSim
+
+View = dict[str, Any]
+Sim = Any  # ClassicSim | SpiderSim | TriominosSim: they share the members used here
+
+DRAW = CLASSIC_DRAW  # -1 in every variant's compact moves
+PASS = CLASSIC_PASS  # -2 in every variant's compact moves
+
+
+class Variant:
+    """What the players need to know about one variant's tiles and simulator."""
+
+    name = ""
+    tiles: tuple[tuple[int, ...], ...] = ()
+    index: dict[tuple[int, ...], int] = {}
+    value: tuple[int, ...] = ()
+
+    def sim_of_state(self, state: rules.RoundState) -> Sim:
+        raise NotImplementedError
+
+    def base_sim(self, view: View) -> Sim:
+        """A simulator of the view's position (the hidden tiles dealt arbitrarily)."""
+        return self.sim_of_state(rules.determinize(view, random.Random(0)))
+
+    def deal_hidden(self, sim: Sim, opp: int, opp_mask: int, bazaar: list[int]) -> None:
+        """Gives the opponent ``opp_mask`` and makes ``bazaar`` (draw order) the bazaar."""
+        sim.hands[opp] = opp_mask
+        sim.bz = bazaar
+        sim.bp = 0
+
+    def to_public(self, sim: Sim, m: int) -> rules.Move:
+        return sim.to_public(m)  # type: ignore[no-any-return]
+
+    def from_public(self, move: rules.Move) -> int:
+        raise NotImplementedError
+
+    def mask_of(self, tiles: Any) -> int:
+        m = 0
+        for t in tiles:
+            m |= 1 << self.index[tuple(sorted(t))]
+        return m
+
+    def mask_value(self, mask: int) -> int:
+        v = 0
+        value = self.value
+        while mask:
+            low = mask & -mask
+            v += value[low.bit_length() - 1]
+            mask ^= low
+        return v
+
+    def margin(self, points: list[int], me: int) -> int:
+        """The round's points margin for ``me`` (positive is good)."""
+        return points[me] - points[1 - me]
+
+    def move_tiles(self, sim: Sim, m: int) -> list[int]:
+        """The tiles a compact placement puts down (empty for a draw or a pass)."""
+        raise NotImplementedError
+
+
+class ClassicVariant(Variant):
+    name = "classic"
+    tiles = D.TILES
+    index = dict(D.INDEX)  # type: ignore[arg-type]
+    value = D.PIPS
+
+    def sim_of_state(self, state: rules.RoundState) -> Sim:
+        return ClassicSim.from_state(state)  # type: ignore[arg-type]
+
+    def from_public(self, move: rules.Move) -> int:
+        return ClassicSim.from_public(move)
+
+    def move_tiles(self, sim: Sim, m: int) -> list[int]:
+        return [] if m < 0 else [m >> 1]
+
+    @staticmethod
+    def fit_mask(left: int, right: int) -> int:
+        return D.NUM[left] | D.NUM[right]
+
+
+class SpiderVariant(Variant):
+    name = "spider"
+    tiles = D.TILES
+    index = dict(D.INDEX)  # type: ignore[arg-type]
+    value = D.PIPS
+
+    def sim_of_state(self, state: rules.RoundState) -> Sim:
+        return SpiderSim.from_state(state)  # type: ignore[arg-type]
+
+    def from_public(self, move: rules.Move) -> int:
+        return SpiderSim.from_public(move)
+
+    def margin(self, points: list[int], me: int) -> int:
+        # Spider's points are charged: what the opponent was charged is good for me.
+        return points[1 - me] - points[me]
+
+    def move_tiles(self, sim: Sim, m: int) -> list[int]:
+        from tui_domino.rules.spider_sim import MULTI
+
+        if m < 0:
+            return []
+        if m & MULTI:
+            return [
+                D.DOUBLE[sim.ends[arm]] for arm in range(4) if m >> (2 * arm) & 1
+            ]
+        return [m >> 4]
+
+    @staticmethod
+    def fit_mask(ends: list[int], closed: list[bool]) -> int:
+        m = 0
+        for a in range(4):
+            if not closed[a]:
+                m |= D.NUM[ends[a]]
+        return m
+
+
+class TriominosVariant(Variant):
+    name = "triominos"
+    tiles = T.TILES
+    index = dict(T.INDEX)  # type: ignore[arg-type]
+    value = T.VALUE
+
+    def sim_of_state(self, state: rules.RoundState) -> Sim:
+        return TriominosSim.from_state(state)  # type: ignore[arg-type]
+
+    def deal_hidden(self, sim: Sim, opp: int, opp_mask: int, bazaar: list[int]) -> None:
+        sim.hands[opp] = opp_mask
+        sim.bazaar = bazaar  # popped from the end: any order is a random order
+
+    def to_public(self, sim: Sim, m: int) -> rules.Move:
+        return TriominosSim.to_move_public(m)
+
+    def from_public(self, move: rules.Move) -> int:
+        return TriominosSim.from_public(move)
+
+    def move_tiles(self, sim: Sim, m: int) -> list[int]:
+        from tui_domino.rules.triominos_sim import CODE_TILE
+
+        return [] if m < 0 else [CODE_TILE[m & 255]]
+
+    @staticmethod
+    def fit_mask(sim: TriominosSim) -> int:
+        m = 0
+        for pat in sim.frontier.values():
+            m |= PATTERN_MASK[pat]
+        return m
+
+
+VARIANTS: dict[str, Variant] = {
+    "classic": ClassicVariant(),
+    "spider": SpiderVariant(),
+    "triominos": TriominosVariant(),
+}
+
+
+def variant_of(view: View) -> Variant:
+    return VARIANTS[view["variant"]]

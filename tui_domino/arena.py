@@ -1,0 +1,182 @@
+"""``tui-domino arena``: two computer players against each other, for measuring strength.
+
+Plays ``--games`` rounds of one variant between level A and level B. The deals come from the
+seed: games 2k and 2k+1 play the same deal (deal number k) with the seats swapped, so each
+side plays every deal from both chairs and the luck of the deal cancels out. A game is one
+round, opened by the opening rule. It counts as a win for the side that won the round
+(classic and spider) or that scored more points in it (Triominos); a round without a winner is
+half a win each. The report gives each side's win rate with a 95% Wilson interval, the mean
+points margin per game (Spider: points charged to the other side minus points charged to
+it), the Elo difference that the win rate implies, and the time per move (every call of the
+player, median and 95th percentile; forced moves are answered at once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from typing import Any
+
+from tui_domino import rules
+from tui_domino.ai.levels import LEVELS
+from tui_domino.ai.search import Budget
+
+VARIANTS = ("classic", "spider", "triominos")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", choices=VARIANTS, required=True)
+    parser.add_argument("--a", choices=tuple(LEVELS), required=True, help="level of side A")
+    parser.add_argument("--b", choices=tuple(LEVELS), required=True, help="level of side B")
+    parser.add_argument("--games", type=int, default=100, help="rounds to play (default 100)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+    parser.add_argument("--budget-ms", type=float, default=None,
+                        help="cap on the hard player's time per move, in milliseconds")
+    parser.add_argument("--iterations", type=int, default=None,
+                        help="the hard player's iterations per move (default: per variant)")
+    parser.add_argument("--json", action="store_true", help="end with one line of JSON")
+    parser.add_argument("--quiet", action="store_true", help="no line per game")
+
+
+def deal_seed(seed: int, deal: int) -> int:
+    return random.Random(f"tui-domino/arena/{seed}/{deal}").getrandbits(63)
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def elo(p: float, n: int) -> float:
+    """The Elo difference implied by score ``p`` (clamped to half a game from 0 or 1)."""
+    eps = 0.5 / max(1, n)
+    p = min(max(p, eps), 1 - eps)
+    return -400.0 * math.log10(1 / p - 1)
+
+
+def percentile(xs: list[float], q: float) -> float:
+    if not xs:
+        return 0.0
+    s = sorted(xs)
+    k = (len(s) - 1) * q
+    lo = math.floor(k)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+
+def margin_of(state: rules.RoundState, side_seat: int) -> int:
+    pts = state.points
+    if state.variant == "spider":
+        return pts[1 - side_seat] - pts[side_seat]
+    return pts[side_seat] - pts[1 - side_seat]
+
+
+def play_game(
+    variant: str,
+    levels: tuple[str, str],
+    seat_of_a: int,
+    seed: int,
+    game: int,
+    budget: Any,
+    times: tuple[list[float], list[float]],
+) -> tuple[float, int]:
+    """Plays one round; returns (A's score: 1, 0.5 or 0; A's points margin)."""
+    state = rules.new_round(variant, seed=deal_seed(seed, game // 2))
+    seat_level = [levels[1], levels[1]]
+    seat_level[seat_of_a] = levels[0]
+    rngs = [random.Random(f"tui-domino/arena/{seed}/{game}/{p}") for p in (0, 1)]
+    clock = time.perf_counter
+    while not state.is_over:
+        p = state.to_move
+        assert p is not None
+        view = state.view(p)
+        t0 = clock()
+        move = LEVELS[seat_level[p]](view, rngs[p], budget)
+        dt = (clock() - t0) * 1000.0
+        times[0 if p == seat_of_a else 1].append(dt)
+        state.apply(move)
+    margin = margin_of(state, seat_of_a)
+    if variant == "triominos":
+        score = 1.0 if margin > 0 else 0.0 if margin < 0 else 0.5
+    elif state.winner is None:
+        score = 0.5
+    else:
+        score = 1.0 if state.winner == seat_of_a else 0.0
+    return score, margin
+
+
+def run(variant: str, a: str, b: str, games: int, seed: int, budget: Any,
+        quiet: bool = True, out: Any = None) -> dict[str, Any]:
+    out = out or sys.stdout
+    times: tuple[list[float], list[float]] = ([], [])
+    score = 0.0
+    margins: list[int] = []
+    for g in range(games):
+        s, m = play_game(variant, (a, b), g % 2, seed, g, budget, times)
+        score += s
+        margins.append(m)
+        if not quiet:
+            print(f"game {g + 1:>4}: A ({a}) in seat {g % 2}: "
+                  f"{'win' if s == 1 else 'loss' if s == 0 else 'tie'}, margin {m:+d}; "
+                  f"A so far {score / (g + 1):.3f}", file=out, flush=True)
+    n = max(1, games)
+    pa = score / n
+    lo, hi = wilson(score, games)
+    mean_margin = statistics.fmean(margins) if margins else 0.0
+
+    def side(level: str, rate: float, ci: tuple[float, float], mm: float,
+             ts: list[float]) -> dict[str, Any]:
+        return {
+            "level": level,
+            "win_rate": round(rate, 4),
+            "ci95": [round(ci[0], 4), round(ci[1], 4)],
+            "mean_margin": round(mm, 2),
+            "move_ms": {"median": round(percentile(ts, 0.5), 2),
+                        "p95": round(percentile(ts, 0.95), 2)},
+        }
+
+    return {
+        "variant": variant,
+        "games": games,
+        "a": side(a, pa, (lo, hi), mean_margin, times[0]),
+        "b": side(b, 1 - pa, (1 - hi, 1 - lo), -mean_margin, times[1]),
+        "elo_a_minus_b": round(elo(pa, games), 1),
+    }
+
+
+def main(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        print("arena: --games must be at least 1", file=sys.stderr)
+        return 2
+    budget = None
+    if args.budget_ms is not None or args.iterations is not None:
+        budget = Budget(iterations=args.iterations, ms=args.budget_ms)
+        if args.iterations is None:
+            from tui_domino.ai.search import DEFAULT_ITERATIONS
+
+            budget = Budget(iterations=DEFAULT_ITERATIONS[args.variant], ms=args.budget_ms)
+    t0 = time.perf_counter()
+    r = run(args.variant, args.a, args.b, args.games, args.seed, budget, quiet=args.quiet)
+    elapsed = time.perf_counter() - t0
+    print(f"arena: {args.variant}, {args.games} games, seed {args.seed}, "
+          f"{elapsed:.1f} s")
+    for key in ("a", "b"):
+        s = r[key]
+        print(f"  {key.upper()} {s['level']:<7} win rate {s['win_rate']:.3f} "
+              f"[{s['ci95'][0]:.3f}, {s['ci95'][1]:.3f}]  mean margin {s['mean_margin']:+.2f}  "
+              f"move ms median {s['move_ms']['median']:.1f} p95 {s['move_ms']['p95']:.1f}")
+    print(f"  Elo A - B: {r['elo_a_minus_b']:+.1f}")
+    if args.json:
+        print(json.dumps(r))
+    return 0
