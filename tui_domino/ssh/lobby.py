@@ -1,0 +1,234 @@
+"""The lobby: who is connected, and challenges between them. It lives in the server
+process; each visitor's game talks to it over a socket pair, one JSON object a line.
+
+A duel is played over the duel protocol on loopback: once a challenge is accepted, the
+lobby asks the challenged visitor's game to host on 127.0.0.1 (any free port), and
+hands that port to the challenger's game, which joins. The lobby never sees a move.
+
+Messages from a game (``"t"`` is the type)::
+
+    {"t": "state", "state": "lobby" | "menu" | "game" | "duel"}
+    {"t": "challenge", "to": ID, "variant": "classic"}
+    {"t": "withdraw"}
+    {"t": "answer", "to": ID, "accept": true}
+    {"t": "hosting", "duel": DUEL, "port": PORT}
+    {"t": "duel_failed", "duel": DUEL}
+
+Messages to a game::
+
+    {"t": "welcome", "id": ID, "name": "ann"}
+    {"t": "people", "people": [{"id": ID, "name": "bob", "state": "lobby", "with": "carl"}]}
+    {"t": "challenged", "by": ID, "name": "bob", "variant": "classic"}
+    {"t": "withdrawn", "by": ID}
+    {"t": "answered", "by": ID, "accept": false, "why": "..."}
+    {"t": "host", "duel": DUEL, "variant": "classic", "opponent": "bob"}
+    {"t": "join", "duel": DUEL, "variant": "classic", "opponent": "ann", "port": PORT}
+    {"t": "closing", "why": "..."}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import socket
+from dataclasses import dataclass, field
+from typing import Any
+
+log = logging.getLogger("tui_domino.ssh")
+
+MAX_LINE = 4096
+MAX_QUEUE = 256 * 1024
+STATES = ("lobby", "menu", "game", "duel")
+VARIANTS = ("classic", "spider", "triominos")
+
+
+@dataclass(eq=False)
+class Member:
+    id: int
+    name: str
+    writer: asyncio.StreamWriter
+    state: str = "menu"
+    challenging: int | None = None  # the member this one challenged, awaiting an answer
+    variant: str = "classic"
+    opponent: int | None = None  # during a duel
+    duel: int | None = None
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    def public(self, others: dict[int, Member]) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "name": self.name, "state": self.state}
+        if self.opponent is not None and self.opponent in others:
+            out["with"] = others[self.opponent].name
+        return out
+
+
+class Lobby:
+    def __init__(self) -> None:
+        self.members: dict[int, Member] = {}
+        self._ids = itertools.count(1)
+        self._duels = itertools.count(1)
+
+    # -- arrivals and departures -------------------------------------------------------------
+
+    def unique_name(self, name: str) -> str:
+        taken = {m.name for m in self.members.values()}
+        if name not in taken:
+            return name
+        for n in itertools.count(2):
+            candidate = f"{name[:13]}-{n}"
+            if candidate not in taken:
+                return candidate
+        raise AssertionError
+
+    async def join(self, name: str, sock: socket.socket) -> Member:
+        reader, writer = await asyncio.open_unix_connection(sock=sock, limit=MAX_LINE)
+        member = Member(next(self._ids), self.unique_name(name), writer)
+        self.members[member.id] = member
+        self.send(member, {"t": "welcome", "id": member.id, "name": member.name})
+        member.task = asyncio.get_running_loop().create_task(self._listen(member, reader))
+        self.broadcast()
+        return member
+
+    def leave(self, member: Member) -> None:
+        if self.members.pop(member.id, None) is None:
+            return
+        if member.task is not None:
+            member.task.cancel()
+        member.writer.close()
+        for other in self.members.values():
+            if other.challenging == member.id:
+                other.challenging = None
+                self.send(other, {"t": "answered", "by": member.id, "accept": False,
+                                  "why": f"{member.name} left."})
+        if member.challenging in self.members:
+            self.send(self.members[member.challenging], {"t": "withdrawn", "by": member.id})
+        self.broadcast()
+
+    def close(self, why: str) -> None:
+        for member in list(self.members.values()):
+            self.send(member, {"t": "closing", "why": why})
+
+    # -- sending -----------------------------------------------------------------------------
+
+    def send(self, member: Member, message: dict[str, Any]) -> None:
+        writer = member.writer
+        if writer.is_closing():
+            return
+        if writer.transport.get_write_buffer_size() > MAX_QUEUE:
+            # A game that stopped reading the lobby loses its lobby, not the server's memory.
+            log.info("%s stopped reading the lobby", member.name)
+            writer.close()
+            return
+        writer.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+
+    def people(self) -> list[dict[str, Any]]:
+        return [m.public(self.members) for m in self.members.values()]
+
+    def broadcast(self) -> None:
+        message = {"t": "people", "people": self.people()}
+        for member in list(self.members.values()):
+            if member.state in ("lobby", "menu"):
+                self.send(member, message)
+
+    # -- receiving ---------------------------------------------------------------------------
+
+    async def _listen(self, member: Member, reader: asyncio.StreamReader) -> None:
+        try:
+            while True:
+                try:
+                    line = await reader.readline()
+                except (ValueError, asyncio.LimitOverrunError):
+                    log.info("%s sent an oversized lobby line", member.name)
+                    break
+                if not line:
+                    break
+                try:
+                    message = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(message, dict):
+                    self.handle(member, message)
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            with contextlib.suppress(Exception):
+                member.writer.close()
+
+    def handle(self, member: Member, message: dict[str, Any]) -> None:
+        kind = message.get("t")
+        if kind == "state" and message.get("state") in STATES:
+            member.state = message["state"]
+            if member.state != "duel":
+                member.opponent = member.duel = None
+            self.broadcast()
+        elif kind == "challenge":
+            self._challenge(member, message.get("to"), message.get("variant"))
+        elif kind == "withdraw" and member.challenging is not None:
+            target = self.members.get(member.challenging)
+            member.challenging = None
+            if target is not None:
+                self.send(target, {"t": "withdrawn", "by": member.id})
+        elif kind == "answer":
+            self._answer(member, message.get("to"), message.get("accept") is True)
+        elif kind == "hosting":
+            self._hosting(member, message.get("duel"), message.get("port"))
+        elif kind == "duel_failed":
+            self._duel_failed(member)
+
+    def _challenge(self, member: Member, to: Any, variant: Any) -> None:
+        target = self.members.get(to) if isinstance(to, int) else None
+        why = None
+        if target is None or target is member:
+            why = "That visitor is not here."
+        elif target.state not in ("lobby", "menu") or target.opponent is not None:
+            why = f"{target.name} is busy."
+        elif member.challenging is not None:
+            why = "You are already waiting for an answer."
+        elif any(m.challenging == target.id for m in self.members.values()):
+            why = f"{target.name} is answering another challenge."
+        if why is not None or target is None:
+            self.send(member, {"t": "answered", "by": to, "accept": False, "why": why})
+            return
+        member.challenging = target.id
+        member.variant = variant if variant in VARIANTS else "classic"
+        self.send(target, {"t": "challenged", "by": member.id, "name": member.name,
+                           "variant": member.variant})
+
+    def _answer(self, member: Member, to: Any, accept: bool) -> None:
+        challenger = self.members.get(to) if isinstance(to, int) else None
+        if challenger is None or challenger.challenging != member.id:
+            return
+        challenger.challenging = None
+        if not accept:
+            self.send(challenger, {"t": "answered", "by": member.id, "accept": False,
+                                   "why": f"{member.name} declined."})
+            return
+        self.send(challenger, {"t": "answered", "by": member.id, "accept": True, "why": ""})
+        duel = next(self._duels)
+        for a, b in ((member, challenger), (challenger, member)):
+            a.state, a.opponent, a.duel = "duel", b.id, duel
+        # The challenged visitor hosts; the challenger joins once the port is known.
+        self.send(member, {"t": "host", "duel": duel, "variant": challenger.variant,
+                           "opponent": challenger.name})
+        self.broadcast()
+
+    def _hosting(self, member: Member, duel: Any, port: Any) -> None:
+        if member.duel is None or duel != member.duel or not isinstance(port, int):
+            return
+        other = self.members.get(member.opponent) if member.opponent is not None else None
+        if other is None or other.duel != duel:
+            return
+        self.send(other, {"t": "join", "duel": duel, "variant": other.variant,
+                          "opponent": member.name, "port": port})
+
+    def _duel_failed(self, member: Member) -> None:
+        other = self.members.get(member.opponent) if member.opponent is not None else None
+        for m in (member, other):
+            if m is not None:
+                m.state, m.opponent, m.duel = "lobby", None, None
+        if other is not None:
+            self.send(other, {"t": "answered", "by": member.id, "accept": False,
+                              "why": "The duel could not start."})
+        self.broadcast()
