@@ -97,16 +97,19 @@ class DominoApp(App[None]):
     # -- terminal size -------------------------------------------------------------------------
 
     def on_resize(self, event: Resize) -> None:
-        self.check_size()
+        self.check_size(event.size.width, event.size.height)
 
-    def check_size(self) -> None:
-        w, h = self.size
+    def check_size(self, w: int | None = None, h: int | None = None) -> None:
+        if w is None or h is None:
+            w, h = self.size
         small = w < self.min_size[0] or h < self.min_size[1]
         if small and self._too_small is None:
             self._too_small = TooSmallScreen(self.min_size)
             self.push_screen(self._too_small)
         elif small and self._too_small is not None and self._too_small.is_mounted:
             self._too_small.show_size(w, h)
+        elif small and self._too_small is not None:
+            self._too_small.need = self.min_size
         elif not small and self._too_small is not None:
             if self.screen is self._too_small:
                 self.pop_screen()

@@ -103,8 +103,8 @@ def layout_triominos(
         r, c = sel_cell
         for x, y, ch in edges(r, c):
             cv.put(x, y, ch, "sel")
-        for x, y in interior(r, c):
-            cv.put(x, y, " ", "sel")
+        x, y = label_spot(r, c)
+        cv.put(x, y, " ", "selcell")
         for (vr, vx), n in zip(corner_points(r, c), p.corners, strict=True):
             cv.put(3 * vx, 3 * vr, str(n), "sel-num")
         cv.hit(*hit_box(r, c), selected)
@@ -112,12 +112,9 @@ def layout_triominos(
     for t in board:
         r, c = t["cell"]
         mine = t.get("player") == viewer
-        tint = "last" if (r, c) == last else ("mine" if mine else "theirs")
-        for x, y in interior(r, c):
-            cv.put(x, y, " ", tint)
-        if not mine:
-            x, y = label_spot(r, c)
-            cv.put(x, y, "·", tint)
+        tint = "lastcell" if (r, c) == last else ("mine" if mine else "theirs")
+        x, y = label_spot(r, c)
+        cv.put(x, y, " " if mine or (r, c) == last else "·", tint)
         for x, y, ch in edges(r, c):
             cv.put(x, y, ch, "edge")
         if (r, c) == last:

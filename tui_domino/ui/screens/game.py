@@ -68,7 +68,7 @@ class GameScreen(Screen[None]):
         yield Static(id="hint")
         with Vertical(id="hand-box"):
             yield HandView(id="hand")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.add_class(self.session.variant)

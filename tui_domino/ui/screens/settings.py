@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 
 class SettingsScreen(Screen[None]):
@@ -34,10 +34,11 @@ class SettingsScreen(Screen[None]):
                 yield Label("Theme")
                 yield Select([(t, t) for t in themes], value=s.theme if s.theme in themes
                              else self.app.theme, allow_blank=False, id="theme", compact=True)
-                yield Label("ASCII drawing")
-                yield Switch(s.ascii, id="ascii", compact=True)
-                yield Label("Animations and pauses")
-                yield Switch(s.animations, id="animations", compact=True)
+                yield Label("Drawing")
+                yield Checkbox("ASCII characters only", s.ascii, id="ascii", compact=True)
+                yield Label("Animations")
+                yield Checkbox("animations and pauses", s.animations, id="animations",
+                               compact=True)
                 yield Label("Computer's pause")
                 yield Select([("none", 0.0), ("short", 0.3), ("normal", 0.6), ("long", 1.2)],
                              value=s.computer_delay if s.computer_delay in (0.0, 0.3, 0.6, 1.2)
@@ -68,12 +69,12 @@ class SettingsScreen(Screen[None]):
             s.computer_delay = float(event.value)  # type: ignore[arg-type]
         self._save()
 
-    def on_switch_changed(self, event: Switch.Changed) -> None:
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         s = self.app.settings  # type: ignore[attr-defined]
-        if event.switch.id == "ascii":
+        if event.checkbox.id == "ascii":
             s.ascii = event.value
             self.app.apply_ascii()  # type: ignore[attr-defined]
-        elif event.switch.id == "animations":
+        elif event.checkbox.id == "animations":
             s.animations = event.value
             self.app.animation_level = "full" if event.value else "none"
         self._save()

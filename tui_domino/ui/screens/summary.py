@@ -50,11 +50,13 @@ def summary_text(session: Session) -> Text:
     else:
         t.append(f"{names[state.winner]} played the last tile and wins the round.\n", style="bold")
     hands = d.get("hands") or [[], []]
+    unit = "points" if session.variant == "triominos" else "pips"
+    t.append("Left in hand:\n", style="dim")
     for p in (0, 1):
-        tiles = " ".join(tile_text(x) for x in hands[p]) or "none"
-        t.append(f"{names[p]} holds {len(hands[p])}: ", style="dim")
-        t.append(f"{tiles} ", style="")
-        t.append(f"= {hand_pips(hands[p])}\n", style="dim")
+        tiles = " ".join(tile_text(x) for x in hands[p]) or "nothing"
+        t.append(f"  {names[p][:12]:<12} ", style="bold")
+        t.append(f"{tiles}")
+        t.append(f"  ({len(hands[p])} tiles, {hand_pips(hands[p])} {unit})\n", style="dim")
     for line in session.end_details():
         t.append(f"{line}\n", style="italic")
     return t
@@ -74,7 +76,8 @@ class RoundSummary(ModalScreen[str]):
         width: 74; max-width: 100%; height: auto; max-height: 100%;
         border: round $accent; background: $panel; padding: 0 1;
     }
-    RoundSummary VerticalScroll { height: auto; max-height: 16; }
+    RoundSummary VerticalScroll { height: auto; max-height: 17; }
+    RoundSummary Button { margin: 1 0 0 0; }
     RoundSummary #buttons { height: auto; align-horizontal: center; }
     RoundSummary Button { margin: 0 1; }
     """
@@ -92,7 +95,7 @@ class RoundSummary(ModalScreen[str]):
                 yield Static(summary_text(s))
                 yield Static(summary_table(s))
             label = "See the result" if over else "Next round"
-            yield Button(label, id="next", variant="primary")
+            yield Button(label, id="next", variant="primary", compact=True)
 
     def on_mount(self) -> None:
         self.query_one(Button).focus()

@@ -28,4 +28,5 @@ class TooSmallScreen(ModalScreen[None]):
         )
 
     def on_mount(self) -> None:
-        self.show_size(self.app.size.width, self.app.size.height)
+        size = self.app.size
+        self.show_size(size.width, size.height)

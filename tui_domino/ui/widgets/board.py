@@ -56,8 +56,10 @@ class BoardView(ScrollView, can_focus=True):
     BoardView > .board--spinner-num { color: $primary; text-style: bold; }
     BoardView > .board--edge { color: $foreground 70%; }
     BoardView > .board--point { color: $foreground; text-style: bold; }
-    BoardView > .board--mine { background: $primary 35%; }
-    BoardView > .board--theirs { background: $secondary 20%; color: $foreground 60%; }
+    BoardView > .board--mine { background: $primary 25%; }
+    BoardView > .board--theirs { color: $foreground 60%; }
+    BoardView > .board--lastcell { background: $accent 60%; color: $foreground; }
+    BoardView > .board--selcell { background: $success 50%; color: $foreground; }
     """
 
     @dataclass

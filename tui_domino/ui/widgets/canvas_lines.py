@@ -14,7 +14,7 @@ from tui_domino.ui.drawing.canvas import Canvas
 STYLE_KEYS = (
     "frame", "num", "last", "last-num", "sel", "sel-num", "sel-mark", "place", "place-num",
     "link", "closed", "dim", "dim-num", "spinner", "spinner-num", "edge", "point", "mine",
-    "theirs", "marked", "marked-num", "back", "back-num",
+    "theirs", "lastcell", "selcell", "marked", "marked-num", "back", "back-num",
 )
 
 

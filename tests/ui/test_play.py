@@ -1,0 +1,169 @@
+"""Real turns of each variant through key presses and mouse clicks."""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+from tests.ui.conftest import make_app, settle
+from tests.ui.helpers import (
+    board_offset,
+    classic_state,
+    game,
+    hand_offset,
+    session_with,
+    spider_state,
+)
+from tui_domino import rules
+from tui_domino.ui.screens.game import GameScreen
+from tui_domino.ui.screens.match_over import MatchOverScreen
+from tui_domino.ui.screens.summary import RoundSummary
+from tui_domino.ui.session import Seat, Session
+
+
+async def open_game(app, pilot, session: Session) -> GameScreen:  # type: ignore[no-untyped-def]
+    await app.push_screen(GameScreen(session))
+    await settle(pilot)
+    return game(app)
+
+
+async def test_classic_keys_choose_tile_and_end() -> None:
+    state = classic_state([[6, 1], [0, 5], [6, 3]], [[6, 4], [4, 2]], bazaar_size=5)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, session_with(state, "classic"))
+        # hand is sorted: 0-5 (dim), 1-6, 3-6; the first playable tile is chosen
+        assert screen.sel.current_tile() == (1, 6)
+        await pilot.press("right")  # 3-6
+        assert screen.sel.current_tile() == (3, 6)
+        await pilot.press("enter")
+        await settle(pilot)
+        first = state.history[0]
+        assert first["player"] == 0
+        assert first["move"] == {"kind": "place", "tile": [3, 6], "end": "left"}
+        assert state.to_move == 0 or len(state.history) > 1  # the computer has answered
+
+
+async def test_classic_draw_then_pass_with_explanations() -> None:
+    state = classic_state([[0, 1], [0, 2]], [[6, 6]], bazaar_size=3)
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        screen = await open_game(app, pilot, session_with(state, "classic"))
+        await pilot.press("p")  # passing is not allowed while drawing is
+        assert not state.history
+        assert any("draw" in n.message for n in app._notifications)
+        await pilot.press("d")
+        await settle(pilot)
+        assert state.history[0]["move"] == {"kind": "draw"}
+        assert "tile" in state.history[0]
+        # it drew 0-0, which does not fit; the last 2 tiles stay: only passing is left
+        assert state.history[0]["tile"] == [0, 0]
+        assert state.to_move == 0 and not screen.sel.playable()
+        assert screen.sel.can("pass") and "press p to pass" in screen.hint()
+        await pilot.press("d")
+        assert any("stay" in n.message for n in app._notifications)
+        await pilot.press("p")
+        await settle(pilot)
+        assert state.history[1]["move"] == {"kind": "pass"}
+
+
+async def test_classic_mouse_click_tile_and_place() -> None:
+    state = classic_state([[6, 1], [0, 5], [4, 3]], [[6, 4], [4, 2]], bazaar_size=5)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, session_with(state, "classic"))
+        # the hand is 0-5, 1-6, 3-4 and the ends are 6 and 2: only 1-6 fits
+        await pilot.click(offset=hand_offset(app, 2))
+        assert screen.sel.current_tile() == (3, 4)
+        assert screen.sel.places() == []
+        await pilot.click(offset=hand_offset(app, 1))
+        assert screen.sel.current_tile() == (1, 6)
+        assert not state.history
+        places = screen.sel.places()
+        assert [p.end for p in places] == ["left"]
+        await pilot.click(offset=board_offset(app, 0))  # click the selected place: play
+        await settle(pilot)
+        assert state.history[0]["move"] == {"kind": "place", "tile": [1, 6], "end": "left"}
+
+
+async def test_spider_two_doubles_one_closed() -> None:
+    state = spider_state([[3, 3], [5, 5], [0, 2], [2, 4]], 1, {"N": [[1, 3]], "E": [[1, 5]]})
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, session_with(state, "spider"))
+        await pilot.press("2")  # the hand: 0-2, 2-4, 3-3, 5-5 -> "3" picks 3-3
+        await pilot.press("3")
+        assert screen.sel.current_tile() == (3, 3)
+        assert screen.sel.current_place().arm == "N"
+        await pilot.press("c")  # close the North arm with it
+        await pilot.press("m")  # keep it, choose another double
+        assert screen.sel.current_tile() == (5, 5)
+        assert screen.sel.current_place().arm == "E"
+        await pilot.press("enter")
+        await settle(pilot)
+        move = state.history[0]["move"]
+        assert move == {
+            "kind": "place",
+            "placements": [
+                {"tile": [3, 3], "arm": "N", "close": True},
+                {"tile": [5, 5], "arm": "E", "close": False},
+            ],
+        }
+        assert state.to_json()["arms"]["N"]["closed"] is True
+
+
+def triominos_opening(leader_tiles: list[list[int]]) -> rules.RoundState:
+    tiles = [sorted(t) for t in
+             ([a, b, c] for a in range(6) for b in range(a, 6) for c in range(b, 6))]
+    hand0 = leader_tiles + [t for t in tiles if t not in leader_tiles][: 16 - len(leader_tiles)]
+    others = [t for t in tiles if t not in hand0]
+    deal = {"hands": [hand0, others[:16]], "bazaar": others[16:]}
+    return rules.new_round("triominos", deal=deal, leader=0)
+
+
+async def test_triominos_placement_with_rotation() -> None:
+    state = triominos_opening([[1, 2, 3]])
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, session_with(state, "triominos"))
+        index = screen.sel.hand.index((1, 2, 3))
+        screen.sel.select_tile(index)
+        screen.redraw_choice()
+        first = screen.sel.current_place()
+        assert screen.sel.rotations_here() == 3
+        await pilot.press("r")
+        turned = screen.sel.current_place()
+        assert turned.cell == first.cell and turned.corners != first.corners
+        assert set(permutations(turned.corners)) == set(permutations((1, 2, 3)))
+        await pilot.press("enter")
+        await settle(pilot)
+        rec = state.history[0]
+        assert rec["move"]["corners"] == list(turned.corners)
+        assert rec["events"][0]["points"] == 6
+
+
+async def test_full_short_match_against_the_computer() -> None:
+    """A classic match to 50 played to its end with the keys a player would press."""
+    app = make_app(seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_match("classic", [Seat("You"), Seat("Computer", "computer", "random")], 50)
+        await settle(pilot)
+        for _ in range(600):
+            screen = app.screen
+            if isinstance(screen, MatchOverScreen):
+                break
+            if isinstance(screen, RoundSummary):
+                await pilot.press("enter")
+            elif isinstance(screen, GameScreen):
+                sel = screen.sel
+                if sel.places():
+                    await pilot.press("enter")
+                elif sel.can("draw"):
+                    await pilot.press("d")
+                elif sel.can("pass"):
+                    await pilot.press("p")
+                else:
+                    await pilot.pause()
+            await settle(pilot)
+        assert isinstance(app.screen, MatchOverScreen)
+        match = app.screen.session.match
+        assert match.is_over and max(match.totals) >= 50

@@ -1,0 +1,88 @@
+"""Save after every move, Continue resumes exactly, unreadable saves are kept aside."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.ui.conftest import make_app, settle
+from tests.ui.helpers import game
+from tui_domino.ui import storage
+from tui_domino.ui.screens.game import GameScreen
+from tui_domino.ui.screens.menu import MenuScreen
+from tui_domino.ui.session import Seat
+
+
+async def test_saved_after_every_move_and_continue_resumes(home: Path) -> None:
+    app = make_app(seed=8)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_match("spider", [Seat("Ann"), Seat("Computer", "computer", "greedy")], 70)
+        await settle(pilot)
+        screen = game(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        moves = len(screen.session.state.history)
+        assert moves >= 1
+        saved = json.loads(storage.save_path().read_text())
+        assert saved["match"]["round"]["history"] == screen.session.state.to_json()["history"]
+        expected = screen.session.to_json()
+        await pilot.press("escape")
+        assert isinstance(app.screen, MenuScreen)
+    assert not list(home.glob("*.tmp"))
+    app2 = make_app()
+    async with app2.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(app2.screen, GameScreen)
+        assert app2.screen.session.to_json() == expected
+        assert app2.screen.session.seats[0].name == "Ann"
+
+
+async def test_corrupt_save_is_kept_aside_with_a_message(home: Path) -> None:
+    home.mkdir(parents=True, exist_ok=True)
+    storage.save_path().write_text("{ this is not json")
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        messages = [n.message for n in app._notifications]
+        assert any("could not be read" in m for m in messages)
+    assert not storage.save_path().exists()
+    kept = list(home.glob("current-match.unreadable-*.json"))
+    assert len(kept) == 1 and kept[0].read_text() == "{ this is not json"
+
+
+async def test_foreign_save_is_refused(home: Path) -> None:
+    home.mkdir(parents=True, exist_ok=True)
+    storage.save_path().write_text(json.dumps({"kind": "something-else", "format": 1}))
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+    assert list(home.glob("current-match.unreadable-*.json"))
+
+
+async def test_inconsistent_match_in_save_is_refused(home: Path) -> None:
+    home.mkdir(parents=True, exist_ok=True)
+    storage.write_save({"seats": [{"name": "A"}, {"name": "B"}], "match": {"kind": "match"}})
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        assert any("could not be read" in n.message for n in app._notifications)
+    assert list(home.glob("current-match.unreadable-*.json"))
+
+
+async def test_settings_are_kept(home: Path) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        await pilot.click("#ascii")
+        await pilot.pause()
+        assert app.settings.ascii
+        await pilot.press("escape")
+    assert storage.Settings.load().ascii is True
