@@ -37,8 +37,8 @@ class GameScreen(Screen[None]):
         Binding("d", "draw", "Draw"),
         Binding("p", "pass_turn", "Pass"),
         Binding("r", "rotate", "Rotate"),
-        Binding("c", "close_arm", "Close arm"),
-        Binding("m", "mark", "+Double"),
+        Binding("c", "close_arm", "Close"),
+        Binding("m", "mark", "Add"),
         Binding("z", "recentre", "Centre", show=False),
         Binding("h", "pan(-4, 0)", "Pan", show=False),
         Binding("l", "pan(4, 0)", "Pan", show=False),
@@ -255,9 +255,10 @@ class GameScreen(Screen[None]):
     @work(exclusive=True, group="computer")
     async def computer_turn(self, turn: int) -> None:
         delay = storage.effective_delay(self.app.settings) if hasattr(self.app, "settings") else 0
-        if delay:
-            await asyncio.sleep(delay)
         move = await asyncio.to_thread(self.session.computer_move)
+        if delay:
+            # a draw goes quicker than a placement, so a run of draws does not drag
+            await asyncio.sleep(delay / 3 if move.kind == "draw" else delay)
         if turn != self._turn or not self.is_attached:
             return
         self.apply_move(move)
