@@ -455,8 +455,11 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._stall = None
         log.info("%s was not taking output; disconnected", self.name)
         self._end_soon(None, 1)
+        # Nothing more can reach this client: drop what is held for it and the connection.
         if self.chan is not None:
-            self.chan.close()
+            self.chan.abort()
+        if self.connection.conn is not None:
+            self.connection.conn.abort()
 
     def _end_soon(self, message: str | None, status: int) -> None:
         if self._ending is None and not self.ended:

@@ -1,0 +1,166 @@
+"""Logins, limits, slow clients and shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pytest
+
+from tests.ssh.conftest import TEST_LIMITS, Terminal, eventually, visit
+from tui_domino.ssh.hostkey import HOST_KEY_NAME
+from tui_domino.ssh.limits import Limits, RateLimiter
+from tui_domino.ssh.server import GameServer, player_name
+
+
+async def test_a_wrong_password_is_refused_and_the_right_one_lets_in(make_server: Any) -> None:
+    server = await make_server(password="open sesame")
+    with pytest.raises(asyncssh.PermissionDenied):
+        await visit(server.port, "eve", password="guess")
+    with pytest.raises(asyncssh.PermissionDenied):
+        await visit(server.port, "eve")  # no password at all
+    term = await visit(server.port, "ann", password="open sesame")
+    await term.wait_for("New game")
+    await term.close()
+
+
+async def test_an_authorized_key_lets_in(make_server: Any, tmp_path: Path) -> None:
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    other = asyncssh.generate_private_key("ssh-ed25519")
+    keys = tmp_path / "authorized_keys"
+    keys.write_bytes(key.export_public_key())
+    server = await make_server(authorized_keys=keys)
+    with pytest.raises(asyncssh.PermissionDenied):
+        await visit(server.port, "eve", client_keys=[other])
+    term = await visit(server.port, "ann", client_keys=[key])
+    await term.wait_for("New game")
+    await term.close()
+
+
+class Deaf(Terminal):
+    """A client that never reads: it takes nothing off the wire after connecting."""
+
+    def connection_made(self, chan: Any) -> None:
+        super().connection_made(chan)
+        chan.pause_reading()
+
+
+async def test_a_client_that_never_reads_is_disconnected(make_server: Any) -> None:
+    limits = Limits(max_visitors=8, rate_count=100, auth_delay=0.0, write_buffer=4096,
+                    stall_timeout=1.0)
+    server = await make_server(limits=limits)
+    conn = await asyncssh.connect("127.0.0.1", server.port, username="deaf", known_hosts=None,
+                                  client_keys=None, agent_path=None)
+    # A small window: the server can send only 1 KiB before the client must read.
+    chan, deaf = await conn.create_session(Deaf, term_type="xterm", term_size=(80, 24),
+                                           encoding=None, window=1024, max_pktsize=1024)
+    await asyncio.wait_for(deaf.closed.wait(), 20)
+    conn.close()
+    await eventually(lambda: not server.visits, "the deaf visit ends")
+    # Everyone else is served as before.
+    term = await visit(server.port, "ann")
+    await term.wait_for("New game")
+    await term.close()
+
+
+async def test_twenty_visitors_at_once_each_get_a_working_screen(server: GameServer) -> None:
+    terms = await asyncio.gather(*(visit(server.port, f"p{n}") for n in range(20)))
+    await asyncio.gather(*(t.wait_for("New game", timeout=60) for t in terms))
+    assert len(server.visits) == 20
+    assert len({v.proc.pid for v in server.visits if v.proc}) == 20  # a process each
+    # Each screen answers its own keyboard.
+    for t in terms[:3]:
+        t.press("n")
+    await asyncio.gather(*(t.wait_for("Start", timeout=60) for t in terms[:3]))
+    assert "Start" not in terms[3].text()
+    await asyncio.gather(*(t.close() for t in terms))
+
+
+async def test_the_server_says_when_it_is_full(make_server: Any) -> None:
+    server = await make_server(limits=Limits(max_visitors=1, rate_count=100, auth_delay=0.0))
+    first = await visit(server.port, "ann")
+    await first.wait_for("New game")
+    second = await visit(server.port, "bob")
+    await second.wait_for("full", where=Terminal.output)
+    await asyncio.wait_for(second.closed.wait(), 10)
+    assert second.exit_status == 1
+    await first.close()
+
+
+async def test_too_many_connections_from_one_address_are_turned_away(make_server: Any) -> None:
+    server = await make_server(limits=Limits(rate_count=2, rate_window=60, auth_delay=0.0))
+    terms = [await visit(server.port, f"p{n}") for n in range(3)]
+    await terms[2].wait_for("Too many connections", where=Terminal.output)
+    await terms[0].wait_for("New game")
+    for t in terms:
+        await t.close()
+
+
+def test_the_rate_limiter_forgets_after_its_window() -> None:
+    now = [0.0]
+    rate = RateLimiter(2, 10.0, clock=lambda: now[0])
+    assert rate.allow("a") and rate.allow("a") and not rate.allow("a")
+    assert rate.allow("b")
+    now[0] = 10.5
+    assert rate.allow("a")
+
+
+async def test_an_idle_visitor_is_told_and_disconnected(make_server: Any) -> None:
+    server = await make_server(limits=Limits(rate_count=100, auth_delay=0.0, idle_timeout=2.0))
+    term = await visit(server.port, "ann")
+    await term.wait_for("New game")
+    await term.wait_for("idle", where=Terminal.output, timeout=20)
+    await asyncio.wait_for(term.closed.wait(), 10)
+
+
+async def test_closing_the_server_tells_every_visitor(make_server: Any) -> None:
+    server = await make_server()
+    terms = [await visit(server.port, name) for name in ("ann", "bob")]
+    await asyncio.gather(*(t.wait_for("New game") for t in terms))
+    pids = [v.proc.pid for v in server.visits if v.proc]
+    await asyncio.wait_for(server.close("The server is shutting down."), 20)
+    for t in terms:
+        await t.wait_for("shutting down", where=Terminal.output)
+        await asyncio.wait_for(t.closed.wait(), 10)
+        assert "\x1b[?1049l" in t.output()  # the terminal is given back
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
+async def test_a_crash_ends_only_that_visit(server: GameServer) -> None:
+    ann, bob = await visit(server.port, "ann"), await visit(server.port, "bob")
+    await asyncio.gather(ann.wait_for("New game"), bob.wait_for("New game"))
+    victim = next(v for v in server.visits if v.name == "ann")
+    assert victim.proc is not None
+    os.kill(victim.proc.pid, 9)
+    await ann.wait_for("stopped unexpectedly", where=Terminal.output)
+    await asyncio.wait_for(ann.closed.wait(), 10)
+    bob.press("n")
+    await bob.wait_for("Start")
+    await bob.close()
+
+
+async def test_the_host_key_is_kept_private_and_reused(home: Path) -> None:
+    first = GameServer(port=0, limits=TEST_LIMITS)
+    await first.start()
+    await first.close()
+    path = home / HOST_KEY_NAME
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    second = GameServer(port=0, limits=TEST_LIMITS)
+    await second.start()
+    await second.close()
+    assert first.host_key and second.host_key
+    assert first.host_key_created and not second.host_key_created
+    assert first.host_key.public_data == second.host_key.public_data
+
+
+def test_a_user_name_becomes_a_safe_player_name() -> None:
+    assert player_name("ann") == "ann"
+    assert player_name("\x1b[31mred\x07") == "[31mred"
+    assert player_name("a" * 40) == "a" * 16
+    assert player_name("  ") == "guest"
