@@ -46,20 +46,20 @@ class MatchOverScreen(Screen[None]):
         else:
             title.append(f"Target {m.target}.\n", style="dim")
         table = Table(box=None, padding=(0, 2))
-        table.add_column("Round")
+        table.add_column("Round", justify="left")
         for n in names:
             table.add_column(n[:14], justify="right")
         rounds = [*m.past, {"round": m.round_no, "points": s.state.points}]
         for r in rounds:
             table.add_row(str(r["round"]), *(str(p) for p in r["points"]))
-        table.add_row(Text("Total", style="bold"), *(Text(str(t), style="bold") for t in m.totals))
+        table.add_row("Total", *(str(t) for t in m.totals), style="bold")
         with Vertical() as box:
             box.border_title = f"{VARIANT_TITLES[s.variant]}: match over"
             yield Static(title)
             yield Center(Static(table))
             with Horizontal(id="buttons"):
-                yield Button("New match", id="again", variant="primary")
-                yield Button("Main menu", id="menu")
+                yield Button("New match", id="again", variant="primary", compact=True)
+                yield Button("Main menu", id="menu", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -1,0 +1,52 @@
+"""Two people on one terminal, the help screen and the command palette."""
+
+from __future__ import annotations
+
+from tests.ui.conftest import make_app, settle
+from tests.ui.helpers import game
+from tui_domino.ui.screens.handover import HandoverScreen
+from tui_domino.ui.screens.help import HelpScreen
+from tui_domino.ui.session import Seat
+from tui_domino.ui.widgets.hand import HandView
+
+
+async def test_hot_seat_hides_the_hand_between_turns() -> None:
+    app = make_app(seed=4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_match("classic", [Seat("Ann"), Seat("Bob")])
+        await settle(pilot)
+        assert isinstance(app.screen, HandoverScreen)
+        screen = app.screen_stack[-2]
+        assert screen.query_one(HandView).hidden
+        first = screen.session.state.to_move
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not screen.query_one(HandView).hidden
+        assert screen.session.viewer == first
+        await pilot.press("enter")  # play the opening tile
+        await settle(pilot)
+        assert isinstance(app.screen, HandoverScreen)
+        assert screen.query_one(HandView).hidden
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.session.viewer == 1 - first
+
+
+async def test_help_and_palette() -> None:
+    app = make_app(seed=4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_match("triominos", [Seat("You"), Seat("Computer", "computer", "random")])
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        screen = game(app)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"recentre")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is screen

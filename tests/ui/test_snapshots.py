@@ -1,0 +1,74 @@
+"""SVG snapshots of every screen at 80x24 (update with --snapshot-update)."""
+
+from __future__ import annotations
+
+from tests.ui.conftest import make_app, settle
+from tui_domino.ui.screens.game import GameScreen
+from tui_domino.ui.screens.help import HelpScreen
+from tui_domino.ui.screens.match_over import MatchOverScreen
+from tui_domino.ui.screenshots import session_after, session_round_over
+
+SIZE = (80, 24)
+
+
+def test_menu(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(make_app(), terminal_size=SIZE)
+
+
+def test_new_game(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(make_app(), press=["n"], terminal_size=SIZE)
+
+
+def test_settings(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(make_app(), press=["s"], terminal_size=SIZE)
+
+
+def _game(variant: str, seed: int, moves: int, keys: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await pilot.app.push_screen(GameScreen(session_after(variant, seed, moves)))
+        await settle(pilot)
+        for k in keys:
+            await pilot.press(k)
+        await pilot.pause()
+
+    return run_before
+
+
+def test_classic(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(make_app(), run_before=_game("classic", 4, 9), terminal_size=SIZE)
+
+
+def test_spider(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(make_app(), run_before=_game("spider", 5, 10), terminal_size=SIZE)
+
+
+def test_triominos(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(make_app(), run_before=_game("triominos", 3, 26), terminal_size=SIZE)
+
+
+def test_round_summary(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await pilot.app.push_screen(GameScreen(session_round_over("classic", 11)))
+        await settle(pilot)
+
+    assert snap_compare(make_app(), run_before=run_before, terminal_size=SIZE)
+
+
+def test_help(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await pilot.app.push_screen(GameScreen(session_after("spider", 5, 4)))
+        await settle(pilot)
+        await pilot.app.push_screen(HelpScreen("spider"))
+        await pilot.pause()
+
+    assert snap_compare(make_app(), run_before=run_before, terminal_size=SIZE)
+
+
+def test_match_over(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        session = session_round_over("classic", 11)
+        session.match.target = 10
+        await pilot.app.push_screen(MatchOverScreen(session))
+        await pilot.pause()
+
+    assert snap_compare(make_app(), run_before=run_before, terminal_size=SIZE)
