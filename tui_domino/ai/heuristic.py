@@ -173,6 +173,10 @@ def _hexagon_risk(sim: Sim, k: int, opp_may: int) -> float:
     return risk
 
 
+TRIOMINOS_MOBILITY = 8.0
+TRIOMINOS_BLOCKING = 8.0
+
+
 def triominos_scores(
     view: View, sim: Sim, legal: list[int], know: Knowledge
 ) -> dict[int, float]:
@@ -189,7 +193,19 @@ def triominos_scores(
         trial.play(m)
         gain = trial.points[me] - before
         s = float(gain)
-        if not trial.over:
+        if trial.over:
+            s += 1000.0
+        else:
+            fits = 0
+            for pat in trial.frontier.values():
+                fits |= PATTERN_MASK[pat]
+            rest = trial.hands[me]
+            s += TRIOMINOS_MOBILITY * (rest & fits).bit_count()
+            # His expected playable tiles: each unseen tile he may hold is in his hand with
+            # probability (his hand size / tiles he may hold).
+            if opp_may:
+                share = know.opp_size / opp_may.bit_count()
+                s -= TRIOMINOS_BLOCKING * share * (opp_may & fits).bit_count()
             s -= 0.8 * hex_bonus * _hexagon_risk(trial, m >> 8, opp_may)
             # Spend awkward tiles while they still fit: a small bonus for the tile's value.
             s += 0.1 * T_TILES[CODE_TILE[m & 255]][2]

@@ -28,7 +28,7 @@ from tui_domino import rules
 from tui_domino.ai.inference import Knowledge, knowledge
 from tui_domino.ai.simulation import Sim, Variant, variant_of
 from tui_domino.rules import triangle_grid as grid
-from tui_domino.rules.triominos_sim import CODE_TILE
+from tui_domino.rules.triominos_sim import CODE_TILE, PATTERN_MASK
 from tui_domino.rules.triominos_sim import TriominosSim as _TSim
 
 View = dict[str, Any]
@@ -44,7 +44,7 @@ class Budget:
 
 
 # Per variant: iterations and the wall-clock cap of the hard player's default budget.
-DEFAULT_ITERATIONS = {"classic": 2500, "spider": 1800, "triominos": 700}
+DEFAULT_ITERATIONS = {"classic": 2500, "spider": 1800, "triominos": 2000}
 DEFAULT_MS = 800.0
 
 # The reward: half for winning the round, half for the points margin (tanh-squashed).
@@ -115,7 +115,8 @@ def _triominos_gain(sim: _TSim, m: int) -> int:
     return gain
 
 
-TRIOMINOS_PLAYOUT_PLIES = 10
+TRIOMINOS_PLAYOUT_PLIES = 6
+TRIOMINOS_MOBILITY = 8.0
 
 
 def _triominos_playout(sim: _TSim, rng: random.Random) -> None:
@@ -163,6 +164,10 @@ def _triominos_value_fn(var: Variant, me: int) -> Any:
             mine, theirs = sim.hands[me], sim.hands[1 - me]
             m += 4.0 * (theirs.bit_count() - mine.bit_count())
             m += 0.3 * (hand_value(mine) - hand_value(theirs))
+            fits = 0
+            for pat in sim.frontier.values():
+                fits |= PATTERN_MASK[pat]
+            m += TRIOMINOS_MOBILITY * ((mine & fits).bit_count() - (theirs & fits).bit_count())
         return (0.5 if m > 0 else -0.5 if m < 0 else 0.0) + 0.5 * tanh(m / scale)
 
     return reward

@@ -1,0 +1,146 @@
+"""Running a computer player's choice in a separate process, for an asyncio program.
+
+A pure-Python search holds the GIL; run in the UI's process it would freeze the screen. Here
+the choice runs in a worker process of a reused ``ProcessPoolExecutor`` (spawn context: no
+fork of a running event loop), and the caller only awaits a future:
+
+    move = await worker.choose_in_process(view, "hard", budget_ms=800, seed=7)
+
+Cancelling that await (leaving the game, a worker cancelled by Textual) cancels the job if it
+has not started, and otherwise tells the running search to stop at its next check (a shared
+integer holds the id of the job to stop), so the process is free again within milliseconds
+and never left stuck. ``shutdown()`` stops everything, for leaving the game or the app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import multiprocessing
+import random
+import threading
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from tui_domino import rules
+
+_lock = threading.Lock()
+_executor: ProcessPoolExecutor | None = None
+# A multiprocessing RawValue: every job whose id is at most this value must stop. Jobs run one
+# at a time in submission order, so raising it to a running job's id stops only that job.
+_cancel: Any = None
+_jobs = itertools.count(1)
+
+# In the worker process: the shared cancel value.
+_worker_cancel: Any = None
+
+
+def _init_worker(cancel: Any) -> None:
+    global _worker_cancel
+    _worker_cancel = cancel
+
+
+def _run(view: dict[str, Any], level: str, budget_ms: float | None, seed: int,
+         job: int, iterations: int | None = None) -> dict[str, Any]:
+    """In the worker: the level's move in ``view`` as JSON."""
+    from tui_domino.ai.levels import LEVELS
+    from tui_domino.ai.search import DEFAULT_ITERATIONS, Budget, hard
+
+    rng = random.Random(seed)
+    if level == "hard":
+        cancel = _worker_cancel
+
+        def stop() -> bool:
+            return cancel is not None and cancel.value >= job
+
+        budget = Budget(iterations or DEFAULT_ITERATIONS[view["variant"]], budget_ms)
+        move = hard(view, rng, budget, stop=stop)
+    else:
+        move = LEVELS[level](view, rng, None)
+    return move.to_json()
+
+
+def _ping() -> bool:
+    import tui_domino.ai.levels  # noqa: F401  (imports the players and their tables)
+
+    return True
+
+
+def _get_executor() -> tuple[ProcessPoolExecutor, Any]:
+    global _executor, _cancel
+    with _lock:
+        if _executor is None:
+            ctx = multiprocessing.get_context("spawn")
+            _cancel = ctx.RawValue("q", 0)
+            _executor = ProcessPoolExecutor(
+                max_workers=1, mp_context=ctx, initializer=_init_worker, initargs=(_cancel,)
+            )
+        return _executor, _cancel
+
+
+async def warm_up() -> None:
+    """Starts the worker process now (it takes a moment), so the first move is quick."""
+    ex, _ = _get_executor()
+    await asyncio.wrap_future(ex.submit(_ping))
+
+
+async def choose_in_process(
+    view: dict[str, Any],
+    level: str,
+    budget_ms: float | None = None,
+    seed: int = 0,
+    iterations: int | None = None,
+) -> rules.Move:
+    """The move of the player at ``level`` in ``view``, computed in the worker process.
+
+    ``budget_ms`` caps the hard player's thinking time (None: its default cap) and
+    ``iterations`` its search iterations (None: the variant's default). Deterministic for a
+    given ``seed`` unless the time cap cuts the search short.
+    """
+    job = next(_jobs)
+    for attempt in (0, 1):
+        ex, cancel = _get_executor()
+        fut: Future[dict[str, Any]] = ex.submit(
+            _run, view, level, budget_ms, seed, job, iterations
+        )
+        try:
+            result = await asyncio.wrap_future(fut)
+        except asyncio.CancelledError:
+            if not fut.cancel():
+                cancel.value = max(cancel.value, job)  # running: ask the search to stop now
+            raise
+        except BrokenProcessPool:
+            _discard_executor()
+            if attempt:
+                raise
+            continue
+        return rules.move_from_json(view["variant"], result)
+    raise AssertionError("unreachable")
+
+
+def _discard_executor() -> None:
+    global _executor
+    with _lock:
+        ex, _executor = _executor, None
+    if ex is not None:
+        ex.shutdown(wait=False, cancel_futures=True)
+
+
+def shutdown(wait: bool = False) -> None:
+    """Stops the worker: queued jobs are dropped, a running search is told to stop."""
+    global _executor
+    with _lock:
+        ex, _executor = _executor, None
+        if _cancel is not None:
+            _cancel.value = next(_jobs)  # every job issued so far stops
+    if ex is not None:
+        ex.shutdown(wait=wait, cancel_futures=True)
+
+
+def is_running() -> bool:
+    """Whether a worker process exists (for tests and diagnostics)."""
+    return _executor is not None
+
+
+__all__ = ["choose_in_process", "is_running", "shutdown", "warm_up"]
