@@ -95,7 +95,8 @@ def play_game(
     state = rules.new_round(variant, seed=deal_seed(seed, game // 2))
     seat_level = [levels[1], levels[1]]
     seat_level[seat_of_a] = levels[0]
-    rngs = [random.Random(f"tui-domino/arena/{seed}/{game}/{p}") for p in (0, 1)]
+    # Seat p of deal k gets the same generator in both games of the deal.
+    rngs = [random.Random(f"tui-domino/arena/{seed}/{game // 2}/{p}") for p in (0, 1)]
     clock = time.perf_counter
     while not state.is_over:
         p = state.to_move
