@@ -111,7 +111,7 @@ def layout_classic(
     last = last_end(history)
     ghosts: dict[str, Link] = {}
     for i, place in enumerate(places):
-        style = "sel" if i == selected else "place"
+        style = "sel" if i == selected else "ghost"
         a, b = place.tile
         if place.end == "center":
             ghosts["center"] = Link(a, b, style, i)

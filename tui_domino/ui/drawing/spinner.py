@@ -91,7 +91,7 @@ def layout_spider(
     for i, p in enumerate(places):
         if any(g[0].arm == p.arm for g in ghosts.get(p.arm, [])):
             continue
-        ghosts.setdefault(p.arm, []).append((p, "sel" if i == selected else "place", i))
+        ghosts.setdefault(p.arm, []).append((p, "sel" if i == selected else "ghost", i))
     if center is None:
         for p, style, key in ghosts.get("center", []):
             n = p.tile[0]

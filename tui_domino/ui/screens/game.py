@@ -65,7 +65,9 @@ class GameScreen(Screen[None]):
         with Horizontal(id="table"):
             yield BoardView(id="board")
             yield ScorePanel(id="side")
-        yield Static(id="hint")
+        with Horizontal(id="hint-row"):
+            yield Static(id="hint")
+            yield Static(id="legend")
         with Vertical(id="hand-box"):
             yield HandView(id="hand")
         yield Footer(compact=True)
@@ -406,6 +408,13 @@ class GameScreen(Screen[None]):
             return
         self.sel.select_tile(message.index)
         self.redraw_choice()
+
+    def on_board_view_panned(self, message: BoardView.Panned) -> None:
+        legend = self.query_one("#legend", Static)
+        if message.more:
+            legend.update(f"more table {message.more} · hjkl z")
+        else:
+            legend.update("")
 
     def on_board_view_place_clicked(self, message: BoardView.PlaceClicked) -> None:
         if not self._my_turn() or not isinstance(message.key, int):

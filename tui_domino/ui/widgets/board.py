@@ -49,6 +49,8 @@ class BoardView(ScrollView, can_focus=True):
     BoardView > .board--sel-num { color: $success; text-style: bold reverse; }
     BoardView > .board--place { color: $warning 70%; }
     BoardView > .board--place-num { color: $warning; text-style: bold; }
+    BoardView > .board--ghost { color: $foreground 45%; }
+    BoardView > .board--ghost-num { color: $foreground 60%; text-style: bold; }
     BoardView > .board--link { color: $foreground 50%; }
     BoardView > .board--closed { color: $error; text-style: bold; }
     BoardView > .board--dim { color: $foreground 40%; }
@@ -61,6 +63,12 @@ class BoardView(ScrollView, can_focus=True):
     BoardView > .board--lastcell { background: $accent 60%; color: $foreground; }
     BoardView > .board--selcell { background: $success 50%; color: $foreground; }
     """
+
+    @dataclass
+    class Panned(Message):
+        """The part of the table out of view changed: ``more`` lists the directions."""
+
+        more: str
 
     @dataclass
     class PlaceClicked(Message):
@@ -79,6 +87,7 @@ class BoardView(ScrollView, can_focus=True):
         self._book = StyleBook(self, "board")
         self._follow = True
         self.ascii_only = False
+        self._more = ""
 
     # -- content -------------------------------------------------------------------------------
 
@@ -116,11 +125,35 @@ class BoardView(ScrollView, can_focus=True):
         view = self.scrollable_content_region.size
         self.virtual_size = Size(max(cv.width, view.width), max(cv.height, view.height))
         self.refresh()
+        self.call_after_refresh(self._report_position)
         if self._follow:
             self.call_after_refresh(self.follow_play)
 
     def on_resize(self) -> None:
         self._refresh_layout()
+
+    def watch_scroll_x(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_x(old_value, new_value)
+        self._report_position()
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self._report_position()
+
+    def _report_position(self) -> None:
+        """Tells the screen in which directions some of the table is out of view."""
+        more = ""
+        if self.scroll_y > 0:
+            more += "↑"
+        if self.scroll_y < self.max_scroll_y:
+            more += "↓"
+        if self.scroll_x > 0:
+            more += "←"
+        if self.scroll_x < self.max_scroll_x:
+            more += "→"
+        if more != self._more:
+            self._more = more
+            self.post_message(self.Panned(more))
 
     def follow_play(self) -> None:
         """Scrolls so the last move and the selected place are in view."""

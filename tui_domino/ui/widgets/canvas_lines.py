@@ -13,6 +13,7 @@ from tui_domino.ui.drawing.canvas import Canvas
 # drawing style key -> component class (without the widget prefix)
 STYLE_KEYS = (
     "frame", "num", "last", "last-num", "sel", "sel-num", "sel-mark", "place", "place-num",
+    "ghost", "ghost-num",
     "link", "closed", "dim", "dim-num", "spinner", "spinner-num", "edge", "point", "mine",
     "theirs", "lastcell", "selcell", "marked", "marked-num", "back", "back-num",
 )
