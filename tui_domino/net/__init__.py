@@ -1,0 +1,8 @@
+"""The peer-to-peer duel: a sans-IO protocol core and a small asyncio transport around it.
+
+See docs/protocol.md. Nothing here imports the user interface.
+"""
+
+from tui_domino.net.core import DuelCore, MatchSettings
+
+__all__ = ["DuelCore", "MatchSettings"]
