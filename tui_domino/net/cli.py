@@ -1,0 +1,160 @@
+"""The ``host`` and ``join`` subcommands.
+
+``tui-domino host [ADDR:]PORT`` and ``tui-domino join HOST:PORT``; with ``--headless
+--bot LEVEL`` a computer player takes the seat and the match's result is printed as one
+JSON line. Without ``--headless`` the duel opens in the game's screens when they offer it,
+else in a plain text console.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from tui_domino.net.core import MatchSettings
+
+VARIANTS = ("classic", "spider", "triominos")
+
+
+def parse_addr(text: str, default_host: str | None) -> tuple[str, int]:
+    """``[ADDR:]PORT`` or ``HOST:PORT`` (``[v6]:PORT`` too) -> (host, port)."""
+    m = re.fullmatch(r"(?:\[(?P<v6>[^\]]+)\]|(?P<host>[^:]*)):(?P<port>\d+)", text)
+    if m:
+        host = m.group("v6") or m.group("host") or default_host
+        port = int(m.group("port"))
+    elif text.isdigit() and default_host is not None:
+        host, port = default_host, int(text)
+    else:
+        raise argparse.ArgumentTypeError(f"expected {'[ADDR:]PORT' if default_host else 'HOST:PORT'}, not {text!r}")
+    if host is None or not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"bad address {text!r}")
+    return host, port
+
+
+def add_host_join(subparsers: Any) -> None:
+    """Registers ``host`` and ``join`` on an argparse subparsers object; each sets
+    ``net_handler`` (call it with the parsed args; it returns the exit code)."""
+    h = subparsers.add_parser("host", help="host a duel over the network")
+    h.add_argument("address", metavar="[ADDR:]PORT", help="where to listen (default address 0.0.0.0)")
+    h.add_argument("--variant", choices=VARIANTS, default="classic")
+    h.add_argument("--target", type=int, default=None, help="the match target (default: the variant's)")
+    h.add_argument("--option", action="append", default=[], metavar="KEY=JSON",
+                   help="a house rule, e.g. --option hand_size=9 (repeatable)")
+    _common(h)
+    h.set_defaults(net_handler=handle, net_role="host")
+    j = subparsers.add_parser("join", help="join a duel hosted over the network")
+    j.add_argument("address", metavar="HOST:PORT")
+    j.add_argument("--variant", choices=VARIANTS, default=None,
+                   help="refuse a match of another variant")
+    j.add_argument("--target", type=int, default=None, help="refuse a match to another target")
+    _common(j)
+    j.set_defaults(net_handler=handle, net_role="join")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--name", default=os.environ.get("USER", "player")[:40] or "player")
+    p.add_argument("--bot", metavar="LEVEL", default=None,
+                   help="a computer player takes this seat (random, greedy, ...)")
+    p.add_argument("--headless", action="store_true",
+                   help="no screen: play with --bot and print the result as JSON")
+    p.add_argument("--seed", type=int, default=None, help="the bot's random seed")
+    p.add_argument("--heartbeat", type=float, default=5.0, help="seconds between heartbeats")
+    p.add_argument("--resume-window", type=float, default=900.0,
+                   help="seconds to wait for a dropped peer (default 900)")
+    p.add_argument("--journal", default=None, metavar="PATH",
+                   help="the match log (default: in the data directory); 'none' for no log")
+    p.add_argument("--fresh", action="store_true", help="do not resume a logged match")
+    p.add_argument("--quiet", action="store_true", help="headless: print only the result")
+
+
+def _journal_path(args: argparse.Namespace, host: str, port: int) -> Path | None:
+    if args.journal == "none":
+        return None
+    if args.journal:
+        path = Path(args.journal)
+    else:
+        from tui_domino.net.journal import default_dir
+
+        safe = re.sub(r"[^A-Za-z0-9.-]", "_", host)
+        path = default_dir() / f"{args.net_role}-{safe}-{port}.jsonl"
+    if args.fresh and path.exists():
+        path.unlink()
+    return path
+
+
+def handle(args: argparse.Namespace) -> int:
+    try:
+        return asyncio.run(_main(args))
+    except KeyboardInterrupt:
+        return 130
+
+
+async def _main(args: argparse.Namespace) -> int:
+    from tui_domino.net.transport import DuelSession
+
+    role = args.net_role
+    try:
+        host, port = parse_addr(args.address, "0.0.0.0" if role == "host" else None)
+    except argparse.ArgumentTypeError as exc:
+        print(f"tui-domino {role}: {exc}", file=sys.stderr)
+        return 2
+    if args.headless and not args.bot:
+        print(f"tui-domino {role}: --headless needs --bot LEVEL", file=sys.stderr)
+        return 2
+    if args.bot:
+        from tui_domino.net.headless import bot_levels
+
+        if args.bot not in bot_levels():
+            print(f"tui-domino {role}: unknown bot level {args.bot!r} "
+                  f"(one of {', '.join(bot_levels())})", file=sys.stderr)
+            return 2
+    journal = _journal_path(args, host, port)
+    kw = {"heartbeat": args.heartbeat, "resume_window": args.resume_window}
+    try:
+        if role == "host":
+            options = {}
+            for item in args.option:
+                key, _, value = item.partition("=")
+                options[key] = json.loads(value)
+            settings = MatchSettings(args.variant, args.target, options or None).resolved()
+            session = await DuelSession.host(port, addr=host, name=args.name,
+                                             settings=settings, journal_path=journal, **kw)
+            if not args.quiet:
+                print(f"hosting {settings.variant} to {settings.target} on "
+                      f"{', '.join(session.addresses)}", file=sys.stderr)
+        else:
+            want = MatchSettings(args.variant or "", args.target) if (
+                args.variant or args.target) else None
+            session = await DuelSession.join(host, port, name=args.name, want=want,
+                                             journal_path=journal, **kw)
+    except (OSError, TimeoutError) as exc:
+        what = "listen on" if role == "host" else "connect to"
+        reason = "timed out" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
+        print(f"tui-domino {role}: cannot {what} {host}:{port}: {reason}", file=sys.stderr)
+        return 1
+    except ValueError as exc:
+        print(f"tui-domino {role}: {exc}", file=sys.stderr)
+        return 2
+    if args.headless:
+        from tui_domino.net.headless import run_bot
+
+        def show(e: Any) -> None:
+            if not args.quiet:
+                print(f"  {e}", file=sys.stderr)
+
+        result = await run_bot(session, args.bot, seed=args.seed, on_event=show)
+        print(json.dumps({k: result[k] for k in (
+            "variant", "totals", "winner", "rounds", "verified")} | {
+            k: result[k] for k in ("seat", "names", "verdict") if k in result}))
+        if journal is not None and journal.exists() and session.core.finished:
+            journal.rename(journal.with_suffix(".done.jsonl"))
+        return 0 if result.get("verified") else 1
+    from tui_domino.net.console import run_console
+
+    return await run_console(session, bot=args.bot, seed=args.seed)

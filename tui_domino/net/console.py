@@ -1,0 +1,101 @@
+"""A plain text console for a duel: the board in words, numbered moves, a chat line.
+
+Used by ``host``/``join`` without ``--headless`` until the game's own screens offer the
+duel. Type a move's number to play it, ``/say TEXT`` to chat, ``/quit`` to leave.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Any
+
+from tui_domino import rules
+from tui_domino.net import events as ev
+from tui_domino.net.transport import DuelSession
+
+
+def describe(view: dict[str, Any]) -> str:
+    variant = view["variant"]
+    if variant == "classic":
+        board = " ".join(f"[{a}|{b}]" for a, b in view["line"]) or "(empty)"
+    elif variant == "spider":
+        if view["center"] is None:
+            board = "(empty)"
+        else:
+            arms = ", ".join(
+                f"{k}: {' '.join(f'[{a}|{b}]' for a, b in arm['tiles']) or '-'}"
+                f"{' (closed)' if arm['closed'] else ''}" for k, arm in view["arms"].items())
+            board = f"centre [{view['center']}|{view['center']}]; {arms}"
+    else:
+        board = f"{len(view['board'])} tiles on the table"
+    hand = " ".join("-".join(map(str, t)) for t in view["hand"])
+    net = view.get("net", {})
+    return (f"round {net.get('round')}  totals {net.get('totals')}  bazaar "
+            f"{view['bazaar_size']}  opponent holds {view['hand_sizes'][1 - view['player']]}\n"
+            f"  table: {board}\n  hand:  {hand}")
+
+
+async def run_console(session: DuelSession, bot: str | None = None,
+                      seed: int | None = None) -> int:
+    out = sys.stdout
+    lines: asyncio.Queue[str] = asyncio.Queue()
+    loop = asyncio.get_running_loop()
+
+    def read() -> None:
+        for line in sys.stdin:
+            loop.call_soon_threadsafe(lines.put_nowait, line)
+        loop.call_soon_threadsafe(lines.put_nowait, "/quit")
+
+    loop.run_in_executor(None, read)
+    legal: list[rules.Move] = []
+    result: dict[str, Any] | None = None
+    events = session.events()
+
+    async def next_event() -> ev.Event | None:
+        try:
+            return await anext(events)
+        except StopAsyncIteration:
+            return None
+
+    ev_task = asyncio.ensure_future(next_event())
+    in_task = asyncio.ensure_future(lines.get())
+    while True:
+        done, _ = await asyncio.wait({ev_task, in_task}, return_when=asyncio.FIRST_COMPLETED)
+        if ev_task in done:
+            e = ev_task.result()
+            if e is None:
+                break
+            ev_task = asyncio.ensure_future(next_event())
+            if isinstance(e, ev.ChatLine):
+                print(f"<{session.core.names[e.player]}> {e.text}", file=out)
+            elif isinstance(e, ev.YourTurn) and session.my_turn():
+                view = session.view()
+                assert view is not None
+                legal = session.legal_moves()
+                print(describe(view), file=out)
+                for i, mv in enumerate(legal, 1):
+                    print(f"  {i:2}. {mv}", file=out)
+            elif isinstance(e, ev.MatchOver):
+                result = e.result
+                print(f"match over: {result}", file=out)
+            elif not isinstance(e, ev.YourTurn):
+                print(f"* {e}", file=out)
+        if in_task in done:
+            text = in_task.result().strip()
+            in_task = asyncio.ensure_future(lines.get())
+            if text == "/quit":
+                if not session.finished:
+                    await session.leave()
+                break
+            if text.startswith("/say "):
+                await session.chat(text[5:])
+            elif text.isdigit() and 1 <= int(text) <= len(legal) and session.my_turn():
+                await session.play(legal[int(text) - 1])
+                legal = []
+            elif text:
+                print("type a move's number, /say TEXT or /quit", file=out)
+    for t in (ev_task, in_task):
+        t.cancel()
+    await session.close()
+    return 0 if result and result.get("verified") else 1

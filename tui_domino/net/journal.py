@@ -1,0 +1,95 @@
+"""The match log: append-only, one JSON line per event, fsynced before the event is acted on.
+
+Replaying the log through a fresh ``DuelCore`` rebuilds it exactly (the core is
+deterministic given its seed, the frames it accepted and the local actions), so a killed
+process resumes the match where it was. See docs/protocol.md, section 9.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from tui_domino.net.core import DuelCore, MatchSettings
+
+
+def default_dir() -> Path:
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("tui-domino")) / "duels"
+
+
+class Journal:
+    """Appends entries to ``path`` (created with mode 0600), each flushed and fsynced."""
+
+    def __init__(self, path: str | os.PathLike[str], fsync: bool = True) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        self._file = os.fdopen(fd, "ab")
+        self.fsync = fsync
+
+    def __call__(self, entry: dict[str, Any]) -> None:
+        self._file.write(json.dumps(entry, separators=(",", ":")).encode() + b"\n")
+        self._file.flush()
+        if self.fsync:
+            os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def load(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The entries of a log; a torn last line (a crash mid-write) is dropped."""
+    out: list[dict[str, Any]] = []
+    with open(path, "rb") as f:
+        for raw in f:
+            try:
+                entry = json.loads(raw)
+            except ValueError:
+                break
+            if isinstance(entry, dict):
+                out.append(entry)
+    return out
+
+
+def replay(entries: list[dict[str, Any]]) -> DuelCore:
+    """A core rebuilt from a log's entries (not connected, with no journal attached)."""
+    if not entries or entries[0].get("k") != "start":
+        raise ValueError("not a match log")
+    s = entries[0]
+    settings = MatchSettings(**s["settings"]) if s.get("settings") else None
+    want = MatchSettings(**s["want"]) if s.get("want") else None
+    core = DuelCore(s["role"], s["name"], bytes.fromhex(s["seed"]), settings=settings,
+                    want=want)
+    for e in entries[1:]:
+        if e["k"] == "in":
+            core.receive(e["frame"].encode())
+        elif e["k"] == "local":
+            if e["a"] == "play":
+                core.play(e["move"])
+            elif e["a"] == "chat":
+                core.chat(e["text"])
+            elif e["a"] == "leave":
+                core.leave(e["reason"])
+    core.outgoing()
+    core.events()
+    return core
+
+
+def resume(path: str | os.PathLike[str], fsync: bool = True) -> DuelCore | None:
+    """The core of an unfinished match logged at ``path`` (the log stays attached), or
+    None when there is no such log or its match is over."""
+    p = Path(path)
+    if not p.exists():
+        return None
+    try:
+        core = replay(load(p))
+    except (ValueError, KeyError, TypeError):
+        return None
+    if core.finished or not core.started:
+        return None
+    core.journal = Journal(p, fsync=fsync)
+    return core

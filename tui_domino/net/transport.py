@@ -1,0 +1,341 @@
+"""The asyncio transport around one ``DuelCore``: host or join, reconnect, resume.
+
+Every read is bounded by ``asyncio.timeout``; one writer task owns the socket's write side
+through a bounded queue; a silent peer is dropped after three heartbeats; a dropped peer has
+``resume_window`` seconds to come back before he forfeits. See docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from tui_domino import rules
+from tui_domino.net import events as ev
+from tui_domino.net import journal as jr
+from tui_domino.net.core import DuelCore, MatchSettings
+from tui_domino.net.messages import MAX_FRAME, error
+
+WRITE_QUEUE = 256
+
+
+class DuelSession:
+    """One side of a duel over TCP. Build it with ``host`` or ``join``."""
+
+    def __init__(
+        self,
+        core: DuelCore,
+        *,
+        heartbeat: float = 5.0,
+        resume_window: float = 900.0,
+        write_timeout: float = 10.0,
+    ) -> None:
+        self.core = core
+        self.heartbeat = heartbeat
+        self.resume_window = resume_window
+        self.write_timeout = write_timeout
+        self._events: asyncio.Queue[ev.Event | None] = asyncio.Queue()
+        self._wq: asyncio.Queue[bytes | None] | None = None
+        self._conn: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._server: asyncio.base_events.Server | None = None
+        self._gone: asyncio.Task[None] | None = None
+        self._closed = asyncio.Event()
+        self.state = "waiting"
+        self.addresses: list[str] = []
+        self.port = 0
+        self._target: tuple[str, int] | None = None
+
+    # -- construction ---------------------------------------------------------------------------
+
+    @classmethod
+    async def host(
+        cls,
+        port: int,
+        addr: str = "0.0.0.0",
+        name: str = "host",
+        settings: MatchSettings | None = None,
+        journal_path: str | os.PathLike[str] | None = None,
+        seed: bytes | None = None,
+        **kw: Any,
+    ) -> DuelSession:
+        """Listens on ``addr:port`` (port 0: any free port, see ``.port``)."""
+        core = jr.resume(journal_path) if journal_path else None
+        if core is None:
+            if journal_path and Path(journal_path).exists():
+                Path(journal_path).unlink()
+            journal = jr.Journal(journal_path) if journal_path else None
+            core = DuelCore("host", name, seed or os.urandom(32),
+                            settings=settings or MatchSettings(), journal=journal)
+        self = cls(core, **kw)
+        self._server = await asyncio.start_server(self._on_client, addr, port,
+                                                  limit=MAX_FRAME + 1)
+        sock = self._server.sockets[0].getsockname()
+        self.port = int(sock[1])
+        self.addresses = listening_addresses(addr, self.port)
+        self._emit(ev.ConnectionState("waiting", ", ".join(self.addresses)))
+        return self
+
+    @classmethod
+    async def join(
+        cls,
+        host: str,
+        port: int,
+        name: str = "guest",
+        want: MatchSettings | None = None,
+        journal_path: str | os.PathLike[str] | None = None,
+        seed: bytes | None = None,
+        connect_timeout: float = 10.0,
+        **kw: Any,
+    ) -> DuelSession:
+        """Connects to a host; raises OSError (refused, unreachable, timed out) when the
+        first connection cannot be made."""
+        core = jr.resume(journal_path) if journal_path else None
+        if core is None:
+            if journal_path and Path(journal_path).exists():
+                Path(journal_path).unlink()
+            journal = jr.Journal(journal_path) if journal_path else None
+            core = DuelCore("join", name, seed or os.urandom(32), want=want, journal=journal)
+        self = cls(core, **kw)
+        self._target = (host, port)
+        async with asyncio.timeout(connect_timeout):
+            reader, writer = await asyncio.open_connection(host, port, limit=MAX_FRAME + 1)
+        self._spawn(self._join_loop(reader, writer))
+        return self
+
+    # -- the API for the screen -----------------------------------------------------------------
+
+    async def events(self) -> AsyncIterator[ev.Event]:
+        while True:
+            e = await self._events.get()
+            if e is None:
+                return
+            yield e
+
+    async def next_event(self, timeout: float | None = None) -> ev.Event | None:
+        async with asyncio.timeout(timeout):
+            return await self._events.get()
+
+    def view(self) -> dict[str, Any] | None:
+        return self.core.view()
+
+    def legal_moves(self) -> list[rules.Move]:
+        return self.core.legal_moves()
+
+    def my_turn(self) -> bool:
+        return self.core.my_turn()
+
+    @property
+    def finished(self) -> bool:
+        return self.core.finished
+
+    async def play(self, move: rules.Move | dict[str, Any]) -> None:
+        self.core.play(move)
+        self._pump()
+
+    async def chat(self, text: str) -> None:
+        self.core.chat(text)
+        self._pump()
+
+    async def leave(self, reason: str = "left the match") -> None:
+        self.core.leave(reason)
+        self._pump()
+        await self.close()
+
+    async def close(self) -> None:
+        """Flushes what is queued, closes the connection and the server."""
+        if self._wq is not None:
+            with contextlib.suppress(asyncio.QueueFull):
+                self._wq.put_nowait(None)
+        if self._conn is not None:
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
+                async with asyncio.timeout(2):
+                    await asyncio.shield(self._conn)
+        for t in list(self._tasks):
+            t.cancel()
+        for t in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(2):
+                    await self._server.wait_closed()
+        if self.core.journal is not None and hasattr(self.core.journal, "close"):
+            self.core.journal.close()
+            self.core.journal = None
+        self._set_state("closed")
+        self._events.put_nowait(None)
+        self._closed.set()
+
+    async def wait_closed(self) -> None:
+        await self._closed.wait()
+
+    # -- connections ----------------------------------------------------------------------------
+
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _on_client(self, reader: asyncio.StreamReader,
+                         writer: asyncio.StreamWriter) -> None:
+        if (self._conn is not None and not self._conn.done()) or self.core.finished:
+            with contextlib.suppress(Exception):
+                writer.write(error("busy", "a match is already being played here"))
+                async with asyncio.timeout(1):
+                    await writer.drain()
+                writer.close()
+            return
+        if self._gone is not None:
+            self._gone.cancel()
+            self._gone = None
+        self._conn = asyncio.current_task()
+        await self._serve(reader, writer)
+        if not self.core.finished and self.core.started:
+            self._gone = self._spawn(self._give_up_after(self.resume_window))
+        elif self.core.finished:
+            await self.close()
+
+    async def _give_up_after(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        self.core.peer_gone()
+        self._pump()
+        await self.close()
+
+    async def _join_loop(self, reader: asyncio.StreamReader,
+                         writer: asyncio.StreamWriter) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            self._conn = asyncio.current_task()
+            await self._serve(reader, writer)
+            if self.core.finished or not self.core.started:
+                break
+            deadline = loop.time() + self.resume_window
+            delay = 0.05
+            while True:
+                if loop.time() >= deadline:
+                    self.core.peer_gone()
+                    self._pump()
+                    await self.close()
+                    return
+                await asyncio.sleep(min(delay, max(0.0, deadline - loop.time())))
+                delay = min(delay * 2, 2.0)
+                try:
+                    assert self._target is not None
+                    async with asyncio.timeout(max(0.1, min(5.0, deadline - loop.time()))):
+                        reader, writer = await asyncio.open_connection(
+                            *self._target, limit=MAX_FRAME + 1)
+                    break
+                except (OSError, TimeoutError):
+                    continue
+        await self.close()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """One connection: a writer task, reads with a timeout, heartbeats."""
+        wq: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=WRITE_QUEUE)
+        self._wq = wq
+        wtask = asyncio.ensure_future(self._writer(writer, wq))
+        self.core.connection_made()
+        if self.core.started:
+            self._set_state("connected")
+        self._pump()
+        idle = 0
+        try:
+            while not wtask.done():
+                try:
+                    async with asyncio.timeout(self.heartbeat):
+                        line = await reader.readuntil(b"\n")
+                except TimeoutError:
+                    idle += 1
+                    if idle >= 3:
+                        break
+                    self.core.tick()
+                    self._pump()
+                    continue
+                except asyncio.LimitOverrunError:
+                    self.core.receive(b"x" * (MAX_FRAME + 1))
+                    self._pump()
+                    break
+                except (asyncio.IncompleteReadError, ConnectionError, OSError):
+                    break
+                idle = 0
+                self.core.receive(line.rstrip(b"\r\n"))
+                self._pump()
+                if self.core.closing:
+                    break
+        finally:
+            self.core.connection_lost()
+            self._wq = None
+            with contextlib.suppress(asyncio.QueueFull):
+                wq.put_nowait(None)
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(self.write_timeout):
+                    await wtask
+            wtask.cancel()
+            with contextlib.suppress(Exception):
+                writer.close()
+                async with asyncio.timeout(1):
+                    await writer.wait_closed()
+            if not self.core.finished and self.core.started:
+                self._set_state("reconnecting")
+            self._pump()
+
+    async def _writer(self, writer: asyncio.StreamWriter,
+                      wq: asyncio.Queue[bytes | None]) -> None:
+        while True:
+            data = await wq.get()
+            if data is None:
+                break
+            writer.write(data)
+            async with asyncio.timeout(self.write_timeout):
+                await writer.drain()
+        with contextlib.suppress(Exception):
+            if writer.can_write_eof():
+                writer.write_eof()
+
+    def _pump(self) -> None:
+        """Moves the core's frames to the writer and its events to the screen."""
+        out = self.core.outgoing()
+        wq = self._wq
+        if wq is not None:
+            for data in out:
+                try:
+                    wq.put_nowait(data)
+                except asyncio.QueueFull:  # the peer does not read: drop the connection
+                    self._wq = None
+                    break
+        for e in self.core.events():
+            self._emit(e)
+        if self.core.closing and wq is not None and self._wq is wq:
+            with contextlib.suppress(asyncio.QueueFull):
+                wq.put_nowait(None)
+            self._wq = None
+
+    def _emit(self, e: ev.Event) -> None:
+        if isinstance(e, ev.ConnectionState):
+            self.state = e.state
+        self._events.put_nowait(e)
+
+    def _set_state(self, state: str) -> None:
+        if state != self.state:
+            self._emit(ev.ConnectionState(state))
+
+
+def listening_addresses(addr: str, port: int) -> list[str]:
+    """The addresses a host listening on ``addr`` can be reached at (for the screen)."""
+    if addr not in ("0.0.0.0", "", "::"):
+        return [f"{addr}:{port}"]
+    found = ["127.0.0.1"]
+    with contextlib.suppress(OSError):
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            ip = str(info[4][0])
+            if ip not in found:
+                found.append(ip)
+    return [f"{ip}:{port}" for ip in found]
