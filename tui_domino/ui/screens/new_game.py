@@ -61,8 +61,9 @@ class NewGameScreen(Screen[None]):
     }
     NewGameScreen Label { width: 100%; }
     NewGameScreen #rules-title { color: $text-muted; margin-top: 1; }
-    NewGameScreen #house { height: auto; margin-top: 0; }
-    NewGameScreen #buttons { height: 1; align-horizontal: center; margin: 1 0; }
+    NewGameScreen #house { height: auto; margin-top: 0; grid-gutter: 0 1; }
+    NewGameScreen #note { color: $text-muted; margin-top: 1; text-align: center; width: 100%; }
+    NewGameScreen #buttons { height: 1; align-horizontal: center; margin: 1 0 0 0; }
     NewGameScreen Button { margin: 0 2; min-width: 12; }
     """
 
@@ -98,6 +99,7 @@ class NewGameScreen(Screen[None]):
                 yield Input(settings.second_name, id="second", max_length=14, compact=True)
             yield Static("House rules", id="rules-title")
             yield Grid(id="house")
+            yield Static("Tab moves between choices · Enter opens one · F5 starts", id="note")
             with Horizontal(id="buttons"):
                 yield Button("Start", variant="primary", id="start", compact=True)
                 yield Button("Back", id="back", compact=True)
@@ -109,7 +111,7 @@ class NewGameScreen(Screen[None]):
     async def on_mount(self) -> None:
         await self._fill_house(self.variant)
         self._sync_second()
-        self.query_one("#start", Button).focus()
+        self.query_one("#variant", Select).focus()
 
     @property
     def variant(self) -> str:

@@ -1,0 +1,108 @@
+"""The pure drawing code: layouts stay inside the table, places are clickable."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tui_domino import rules
+from tui_domino.ui.drawing.canvas import ASCII_MAP
+from tui_domino.ui.drawing.hand import layout_hand
+from tui_domino.ui.drawing.snake import layout_classic, opener_index
+from tui_domino.ui.drawing.spinner import layout_spider
+from tui_domino.ui.drawing.triangle_grid import corner_points, layout_triominos
+from tui_domino.ui.selection import Selection
+
+
+def played(variant: str, seed: int, moves: int) -> rules.RoundState:
+    state = rules.new_round(variant, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_over:
+            break
+        state.apply(rng.choice(state.legal_moves()))
+    return state
+
+
+@pytest.mark.parametrize("width", [16, 40, 54, 120])
+def test_snake_turns_inside_the_table(width: int) -> None:
+    for seed in range(6):
+        state = played("classic", seed, 60)
+        view = state.to_json()
+        cv = layout_classic(view, width, [], None)
+        assert cv.width <= max(width, 16) + 2  # one blank column of padding each side
+        text = cv.plain()
+        # every tile on the line appears, each pair of numbers in a box
+        assert text.count("┌") == len(view["line"])
+
+
+def test_snake_keeps_the_first_tile_in_place() -> None:
+    state = played("classic", 3, 30)
+    history = state.to_json()["history"]
+    k = opener_index(history)
+    first = next(r for r in history if r["move"]["kind"] == "place")["move"]["tile"]
+    assert sorted(state.to_json()["line"][k]) == sorted(first)
+
+
+def test_classic_places_are_clickable_ghosts() -> None:
+    state = played("classic", 5, 6)
+    sel = Selection("classic")
+    sel.update(state.hands[state.to_move or 0], state.legal_moves())
+    places = sel.places()
+    if not places:
+        pytest.skip("no place in this position")
+    cv = layout_classic(state.to_json(), 50, places, 0)
+    keys = {h.key for h in cv.hits}
+    assert keys == set(range(len(places)))
+    h = cv.hits[0]
+    assert cv.lookup(h.x0 - cv.min_x, h.y0 - cv.min_y) == h.key
+    assert cv.sel_focus is not None
+
+
+def test_spider_draws_four_arms_and_closed_bars() -> None:
+    state = played("spider", 2, 40)
+    view = state.to_json()
+    cv = layout_spider(view, [], None, [])
+    text = cv.plain()
+    tiles = 1 + sum(len(a["tiles"]) for a in view["arms"].values())
+    assert text.count("┌") == tiles
+    closed = [a for a in view["arms"].values() if a["closed"]]
+    assert (("━" in text) or ("┃" in text)) == bool(closed)
+
+
+def test_triominos_numbers_sit_on_grid_points() -> None:
+    state = played("triominos", 4, 40)
+    view = state.to_json()
+    cv = layout_triominos(view, [], None)
+    for tile in view["board"]:
+        for (vr, vx), n in zip(corner_points(*tile["cell"]), tile["corners"], strict=True):
+            assert cv.get(3 * vx, 3 * vr) == (str(n), "point")
+
+
+def test_triominos_places_get_letters() -> None:
+    state = played("triominos", 4, 12)
+    sel = Selection("triominos")
+    sel.update(state.hands[state.to_move or 0], state.legal_moves())
+    places = sel.places()
+    if not places:
+        pytest.skip("no place in this position")
+    cv = layout_triominos(state.to_json(), places, 0)
+    cells = {tuple(p.cell) for p in places}
+    assert len({id(h) for h in cv.hits}) == len(cells)
+
+
+def test_hand_scrolls_to_the_selection() -> None:
+    hand = [(a, b, c) for a in range(6) for b in range(a, 6) for c in range(b, 6)][:16]
+    cv = layout_hand("triominos", hand, 15, set(range(16)), set(), 80)
+    assert cv.width <= 80
+    assert any(h.key == 15 for h in cv.hits)
+    assert not any(h.key == 0 for h in cv.hits)
+
+
+def test_ascii_map_covers_every_drawing_character() -> None:
+    state = played("triominos", 4, 30)
+    text = layout_triominos(state.to_json(), [], None).plain()
+    text += layout_classic(played("classic", 1, 30).to_json(), 40, [], None).plain()
+    text += layout_spider(played("spider", 1, 30).to_json(), [], None, []).plain()
+    assert all(ord(ch) < 128 for ch in text.translate(ASCII_MAP))
