@@ -158,3 +158,15 @@ async def _main(args: argparse.Namespace) -> int:
     from tui_domino.net.console import run_console
 
     return await run_console(session, bot=args.bot, seed=args.seed)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m tui_domino.net.cli host|join ...`` (the same as ``tui-domino host|join``)."""
+    parser = argparse.ArgumentParser(prog="tui-domino")
+    add_host_join(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return int(args.net_handler(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

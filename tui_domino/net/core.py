@@ -421,7 +421,12 @@ class DuelCore:
             self.closing = True
             return
         if isinstance(f, m.VerdictF):
-            self._end_by(ev.Verdict(f.kind, f.player, f.reason), send=False)
+            if f.player == self.me:
+                # An accusation: shown, but it makes nobody the winner.
+                self._end_by(ev.Verdict("accused", self.me, f"{self.names[self.peer]} "
+                                        f"stopped the match: {f.reason}"), send=False)
+            else:
+                self._end_by(ev.Verdict(f.kind, f.player, f.reason), send=False)
             self.closing = True
             return
         r = self.rnd
@@ -907,7 +912,8 @@ class DuelCore:
         self.finished = True
         self.closing = True
         self._emit(verdict)
-        self.result = self._result(1 - verdict.player, False)
+        winner = None if verdict.kind == "accused" else 1 - verdict.player
+        self.result = self._result(winner, False)
         self._emit(ev.MatchOver(self.result))
 
     # -- frames out -----------------------------------------------------------------------------

@@ -72,7 +72,7 @@ class RoundOver:
 @dataclass(frozen=True)
 class Verdict:
     """The match ended early: ``kind`` is ``cheat`` or ``forfeit`` and ``player`` the
-    culprit (0 host, 1 joiner)."""
+    culprit (0 host, 1 joiner); ``accused``: the peer stopped the match accusing me."""
 
     kind: str
     player: int

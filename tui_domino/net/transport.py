@@ -46,6 +46,8 @@ class DuelSession:
         self._server: asyncio.base_events.Server | None = None
         self._gone: asyncio.Task[None] | None = None
         self._closed = asyncio.Event()
+        self._closing = False
+        self._closers: set[asyncio.Task[None]] = set()
         self.state = "waiting"
         self.addresses: list[str] = []
         self.port = 0
@@ -149,16 +151,22 @@ class DuelSession:
 
     async def close(self) -> None:
         """Flushes what is queued, closes the connection and the server."""
+        if self._closing:
+            await self._closed.wait()
+            return
+        self._closing = True
         if self._wq is not None:
             with contextlib.suppress(asyncio.QueueFull):
                 self._wq.put_nowait(None)
-        if self._conn is not None:
+        me = asyncio.current_task()
+        if self._conn is not None and self._conn is not me:
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
                 async with asyncio.timeout(2):
                     await asyncio.shield(self._conn)
-        for t in list(self._tasks):
+        others = [t for t in self._tasks if t is not me]
+        for t in others:
             t.cancel()
-        for t in list(self._tasks):
+        for t in others:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
         if self._server is not None:
@@ -201,13 +209,20 @@ class DuelSession:
         if not self.core.finished and self.core.started:
             self._gone = self._spawn(self._give_up_after(self.resume_window))
         elif self.core.finished:
-            await self.close()
+            self._close_soon()
 
     async def _give_up_after(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
         self.core.peer_gone()
         self._pump()
-        await self.close()
+        self._close_soon()
+
+    def _close_soon(self) -> None:
+        """Closes from inside a connection's own task, without waiting for itself."""
+        if not self._closing:
+            task = asyncio.ensure_future(self.close())
+            self._closers.add(task)
+            task.add_done_callback(self._closers.discard)
 
     async def _join_loop(self, reader: asyncio.StreamReader,
                          writer: asyncio.StreamWriter) -> None:
@@ -223,7 +238,7 @@ class DuelSession:
                 if loop.time() >= deadline:
                     self.core.peer_gone()
                     self._pump()
-                    await self.close()
+                    self._close_soon()
                     return
                 await asyncio.sleep(min(delay, max(0.0, deadline - loop.time())))
                 delay = min(delay * 2, 2.0)
@@ -235,7 +250,7 @@ class DuelSession:
                     break
                 except (OSError, TimeoutError):
                     continue
-        await self.close()
+        self._close_soon()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """One connection: a writer task, reads with a timeout, heartbeats."""
