@@ -17,6 +17,7 @@ from tui_domino import rules
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.screens.match_over import MatchOverScreen
 from tui_domino.ui.screens.summary import RoundSummary
+from tui_domino.ui.selection import Selection
 from tui_domino.ui.session import Seat, Session
 
 
@@ -167,3 +168,41 @@ async def test_full_short_match_against_the_computer() -> None:
         assert isinstance(app.screen, MatchOverScreen)
         match = app.screen.session.match
         assert match.is_over and max(match.totals) >= 50
+
+
+async def test_triominos_mouse_click_on_a_place() -> None:
+    from tui_domino.ui.screenshots import session_after
+
+    def two_cell_tile(session: Session) -> int | None:
+        sel = Selection("triominos")
+        sel.update(session.state.hands[0], session.state.legal_moves())
+        for i in sorted(sel.playable()):
+            sel.select_tile(i)
+            if len({m.cell for m in sel.places()}) > 1:
+                return i
+        return None
+
+    session = next(
+        s for s in (session_after("triominos", 3, n) for n in range(2, 40, 2))
+        if s.state.to_move == 0 and two_cell_tile(s) is not None
+    )
+    session.autosave = True
+    state = session.state
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, session)
+        tile_index = two_cell_tile(session)
+        assert tile_index is not None
+        await pilot.click(offset=hand_offset(app, tile_index))
+        assert screen.sel.tile_index == tile_index
+        places = screen.sel.places()
+        other = next(i for i, m in enumerate(places) if m.cell != places[0].cell)
+        await pilot.click(offset=board_offset(app, other))
+        assert screen.sel.place_index == other
+        before = len(state.history)
+        await pilot.click(offset=board_offset(app, other))
+        await settle(pilot)
+        rec = state.history[before]
+        assert rec["player"] == 0
+        assert rec["move"]["cell"] == list(places[other].cell)
+        assert rec["move"]["corners"] == list(places[other].corners)

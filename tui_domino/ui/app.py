@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from textual.app import App, SystemCommand
+from textual.binding import Binding
 from textual.events import Resize
 from textual.screen import Screen
 
@@ -26,6 +27,7 @@ class DominoApp(App[None]):
     TITLE = "tui-domino"
     CSS_PATH = "app.tcss"
     ENABLE_COMMAND_PALETTE = True
+    BINDINGS = [Binding("question_mark", "help", "Help", key_display="?", show=False)]
 
     def __init__(
         self,
@@ -66,12 +68,18 @@ class DominoApp(App[None]):
 
     def _show_game(self, session: Session) -> None:
         # The game sits directly above the menu: Esc goes back there.
-        while len(self.screen_stack) > 2 and not isinstance(self.screen, MenuScreen):
-            self.pop_screen()
-        if isinstance(self.screen, MenuScreen):
-            self.push_screen(GameScreen(session))
+        if not any(isinstance(s, MenuScreen) for s in self.screen_stack):
+            self.push_screen(MenuScreen())
         else:
-            self.switch_screen(GameScreen(session))
+            while not isinstance(self.screen, MenuScreen):
+                self.pop_screen()
+        self.push_screen(GameScreen(session))
+
+    def action_help(self) -> None:
+        from tui_domino.ui.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen | TooSmallScreen):
+            self.push_screen(HelpScreen())
 
     def continue_match(self) -> None:
         try:

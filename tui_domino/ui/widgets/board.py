@@ -213,6 +213,8 @@ class BoardView(ScrollView, can_focus=True):
         ox, oy = self._offsets()
         key = (self._canvas_key, ox, self.ascii_only, self.app.theme)
         if key != self._strip_key:
+            if self._strip_key is None or key[-1] != self._strip_key[-1]:
+                self._book.clear()
             self._strips.clear()
             self._strip_key = key
         row = y + scroll_y - oy

@@ -65,6 +65,7 @@ class HandView(Widget, can_focus=True):
         self.ascii_only = False
         self._book = StyleBook(self, "hand")
         self._canvas: Canvas | None = None
+        self._theme = ""
 
     def show(
         self,
@@ -100,6 +101,9 @@ class HandView(Widget, can_focus=True):
         self._book.clear()
 
     def render_line(self, y: int) -> Strip:
+        if self.app.theme != self._theme:
+            self._theme = self.app.theme
+            self._book.clear()
         cv = self.canvas()
         strip = canvas_strip(cv, y, self._book, self.ascii_only, Style())
         return strip.crop(0, self.size.width).extend_cell_length(self.size.width).apply_style(
