@@ -48,6 +48,8 @@ def run(cores: list[DuelCore], seed: int = 1, level: str = "random", tap: Tap | 
                     cores[1 - i].receive(data.rstrip(b"\n"))
         for i, c in enumerate(cores):
             seen[i] += c.events()
+        if stop is not None and stop():
+            break
         for c in cores:
             if c.my_turn():
                 c.play(bot_move(c, rng, level))

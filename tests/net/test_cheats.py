@@ -1,0 +1,233 @@
+"""Cheating peers are caught: a tile not dealt, a lie about a pass or a draw, a stacked
+shuffle, refusing to reveal the keys."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from tests.net.duel import pair, run, verdicts
+from tui_domino import rules
+from tui_domino.net import mental_poker as mp
+from tui_domino.net import messages as m
+from tui_domino.net.core import _canon, _movej
+from tui_domino.net.knowledge import tiles_of
+
+
+def _deliver(cores) -> list[list]:
+    seen: list[list] = [[], []]
+    for _ in range(1000):
+        moved = False
+        for i, c in enumerate(cores):
+            for line in c.outgoing():
+                moved = True
+                cores[1 - i].receive(line.rstrip(b"\n"))
+        for i, c in enumerate(cores):
+            seen[i] += c.events()
+        if not moved:
+            break
+    return seen
+
+
+def stolen_move(cheat, victim):
+    """A placement by ``cheat`` of a tile the victim holds, if one fits the board now."""
+    r = cheat.rnd
+    know = r.know
+    d = know._json()
+    me, opp = know.me, know.opp
+    victim_tiles = [t for p, t in victim.rnd.my_tiles.items() if p not in victim.rnd.used]
+    for t in victim_tiles:
+        hands = [list(map(tuple, h)) for h in d["hands"]]
+        bazaar = [tuple(x) for x in d["bazaar"]]
+        give = hands[me][0]
+        hands[me] = sorted([x for x in hands[me] if x != give] + [t])
+        if t in hands[opp]:
+            hands[opp] = sorted([x for x in hands[opp] if x != t] + [give])
+        elif t in bazaar:
+            bazaar[bazaar.index(t)] = give
+        else:
+            continue
+        trial = rules.state_from_json({**d, "hands": [[list(x) for x in h] for h in hands],
+                                       "bazaar": [list(x) for x in bazaar]})
+        for mv in trial.legal_moves():
+            if mv.kind == "place" and t in tiles_of(mv) and len(tiles_of(mv)) == 1:
+                return mv
+    return None
+
+
+@pytest.mark.parametrize("variant", ["classic", "spider", "triominos"])
+def test_a_tile_not_dealt_is_caught(variant):
+    cores = pair(variant, 400 if variant == "triominos" else 100, seed=21)
+    host, join = cores
+    found = {}
+
+    def stop() -> bool:
+        if host.my_turn() and host.rnd.log and host.rnd.pending_pass is None:
+            mv = stolen_move(host, join)
+            if mv is not None:
+                found["mv"] = mv
+                return True
+        return False
+
+    run(cores, seed=21, stop=stop)
+    mv = found["mv"]
+    r = host.rnd
+    pos = next(p for p in r.my_tiles if p not in r.used)  # one of his own positions
+    entry = {"k": "move", "p": 0, "m": mv.to_json()}
+    frame = m.MoveF(round=r.round, deal=r.deal, n=len(r.log), move=_movej(mv),
+                    proofs=[m.Proof(pos=pos, key=r.secrets.keys[pos].hex())],
+                    chain=hashlib.sha256(r.chain + _canon(entry)).hexdigest())
+    host._send(frame)
+    seen = _deliver(cores)
+    [v] = verdicts(seen[1])
+    assert (v.kind, v.player) == ("cheat", 0)
+    assert "not dealt to him" in v.reason
+    assert verdicts(seen[0])[0].kind == "accused"  # and the cheater's screen says so
+    assert join.result["winner"] is None or join.result["winner"] == 1
+    assert not join.result["verified"]
+
+
+def test_a_proof_from_the_bazaar_is_caught():
+    cores = pair("classic", 100, seed=4)
+    host, join = cores
+    run(cores, seed=4, stop=lambda: host.my_turn() and bool(host.rnd.log))
+    r = host.rnd
+    legal = [mv for mv in host.legal_moves() if mv.kind == "place"]
+    if not legal:
+        pytest.skip("no placement at this turn")
+    mv = legal[0]
+    bazaar_pos = 2 * r.h + r.draws
+    entry = {"k": "move", "p": 0, "m": mv.to_json()}
+    host._send(m.MoveF(round=r.round, deal=r.deal, n=len(r.log), move=_movej(mv),
+                       proofs=[m.Proof(pos=bazaar_pos, key=r.secrets.keys[bazaar_pos].hex())],
+                       chain=hashlib.sha256(r.chain + _canon(entry)).hexdigest()))
+    [v] = verdicts(_deliver(cores)[1])
+    assert (v.kind, v.player) == ("cheat", 0) and "not his" in v.reason
+
+
+@pytest.mark.parametrize(("variant", "lie"), [
+    ("classic", "pass"), ("spider", "pass"), ("triominos", "pass"),
+    ("classic", "draw"), ("spider", "draw"), ("triominos", "draw"),
+])
+def test_a_lie_about_a_pass_or_a_draw_is_caught(variant, lie):
+    cores = pair(variant, 400 if variant == "triominos" else 100, seed=8)
+    host, join = cores
+
+    def can_lie() -> bool:
+        if not host.my_turn() or not host.rnd.log:
+            return False
+        legal = host.legal_moves()
+        if not any(mv.kind == "place" for mv in legal):
+            return False
+        if lie == "draw":
+            from tui_domino.net.core import _draw_allowed
+
+            return bool(_draw_allowed(host.rnd.know))
+        return True
+
+    run(cores, seed=8, stop=can_lie)
+    assert can_lie()
+    r = host.rnd
+    host._play(r, rules.PASS if lie == "pass" else rules.DRAW)
+    host._send_reveal(r, dispute=True)  # and asks for the keys at once
+    seen = _deliver(cores)
+    [v] = verdicts(seen[1])
+    assert (v.kind, v.player) == ("cheat", 0)
+    word = {"pass": ("pass", "playable"), "draw": ("drew", "playable")}[lie]
+    assert any(w in v.reason for w in word), v.reason
+
+
+def test_a_false_block_is_caught_by_the_referee():
+    from tui_domino.net.referee import judge
+
+    state = rules.new_round("classic", seed=3)
+    deal = {"hands": [[list(t) for t in h] for h in state.hands],
+            "bazaar": [list(t) for t in state.bazaar]}
+    d = state.to_json()
+    opening = (state.to_move, tuple(d["forced"]))
+    first = state.legal_moves()[0]
+    log = [{"k": "move", "p": state.to_move, "m": first.to_json()},
+           {"k": "move", "p": 1 - state.to_move, "m": {"kind": "pass"}},
+           {"k": "block", "p": state.to_move}]
+    ruling = judge("classic", state.options, deal, None, opening, log)
+    assert ruling.cheater is not None
+
+
+@pytest.mark.parametrize("stage", [1, 2])
+def test_a_stacked_shuffle_is_caught(stage):
+    cores = pair("classic", 100, seed=2)
+    cheat = stage - 1  # the host shuffles at stage 1, the joiner at stage 2
+
+    def tap(i, line):
+        f = m.decode(line.rstrip(b"\n"))
+        if i == cheat and isinstance(f, m.Shuffle) and f.stage == stage:
+            f.deck[1] = f.deck[0]  # one tile twice, another never
+            return m.encode(f)
+        return line
+
+    seen = run(cores, seed=2, tap=tap)
+    [v] = verdicts(seen[1 - cheat])
+    assert (v.kind, v.player) == ("cheat", cheat)
+    assert "stacked" in v.reason
+
+
+def test_a_substituted_tile_is_caught_when_the_keys_are_revealed():
+    variant = "classic"
+    n = 28
+    a = mp.DealSecrets.derive(b"a" * 32, "x", n)
+    b = mp.DealSecrets.derive(b"b" * 32, "x", n)
+    x = mp.stage1(variant, a)
+    x[5] = mp.mul(mp.derive_scalar(b"c" * 32, "other"), x[5])  # not a·M(t) any more
+    y = mp.stage2(x, b)
+    z = mp.stage_rekey(y, a)
+    w = mp.stage_rekey(z, b)
+    with pytest.raises(mp.ShuffleFault) as caught:
+        mp.verify_deal(variant, mp.Transcript(x, y, z, w), a.key, a.keys, b.key, b.keys)
+    assert caught.value.player == 0
+    # and a joiner who re-keys one position with a wrong key
+    w2 = list(mp.stage_rekey(mp.stage_rekey(mp.stage2(mp.stage1(variant, a), b), a), b))
+    tr = mp.Transcript(mp.stage1(variant, a), [], [], [])
+    tr.y = mp.stage2(tr.x, b)
+    tr.z = mp.stage_rekey(tr.y, a)
+    w2 = mp.stage_rekey(tr.z, b)
+    w2[3] = w2[4]
+    tr.w = w2
+    with pytest.raises(mp.ShuffleFault) as caught:
+        mp.verify_deal(variant, tr, a.key, a.keys, b.key, b.keys)
+    assert caught.value.player == 1
+
+
+def test_refusing_to_reveal_forfeits():
+    cores = pair("classic", 100, seed=12)
+    host, join = cores
+
+    def tap(i, line):
+        return None if i == 0 and b'"t":"reveal"' in line else line
+
+    run(cores, seed=12, tap=tap)
+    assert join.rnd.over and join.rnd.peer_reveal is None and not join.finished
+    join.peer_gone()  # the resume window ran out
+    [v] = verdicts(join.events())
+    assert (v.kind, v.player) == ("forfeit", 0)
+    assert "refused to reveal" in v.reason
+    assert join.result["winner"] == 1 and not join.result["verified"]
+
+
+def test_leaving_instead_of_revealing_forfeits():
+    cores = pair("spider", 100, seed=12)
+    host, join = cores
+    left = {}
+
+    def tap(i, line):
+        if i == 0 and b'"t":"reveal"' in line and not left:
+            left["x"] = True
+            host.finished = False
+            return m.encode(m.Leave(seq=m.decode(line.rstrip(b"\n")).seq,
+                                    ack=host.received, reason="bye"))
+        return line
+
+    seen = run(cores, seed=12, tap=tap)
+    [v] = verdicts(seen[1])
+    assert (v.kind, v.player) == ("forfeit", 0)
+    assert "before revealing" in v.reason
