@@ -52,6 +52,7 @@ class DuelSession:
         self.addresses: list[str] = []
         self.port = 0
         self._target: tuple[str, int] | None = None
+        self._writer_obj: asyncio.StreamWriter | None = None
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -181,6 +182,12 @@ class DuelSession:
         self._events.put_nowait(None)
         self._closed.set()
 
+    def drop_connection(self) -> None:
+        """Cuts the current connection as a pulled cable would (for tests and the UI's
+        "reconnect" command); the match resumes when the peers find each other again."""
+        if self._writer_obj is not None:
+            self._writer_obj.transport.abort()
+
     async def wait_closed(self) -> None:
         await self._closed.wait()
 
@@ -194,22 +201,48 @@ class DuelSession:
 
     async def _on_client(self, reader: asyncio.StreamReader,
                          writer: asyncio.StreamWriter) -> None:
-        if (self._conn is not None and not self._conn.done()) or self.core.finished:
-            with contextlib.suppress(Exception):
-                writer.write(error("busy", "a match is already being played here"))
-                async with asyncio.timeout(1):
-                    await writer.drain()
-                writer.close()
+        first: bytes | None = None
+        old = self._conn
+        if self.core.finished:
+            await _refuse(writer, "busy", "this match is over")
             return
+        if old is not None and not old.done():
+            # A newcomer supersedes a connection that never greeted, or one that went
+            # silent when it shows the resume token.
+            if self.core.started:
+                try:
+                    async with asyncio.timeout(self.heartbeat):
+                        first = await reader.readuntil(b"\n")
+                except (TimeoutError, asyncio.LimitOverrunError, asyncio.IncompleteReadError,
+                        ConnectionError, OSError):
+                    first = None
+                if first is None or not self._is_resume(first):
+                    await _refuse(writer, "busy", "a match is already being played here")
+                    return
+            old.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await old
         if self._gone is not None:
             self._gone.cancel()
             self._gone = None
         self._conn = asyncio.current_task()
-        await self._serve(reader, writer)
+        await self._serve(reader, writer, first)
+        if self._conn is not asyncio.current_task():
+            return  # superseded
         if not self.core.finished and self.core.started:
             self._gone = self._spawn(self._give_up_after(self.resume_window))
         elif self.core.finished:
             self._close_soon()
+
+    def _is_resume(self, line: bytes) -> bool:
+        from tui_domino.net import messages as msgs
+
+        try:
+            f = msgs.decode(line.rstrip(b"\r\n"))
+        except msgs.FrameError:
+            return False
+        return (isinstance(f, msgs.Resume) and f.match == self.core.match_id
+                and f.token == self.core.token)
 
     async def _give_up_after(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
@@ -252,16 +285,21 @@ class DuelSession:
                     continue
         self._close_soon()
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                     first: bytes | None = None) -> None:
         """One connection: a writer task, reads with a timeout, heartbeats."""
         wq: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=WRITE_QUEUE)
         self._wq = wq
+        self._writer_obj = writer
         wtask = asyncio.ensure_future(self._writer(writer, wq))
         self.core.connection_made()
         if self.core.started:
             self._set_state("connected")
         self._pump()
         idle = 0
+        if first is not None:
+            self.core.receive(first.rstrip(b"\r\n"))
+            self._pump()
         try:
             while not wtask.done():
                 try:
@@ -335,12 +373,22 @@ class DuelSession:
 
     def _emit(self, e: ev.Event) -> None:
         if isinstance(e, ev.ConnectionState):
+            if e.state == self.state and not e.detail:
+                return
             self.state = e.state
         self._events.put_nowait(e)
 
     def _set_state(self, state: str) -> None:
         if state != self.state:
             self._emit(ev.ConnectionState(state))
+
+
+async def _refuse(writer: asyncio.StreamWriter, code: str, message: str) -> None:
+    with contextlib.suppress(Exception):
+        writer.write(error(code, message))
+        async with asyncio.timeout(1):
+            await writer.drain()
+        writer.close()
 
 
 def listening_addresses(addr: str, port: int) -> list[str]:
