@@ -20,7 +20,7 @@ VARIANT_TITLES = {
 }
 
 REASON_WORDS = {
-    "tile": "tiles",
+    "tile": "tiles played",
     "opening": "opening bonus",
     "hexagon": "hexagon",
     "bridge": "bridge",
@@ -215,14 +215,20 @@ class Session:
             text += " " + "+".join(bonus)
         return text
 
-    def round_lines(self) -> list[tuple[str, list[int]]]:
-        """How this round's points came about: (what, [points of 0, points of 1]) rows."""
-        rows: dict[str, list[int]] = {}
+    def round_lines(self) -> list[tuple[str, list[int], list[int]]]:
+        """How this round's points came about: (what, [points of 0, points of 1],
+        [how many times for 0, for 1]) rows, in the order they first happened."""
+        rows: dict[str, tuple[list[int], list[int]]] = {}
         for rec in self.state.history:
             for e in rec["events"]:
                 key = REASON_WORDS.get(e["reason"], e["reason"])
-                rows.setdefault(key, [0, 0])[e["player"]] += e["points"]
-        return list(rows.items())
+                detail = e.get("detail") or ""
+                if e["reason"] in ("domino", "blocked") and detail and "blocked" not in detail:
+                    key = f"{key}: {detail}"
+                pts, counts = rows.setdefault(key, ([0, 0], [0, 0]))
+                pts[e["player"]] += e["points"]
+                counts[e["player"]] += 1
+        return [(k, p, c) for k, (p, c) in rows.items()]
 
     def end_details(self) -> list[str]:
         """The events' detail sentences at the end of the round (hand counts and the like)."""

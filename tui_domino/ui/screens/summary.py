@@ -23,11 +23,20 @@ def summary_table(session: Session) -> Table:
     spider = session.variant == "spider"
     names = [s.name for s in session.seats]
     table = Table(box=None, padding=(0, 1), expand=False, show_edge=False)
-    table.add_column("", no_wrap=True)
+    table.add_column("", max_width=36)
     for n in names:
         table.add_column(n[:12], justify="right", no_wrap=True)
-    for what, pts in session.round_lines():
-        table.add_row(what, *(f"{p:+d}" if p else "·" for p in pts))
+    counted = ("tiles played", "drawing", "passing", "hexagon", "bridge")
+    for what, pts, counts in session.round_lines():
+        cells = []
+        for p, n in zip(pts, counts, strict=True):
+            if not n:
+                cells.append("·")
+            elif what in counted:
+                cells.append(f"{p:+d} ({n})")
+            else:
+                cells.append(f"{p:+d}")
+        table.add_row(what, *cells)
     table.add_row(
         Text("this round" + (" (charged)" if spider else ""), style="bold"),
         *(Text(str(p), style="bold") for p in state.points),
@@ -44,11 +53,12 @@ def summary_text(session: Session) -> Text:
     names = [s.name for s in session.seats]
     t = Text()
     if state.winner is None:
-        t.append("A tied round: nobody wins it.\n", style="bold")
+        how = "The round is blocked" if state.end_reason == "blocked" else "The round is over"
+        t.append(f"{how}: a tie, nobody wins it.\n", style="bold")
     elif state.end_reason == "blocked":
-        t.append(f"Blocked! {names[state.winner]} wins the round.\n", style="bold")
+        t.append(f"The round is blocked: {names[state.winner]} won it.\n", style="bold")
     else:
-        t.append(f"{names[state.winner]} played the last tile and wins the round.\n", style="bold")
+        t.append(f"{names[state.winner]} played the last tile and won the round.\n", style="bold")
     hands = d.get("hands") or [[], []]
     unit = "points" if session.variant == "triominos" else "pips"
     t.append("Left in hand:\n", style="dim")
@@ -56,9 +66,7 @@ def summary_text(session: Session) -> Text:
         tiles = " ".join(tile_text(x) for x in hands[p]) or "nothing"
         t.append(f"  {names[p][:12]:<12} ", style="bold")
         t.append(f"{tiles}")
-        t.append(f"  ({len(hands[p])} tiles, {hand_pips(hands[p])} {unit})\n", style="dim")
-    for line in session.end_details():
-        t.append(f"{line}\n", style="italic")
+        t.append(f" · {len(hands[p])} tiles, {hand_pips(hands[p])} {unit}\n", style="dim")
     return t
 
 
