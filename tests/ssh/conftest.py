@@ -75,6 +75,12 @@ class Terminal(asyncssh.SSHClientSession):  # type: ignore[misc]
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), min(left, 1.0))
 
+    async def to_menu(self) -> str:
+        """From the lobby (where every visit starts) to the game's menu."""
+        await self.wait_for("lobby", "Play alone")
+        self.press("p")
+        return await self.wait_for("New game", "Quit")
+
     def press(self, *keys: str) -> None:
         for key in keys:
             self.chan.write(KEYS.get(key, key).encode())
@@ -98,7 +104,7 @@ async def eventually(test: Callable[[], bool], what: str, timeout: float = WAIT)
         await asyncio.sleep(0.05)
 
 
-KEYS = {"enter": "\r", "escape": "\x1b", "tab": "\t", "f5": "\x1b[15~",
+KEYS = {"enter": "\r", "escape": "\x1b", "tab": "\t", "f2": "\x1bOQ", "f5": "\x1b[15~",
         "up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D"}
 
 

@@ -24,7 +24,7 @@ async def test_a_wrong_password_is_refused_and_the_right_one_lets_in(make_server
     with pytest.raises(asyncssh.PermissionDenied):
         await visit(server.port, "eve")  # no password at all
     term = await visit(server.port, "ann", password="open sesame")
-    await term.wait_for("New game")
+    await term.to_menu()
     await term.close()
 
 
@@ -37,7 +37,7 @@ async def test_an_authorized_key_lets_in(make_server: Any, tmp_path: Path) -> No
     with pytest.raises(asyncssh.PermissionDenied):
         await visit(server.port, "eve", client_keys=[other])
     term = await visit(server.port, "ann", client_keys=[key])
-    await term.wait_for("New game")
+    await term.to_menu()
     await term.close()
 
 
@@ -63,27 +63,29 @@ async def test_a_client_that_never_reads_is_disconnected(make_server: Any) -> No
     await eventually(lambda: not server.visits, "the deaf visit ends")
     # Everyone else is served as before.
     term = await visit(server.port, "ann")
-    await term.wait_for("New game")
+    await term.to_menu()
     await term.close()
 
 
 async def test_twenty_visitors_at_once_each_get_a_working_screen(server: GameServer) -> None:
     terms = await asyncio.gather(*(visit(server.port, f"p{n}") for n in range(20)))
-    await asyncio.gather(*(t.wait_for("New game", timeout=60) for t in terms))
+    await asyncio.gather(*(t.wait_for(f"Welcome, p{n}.", timeout=60)
+                           for n, t in enumerate(terms)))
     assert len(server.visits) == 20
     assert len({v.proc.pid for v in server.visits if v.proc}) == 20  # a process each
     # Each screen answers its own keyboard.
+    await asyncio.gather(*(t.to_menu() for t in terms[:3]))
+    assert "New game" not in terms[3].text()
     for t in terms[:3]:
         t.press("n")
     await asyncio.gather(*(t.wait_for("Start", timeout=60) for t in terms[:3]))
-    assert "Start" not in terms[3].text()
     await asyncio.gather(*(t.close() for t in terms))
 
 
 async def test_the_server_says_when_it_is_full(make_server: Any) -> None:
     server = await make_server(limits=Limits(max_visitors=1, rate_count=100, auth_delay=0.0))
     first = await visit(server.port, "ann")
-    await first.wait_for("New game")
+    await first.wait_for("lobby")
     second = await visit(server.port, "bob")
     await second.wait_for("full", where=Terminal.output)
     await asyncio.wait_for(second.closed.wait(), 10)
@@ -95,7 +97,7 @@ async def test_too_many_connections_from_one_address_are_turned_away(make_server
     server = await make_server(limits=Limits(rate_count=2, rate_window=60, auth_delay=0.0))
     terms = [await visit(server.port, f"p{n}") for n in range(3)]
     await terms[2].wait_for("Too many connections", where=Terminal.output)
-    await terms[0].wait_for("New game")
+    await terms[0].wait_for("lobby")
     for t in terms:
         await t.close()
 
@@ -112,7 +114,7 @@ def test_the_rate_limiter_forgets_after_its_window() -> None:
 async def test_an_idle_visitor_is_told_and_disconnected(make_server: Any) -> None:
     server = await make_server(limits=Limits(rate_count=100, auth_delay=0.0, idle_timeout=2.0))
     term = await visit(server.port, "ann")
-    await term.wait_for("New game")
+    await term.to_menu()
     await term.wait_for("idle", where=Terminal.output, timeout=20)
     await asyncio.wait_for(term.closed.wait(), 10)
 
@@ -120,7 +122,7 @@ async def test_an_idle_visitor_is_told_and_disconnected(make_server: Any) -> Non
 async def test_closing_the_server_tells_every_visitor(make_server: Any) -> None:
     server = await make_server()
     terms = [await visit(server.port, name) for name in ("ann", "bob")]
-    await asyncio.gather(*(t.wait_for("New game") for t in terms))
+    await asyncio.gather(*(t.to_menu() for t in terms))
     pids = [v.proc.pid for v in server.visits if v.proc]
     await asyncio.wait_for(server.close("The server is shutting down."), 20)
     for t in terms:
@@ -134,7 +136,7 @@ async def test_closing_the_server_tells_every_visitor(make_server: Any) -> None:
 
 async def test_a_crash_ends_only_that_visit(server: GameServer) -> None:
     ann, bob = await visit(server.port, "ann"), await visit(server.port, "bob")
-    await asyncio.gather(ann.wait_for("New game"), bob.wait_for("New game"))
+    await asyncio.gather(ann.to_menu(), bob.to_menu())
     victim = next(v for v in server.visits if v.name == "ann")
     assert victim.proc is not None
     os.kill(victim.proc.pid, 9)

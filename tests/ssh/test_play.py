@@ -8,7 +8,8 @@ from tui_domino.ssh.server import GameServer
 
 async def test_a_visitor_plays_a_move_against_the_computer(server: GameServer) -> None:
     term = await visit(server.port, "ann")
-    await term.wait_for("New game", "Quit")
+    await term.wait_for("Welcome, ann.", "Nobody else is here")
+    await term.to_menu()
     term.press("n")
     await term.wait_for("Start", "ann")  # the new-game form has the ssh name
     term.press("f5")
@@ -33,6 +34,7 @@ def footer_at(cols: int, rows: int):
 
 async def test_the_game_follows_the_terminal_size(server: GameServer) -> None:
     term = await visit(server.port, "bob", cols=80, rows=24)
+    await term.to_menu()
     await term.wait_until(footer_at(80, 24), "the menu at 80x24")
     term.resize(100, 30)
     await term.wait_until(footer_at(100, 30), "the menu at 100x30")

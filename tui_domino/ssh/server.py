@@ -98,7 +98,8 @@ class GameServer:
         self.command = command or visitor_command()
         self.rate = RateLimiter(self.limits.rate_count, self.limits.rate_window)
         self.lobby = Lobby()
-        self.visits: set[Visit] = set()
+        self.visits: set[Visit] = set()  # visitors with a game running
+        self.sessions: set[Visit] = set()  # every open session
         self.connections: set[Connection] = set()
         self.closing: str | None = None
         self.host_key: asyncssh.SSHKey | None = None
@@ -145,8 +146,16 @@ class GameServer:
         self.closing = reason
         if self._acceptor is not None:
             self._acceptor.close()
+        self.lobby.close(reason)
         await asyncio.gather(*(v.end(reason, status=0) for v in list(self.visits)),
                              return_exceptions=True)
+        # Each client closes its channel once it has the message; a client that hangs up
+        # on the disconnect alone (OpenSSH does) would never show it.
+        waits = [asyncio.ensure_future(v.closed.wait()) for v in list(self.sessions)]
+        if waits:
+            await asyncio.wait(waits, timeout=5)
+            for w in waits:
+                w.cancel()
         for conn in list(self.connections):
             conn.close()
         if self._acceptor is not None:
@@ -260,11 +269,13 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._idle: asyncio.TimerHandle | None = None
         self._pending_input = bytearray()
         self._ending: asyncio.Task[None] | None = None
+        self.closed = asyncio.Event()
 
     # -- asyncssh callbacks ------------------------------------------------------------------
 
     def connection_made(self, chan: Any) -> None:
         self.chan = chan
+        self.server.sessions.add(self)
         limit = self.server.limits.write_buffer
         chan.set_write_buffer_limits(high=limit, low=limit // 4)
         self.name = player_name(chan.get_extra_info("username") or "")
@@ -331,6 +342,8 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             asyncio.get_running_loop().add_reader(self.master, self._on_output)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.server.sessions.discard(self)
+        self.closed.set()
         self._end_soon(None, 0)
 
     # -- the visit ---------------------------------------------------------------------------

@@ -1,13 +1,219 @@
-"""The game as a visitor sees it: the game's own app, with the lobby on top."""
+"""The game as a visitor of the SSH server sees it: the game's own app, with the lobby
+on top of its menu. F2 (or "Lobby" in the command palette) comes back to the lobby."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import inspect
+import json
+import socket
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from textual import work
+from textual.app import SystemCommand
+from textual.binding import Binding
+from textual.screen import ModalScreen, Screen
+
+from tui_domino.ssh.lobby_screen import ChallengeScreen, LobbyScreen
 from tui_domino.ui import storage
-from tui_domino.ui.app import main_app
+from tui_domino.ui.app import DominoApp
+
+MAX_LINE = 4096
+
+
+def _css_beside(cls: type) -> Any:
+    """The game's stylesheet, found beside the module of the app that names it."""
+    css = cls.CSS_PATH  # type: ignore[attr-defined]
+    if isinstance(css, str):
+        return Path(inspect.getfile(cls)).with_name(css)
+    return css
+
+
+class VisitorApp(DominoApp):
+    CSS_PATH = _css_beside(DominoApp)
+    BINDINGS = [Binding("f2", "lobby", "Lobby", show=False)]
+
+    def __init__(self, name: str, lobby_fd: int = -1, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.player_name = name
+        self.lobby_fd = lobby_fd
+        self.member_id: int | None = None
+        self.people: list[dict[str, Any]] = []
+        self.challenging: int | None = None
+        self.challenger: int | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._sent_state = ""
+        self._challenge_screen: ChallengeScreen | None = None
+
+    # -- start ---------------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        # Textual then runs the game app's own on_mount (which shows the menu); the
+        # lobby goes on top of it.
+        if self.lobby_fd >= 0:
+            self.call_later(self.push_screen, LobbyScreen())
+            self.listen_to_lobby()
+            self.set_interval(0.25, self.report_state)
+
+    def action_lobby(self) -> None:
+        if self.lobby_fd < 0 or isinstance(self.screen, LobbyScreen):
+            return
+        lobby = next((s for s in self.screen_stack if isinstance(s, LobbyScreen)), None)
+        if lobby is None:
+            self.push_screen(LobbyScreen())
+        else:
+            while self.screen is not lobby:
+                self.pop_screen()
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        if self.lobby_fd >= 0 and not isinstance(screen, LobbyScreen):
+            yield SystemCommand("Lobby", "Who else is here; challenge someone to a duel",
+                                self.action_lobby)
+        yield from super().get_system_commands(screen)
+
+    # -- the link to the server's lobby --------------------------------------------------------
+
+    @work(exclusive=True, group="lobby")
+    async def listen_to_lobby(self) -> None:
+        sock = socket.socket(fileno=self.lobby_fd)
+        reader, self._writer = await asyncio.open_unix_connection(sock=sock, limit=MAX_LINE)
+        while True:
+            try:
+                line = await reader.readline()
+            except (ValueError, ConnectionError):
+                break
+            if not line:
+                break
+            with contextlib.suppress(ValueError):
+                message = json.loads(line)
+                if isinstance(message, dict):
+                    self.on_lobby_message(message)
+        self._writer = None
+        self.notify("The lobby is gone.", severity="warning")
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self._writer is not None and not self._writer.is_closing():
+            self._writer.write(json.dumps(message).encode() + b"\n")
+
+    def current_state(self) -> str:
+        base = next((s for s in reversed(self.screen_stack) if not isinstance(s, ModalScreen)),
+                    None)
+        if isinstance(base, LobbyScreen):
+            return "lobby"
+        name = type(base).__name__
+        if "Duel" in name:
+            return "duel"
+        if name == "GameScreen":
+            return "game"
+        return "menu"
+
+    def report_state(self) -> None:
+        state = self.current_state()
+        if state != self._sent_state:
+            self._sent_state = state
+            self.send({"t": "state", "state": state})
+
+    def lobby_screen(self) -> LobbyScreen | None:
+        return next((s for s in self.screen_stack if isinstance(s, LobbyScreen)), None)
+
+    def on_lobby_message(self, message: dict[str, Any]) -> None:
+        kind = message.get("t")
+        lobby = self.lobby_screen()
+        if kind == "welcome":
+            self.member_id = message.get("id")
+            self.player_name = str(message.get("name", self.player_name))
+        elif kind == "people":
+            people = message.get("people")
+            self.people = people if isinstance(people, list) else []
+            if lobby is not None:
+                lobby.show_people(self.people)
+        elif kind == "challenged":
+            self.challenger = message.get("by")
+            screen = ChallengeScreen(str(message.get("name", "?")),
+                                     str(message.get("variant", "classic")))
+            self._challenge_screen = screen
+            self.push_screen(screen, self.answer)
+            self.bell()
+        elif kind == "withdrawn":
+            if self._challenge_screen is not None and self._challenge_screen.is_attached:
+                self._challenge_screen.dismiss(None)
+            self.notify("The challenge was withdrawn.")
+        elif kind == "answered":
+            self.challenging = None
+            if message.get("accept"):
+                text = "Challenge accepted: the duel starts."
+            else:
+                text = str(message.get("why") or "The challenge was declined.")
+            self.notify(text)
+            if lobby is not None:
+                lobby.say(text)
+        elif kind in ("host", "join"):
+            self.start_duel(message)
+        elif kind == "closing":
+            self.notify(str(message.get("why", "The server is closing.")), severity="warning",
+                        timeout=30)
+
+    def challenge(self, to: int, variant: str) -> None:
+        self.challenging = to
+        self.send({"t": "challenge", "to": to, "variant": variant})
+
+    def withdraw(self) -> bool:
+        if self.challenging is None:
+            return False
+        self.challenging = None
+        self.send({"t": "withdraw"})
+        return True
+
+    def answer(self, accept: bool | None) -> None:
+        self._challenge_screen = None
+        if accept is None or self.challenger is None:
+            return
+        self.send({"t": "answer", "to": self.challenger, "accept": bool(accept)})
+        self.challenger = None
+
+    # -- duels -----------------------------------------------------------------------------------
+
+    @work(exclusive=True, group="duel")
+    async def start_duel(self, message: dict[str, Any]) -> None:
+        from tui_domino.ssh.duel import DuelUnavailable, open_duel
+
+        try:
+            session, screen = await open_duel(
+                role=str(message["t"]), name=self.player_name,
+                variant=str(message.get("variant", "classic")),
+                port=int(message.get("port", 0)),
+                on_hosting=lambda port: self.send(
+                    {"t": "hosting", "duel": message.get("duel"), "port": port}),
+            )
+        except DuelUnavailable as exc:
+            self.notify(str(exc), severity="error", timeout=10)
+            self.send({"t": "duel_failed", "duel": message.get("duel")})
+            return
+        except (TimeoutError, OSError) as exc:
+            self.notify(f"The duel could not start: {exc}", severity="error", timeout=10)
+            self.send({"t": "duel_failed", "duel": message.get("duel")})
+            return
+        self._sent_state = "duel"
+        self.push_screen(screen, lambda _result: self._duel_over(session))
+
+    def _duel_over(self, session: Any) -> None:
+        self.run_worker(_close(session), group="duel-close")
+
+
+async def _close(session: Any) -> None:
+    with contextlib.suppress(Exception):
+        await session.close()
 
 
 def run_visitor(name: str, lobby_fd: int) -> int:
+    """Runs the game for one visitor; the name becomes the player's name."""
     settings = storage.Settings.load()
     settings.name = name
-    settings.save()
-    return main_app() or 0
+    with contextlib.suppress(OSError):
+        settings.save()
+    app = VisitorApp(name, lobby_fd, settings=settings)
+    app.run()
+    return app.return_code or 0

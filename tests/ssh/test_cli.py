@@ -1,0 +1,51 @@
+"""``tui-domino serve`` as a process: it announces itself and stops cleanly on Ctrl-C."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import sys
+from pathlib import Path
+
+from tests.ssh.conftest import Terminal, visit
+
+
+async def test_ctrl_c_stops_the_server_and_tells_the_visitors(home: Path) -> None:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tui_domino.ssh.cli", "serve", "--port", "0",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )
+    try:
+        assert proc.stdout is not None
+        banner = ""
+        while "Ctrl-C" not in banner:
+            line = await asyncio.wait_for(proc.stdout.readline(), 30)
+            assert line, banner
+            banner += line.decode()
+        port = int(re.search(r"port (\d+)", banner).group(1))  # type: ignore[union-attr]
+        assert "SHA256:" in banner and "Only this machine" in banner
+        term = await visit(port, "ann")
+        await term.wait_for("Welcome, ann.")
+        proc.send_signal(signal.SIGINT)
+        await term.wait_for("shutting down", where=Terminal.output)
+        await asyncio.wait_for(term.closed.wait(), 15)
+        assert await asyncio.wait_for(proc.wait(), 15) == 0
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+
+
+def test_serve_is_registered_with_its_options() -> None:
+    import argparse
+
+    from tui_domino.ssh.cli import add_serve, limits_from
+
+    parser = argparse.ArgumentParser()
+    add_serve(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["serve", "--port", "2300", "--max-visitors", "5",
+                              "--idle-minutes", "2"])
+    assert args.port == 2300 and args.host == "127.0.0.1"
+    limits = limits_from(args)
+    assert limits.max_visitors == 5 and limits.idle_timeout == 120

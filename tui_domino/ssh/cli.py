@@ -1,0 +1,117 @@
+"""``tui-domino serve``: the command line of the SSH server."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from tui_domino.ssh.limits import Limits
+
+PASSWORD_ENV = "TUI_DOMINO_SSH_PASSWORD"
+
+
+def add_serve(subparsers: Any) -> argparse.ArgumentParser:
+    """Registers ``serve`` on the command line's subparsers."""
+    d = Limits()
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "serve",
+        help="host the game over SSH: visitors play with just an ssh client",
+        description=(
+            "Host the game over SSH: `ssh -p PORT NAME@HOST` puts each visitor into a game "
+            "of their own, and a lobby where visitors challenge each other to duels. "
+            "The ssh user name becomes the player's name."
+        ),
+    )
+    p.add_argument("--port", type=int, default=2222, help="port to listen on (default 2222)")
+    p.add_argument(
+        "--host", default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only; "
+             "0.0.0.0 or :: lets others connect)",
+    )
+    p.add_argument(
+        "--password", default=None,
+        help=f"a password every visitor must give (default: none; the environment variable "
+             f"{PASSWORD_ENV} keeps it out of the process list)",
+    )
+    p.add_argument("--authorized-keys", type=Path, default=None, metavar="FILE",
+                   help="only visitors with a key in this file (OpenSSH format) get in "
+                        "(or with the password, when one is set as well)")
+    p.add_argument("--max-visitors", type=int, default=d.max_visitors,
+                   help=f"visitors at once (default {d.max_visitors})")
+    p.add_argument("--rate", type=int, default=d.rate_count, metavar="N",
+                   help=f"new connections per address and minute (default {d.rate_count})")
+    p.add_argument("--idle-minutes", type=float, default=d.idle_timeout / 60,
+                   help=f"disconnect a visitor idle this long (default "
+                        f"{d.idle_timeout / 60:g}; 0: never)")
+    p.add_argument("--stall-seconds", type=float, default=d.stall_timeout,
+                   help=f"disconnect a client that takes no output this long "
+                        f"(default {d.stall_timeout:g})")
+    p.add_argument("--host-key", type=Path, default=None, metavar="FILE",
+                   help="the ed25519 host key (default: made on the first start and kept "
+                        "in the data directory)")
+    p.add_argument("--verbose", "-v", action="store_true", help="log every connection")
+    p.set_defaults(handler=run_serve)
+    return p
+
+
+def limits_from(args: argparse.Namespace) -> Limits:
+    return Limits(
+        max_visitors=max(1, args.max_visitors),
+        rate_count=max(1, args.rate),
+        idle_timeout=max(0.0, args.idle_minutes * 60),
+        stall_timeout=max(1.0, args.stall_seconds),
+    )
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Runs the server until Ctrl-C; returns the exit status."""
+    try:
+        import asyncssh  # noqa: F401
+    except ImportError:
+        print("tui-domino serve needs asyncssh: pip install asyncssh", file=sys.stderr)
+        return 2
+    from tui_domino.ssh.hostkey import HostKeyError
+    from tui_domino.ssh.server import GameServer, serve_forever
+
+    password = args.password or os.environ.get(PASSWORD_ENV) or None
+    if args.authorized_keys is not None and not args.authorized_keys.is_file():
+        print(f"tui-domino: no such file: {args.authorized_keys}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)  # a line per packet otherwise
+    server = GameServer(
+        host=args.host,
+        port=args.port,
+        limits=limits_from(args),
+        password=password,
+        authorized_keys=args.authorized_keys,
+        host_key_path=args.host_key,
+    )
+    try:
+        asyncio.run(serve_forever(server, announce=lambda line: print(line, flush=True)))
+    except HostKeyError as exc:
+        print(f"tui-domino: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"tui-domino: cannot listen on {args.host} port {args.port}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m tui_domino.ssh.cli``: the same as ``tui-domino serve``."""
+    parser = argparse.ArgumentParser(prog="tui-domino")
+    add_serve(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return int(args.handler(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
