@@ -1,10 +1,9 @@
 """A lobby duel: the challenged visitor's game hosts on 127.0.0.1 (a free port), the
 challenger's joins that port; both then play over the duel protocol like any two
-players (``tui_domino.net``), with the game's own duel screen."""
+players (``tui_domino.net``), on the game's own duel screen."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -16,24 +15,43 @@ class DuelUnavailable(Exception):
     """This version of the game cannot play duels (the duel layer or screen is missing)."""
 
 
-def _parts() -> tuple[Any, Any, Any]:
+def duel_session_class() -> Any:
     try:
-        from tui_domino.net import DuelSession, MatchSettings
-        from tui_domino.ui.screens.duel import DuelScreen
+        from tui_domino.net.transport import DuelSession
     except ImportError as exc:
         raise DuelUnavailable(f"Duels are not available in this version ({exc}).") from exc
-    return DuelSession, MatchSettings, DuelScreen
+    return DuelSession
+
+
+def duel_screen_class() -> Any:
+    try:
+        from tui_domino.ui.screens.duel import DuelScreen
+    except ImportError as exc:
+        raise DuelUnavailable("Duels are not available in this version "
+                              "(the game has no duel screen).") from exc
+    return DuelScreen
+
+
+async def connect_duel(*, role: str, name: str, variant: str, port: int,
+                       on_hosting: Callable[[int], None]) -> Any:
+    """This side's ``DuelSession``: hosting on loopback (``on_hosting`` gets the port,
+    for the lobby to pass on) or joining ``port``."""
+    from tui_domino.net import MatchSettings
+
+    session_class = duel_session_class()
+    if role == "host":
+        session = await session_class.host(port=0, addr=LOOPBACK, name=name,
+                                           settings=MatchSettings(variant))
+        on_hosting(int(session.port))
+        return session
+    return await session_class.join(LOOPBACK, port, name=name,
+                                    connect_timeout=CONNECT_TIMEOUT)
 
 
 async def open_duel(*, role: str, name: str, variant: str, port: int,
                     on_hosting: Callable[[int], None]) -> tuple[Any, Any]:
     """Opens this side of a lobby duel; returns (session, screen to push)."""
-    duel_session, match_settings, duel_screen = _parts()
-    if role == "host":
-        session = await duel_session.host(port=0, addr=LOOPBACK, name=name,
-                                          settings=match_settings(variant))
-        on_hosting(int(session.port))
-    else:
-        session = await asyncio.wait_for(duel_session.join(LOOPBACK, port, name=name),
-                                         CONNECT_TIMEOUT)
-    return session, duel_screen(session)
+    screen_class = duel_screen_class()  # before connecting: fail without a half-open duel
+    session = await connect_duel(role=role, name=name, variant=variant, port=port,
+                                 on_hosting=on_hosting)
+    return session, screen_class(session)

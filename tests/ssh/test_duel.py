@@ -1,0 +1,93 @@
+"""The lobby's duel hand-off: host on loopback, pass the port, join, play a move over
+the duel protocol; and the lobby hub's side of it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+
+import pytest
+
+from tui_domino.ssh.duel import connect_duel
+from tui_domino.ssh.lobby import Lobby
+
+pytest.importorskip("tui_domino.net.transport")
+
+
+async def test_a_lobby_duel_connects_on_loopback_and_carries_a_move() -> None:
+    from tui_domino.net import events as ev
+
+    ports: asyncio.Queue[int] = asyncio.Queue()
+    host = await connect_duel(role="host", name="ann", variant="classic", port=0,
+                              on_hosting=ports.put_nowait)
+    join = await connect_duel(role="join", name="bob", variant="classic",
+                              port=await ports.get(), on_hosting=lambda port: None)
+    try:
+        async with asyncio.timeout(30):
+            while not (host.my_turn() or join.my_turn()):
+                await asyncio.sleep(0.02)
+            mover, other = (host, join) if host.my_turn() else (join, host)
+            move = mover.legal_moves()[0]
+            await mover.play(move)
+            while True:
+                e = await other.next_event(timeout=30)
+                if isinstance(e, ev.Moved):
+                    break
+        assert e.player == (0 if mover is host else 1)
+    finally:
+        await asyncio.gather(host.close(), join.close())
+
+
+class Game:
+    """A visitor's end of the lobby socket."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.sock.setblocking(False)
+        self.buffer = b""
+
+    async def receive(self, kind: str) -> dict:
+        loop = asyncio.get_running_loop()
+        async with asyncio.timeout(10):
+            while True:
+                while b"\n" in self.buffer:
+                    line, self.buffer = self.buffer.split(b"\n", 1)
+                    message = json.loads(line)
+                    if message["t"] == kind:
+                        return message
+                self.buffer += await loop.sock_recv(self.sock, 4096)
+
+    async def send(self, message: dict) -> None:
+        await asyncio.get_running_loop().sock_sendall(self.sock,
+                                                      json.dumps(message).encode() + b"\n")
+
+
+async def test_the_lobby_asks_the_challenged_to_host_and_hands_the_port_on() -> None:
+    lobby = Lobby()
+    games = {}
+    for name in ("ann", "bob"):
+        ours, theirs = socket.socketpair()
+        member = await lobby.join(name, ours)
+        games[name] = (member, Game(theirs))
+    (ann, ann_game), (bob, bob_game) = games["ann"], games["bob"]
+    await bob_game.send({"t": "challenge", "to": ann.id, "variant": "spider"})
+    challenged = await ann_game.receive("challenged")
+    assert challenged["name"] == "bob" and challenged["variant"] == "spider"
+    await ann_game.send({"t": "answer", "to": bob.id, "accept": True})
+    host = await ann_game.receive("host")
+    assert (await bob_game.receive("answered"))["accept"] is True
+    await ann_game.send({"t": "hosting", "duel": host["duel"], "port": 40404})
+    join = await bob_game.receive("join")
+    assert join["port"] == 40404 and join["variant"] == "spider" and join["opponent"] == "ann"
+    people = {p["name"]: p for p in lobby.people()}
+    assert people["ann"]["state"] == "duel" and people["ann"]["with"] == "bob"
+    # A third visitor cannot challenge someone in a duel.
+    ours, theirs = socket.socketpair()
+    carl = await lobby.join("carl", ours)
+    carl_game = Game(theirs)
+    await carl_game.send({"t": "challenge", "to": ann.id, "variant": "classic"})
+    refused = await carl_game.receive("answered")
+    assert refused["accept"] is False and "busy" in refused["why"]
+    for member in (ann, bob, carl):
+        lobby.leave(member)
