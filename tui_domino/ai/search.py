@@ -27,6 +27,7 @@ from typing import Any
 from tui_domino import rules
 from tui_domino.ai.inference import Knowledge, knowledge
 from tui_domino.ai.simulation import Sim, Variant, variant_of
+from tui_domino.rules import dominoes as D
 from tui_domino.rules import triangle_grid as grid
 from tui_domino.rules.triominos_sim import CODE_TILE, PATTERN_MASK
 from tui_domino.rules.triominos_sim import TriominosSim as _TSim
@@ -68,6 +69,52 @@ def resolve_budget(variant: str, budget: Any) -> Budget:
 
 
 # -- rewards and playouts ---------------------------------------------------------------------
+
+Match = tuple[list[int], int]  # (match totals before this round, target)
+
+
+def match_context(view: View) -> Match | None:
+    """The optional match context of a view: ``view["match"] = {"totals": [t0, t1],
+    "target": T}`` (the totals banked before this round). The engine's views do not carry
+    it; a caller that knows the match may add it, and the search then plays for the match."""
+    m = view.get("match")
+    if not isinstance(m, dict):
+        return None
+    totals, target = m.get("totals"), m.get("target")
+    if (
+        isinstance(totals, list) and len(totals) == 2
+        and all(isinstance(t, int) for t in totals) and isinstance(target, int)
+    ):
+        return (list(totals), target)
+    return None
+
+
+def match_outcome(variant: str, match: Match, points: list[int], me: int) -> int | None:
+    """+1 when the finished round wins the match for ``me``, -1 when it loses it, else None."""
+    totals, target = match
+    new = [totals[0] + points[0], totals[1] + points[1]]
+    if variant == "spider":  # points are charged: reaching the limit loses
+        for p in (0, 1):
+            if new[p] >= target:
+                return -1 if p == me else 1
+        return None
+    if max(new) >= target and new[0] != new[1]:
+        return 1 if (new[me] > new[1 - me]) else -1
+    return None
+
+
+def _with_match(reward: Any, variant: str, me: int, match: Match | None) -> Any:
+    if match is None:
+        return reward
+
+    def with_match(sim: Sim) -> float:
+        if sim.over:
+            o = match_outcome(variant, match, sim.points, me)
+            if o is not None:
+                return float(o)
+        return float(reward(sim))
+
+    return with_match
 
 
 def _reward_fn(var: Variant, me: int) -> Any:
@@ -113,6 +160,80 @@ def _triominos_gain(sim: _TSim, m: int) -> int:
         if pcnt.get(k + grid.CORNER_OFFSETS[par][opp], 0):
             gain += sim._bridge
     return gain
+
+
+CLASSIC_GREEDY = 0.6
+
+
+def _classic_playout(sim: Any, rng: random.Random) -> None:
+    """Classic to the round's end, each side playing its heaviest playable tile most of the
+    time (``CLASSIC_GREEDY``) and a random one otherwise; the same rules as
+    ``ClassicSim.playout``, which plays uniformly at random."""
+    if sim.over:
+        return
+    if sim.empty:
+        sim.play(sim.legal()[int(rng.random() * len(sim.legal()))])
+        if sim.over:
+            return
+    rand = rng.random
+    hands = sim.hands
+    bz = sim.bz
+    nbz = len(bz)
+    bp = sim.bp
+    reserve = sim.reserve
+    left, right = sim.left, sim.right
+    p = sim.to_move
+    num = D.NUM
+    lo_bits, hi_bits = D.LOW_BITS, D.HIGH_BITS
+    ta, tb = D.A, D.B
+    pips = D.PIPS
+    greedy = CLASSIC_GREEDY
+    while True:
+        hand = hands[p]
+        ends = num[left] | num[right]
+        m = hand & ends
+        if m:
+            if m & (m - 1) == 0:
+                t = m.bit_length() - 1
+            else:
+                opts = lo_bits[m & 0x3FFF] + hi_bits[m >> 14]
+                if rand() < greedy:
+                    t = max(opts, key=pips.__getitem__)
+                else:
+                    t = opts[int(rand() * len(opts))]
+            a = ta[t]
+            b = tb[t]
+            if a == left or b == left:
+                if (a == right or b == right) and rand() < 0.5:
+                    right = b if a == right else a
+                else:
+                    left = a if b == left else b
+            else:
+                right = b if a == right else a
+            hand &= ~(1 << t)
+            hands[p] = hand
+            if not hand:
+                sim.winner = p
+                sim.points[p] += D.pips_of(hands[1 - p])
+                break
+            p ^= 1
+            if nbz - bp <= reserve:
+                ends = num[left] | num[right]
+                if not (hands[0] & ends or hands[1] & ends):
+                    sim._blocked_end(hands)
+                    break
+        elif nbz - bp > reserve:
+            hands[p] = hand | (1 << bz[bp])
+            bp += 1
+            if nbz - bp <= reserve and not (hands[0] & ends or hands[1] & ends):
+                sim._blocked_end(hands)
+                break
+        else:
+            p ^= 1
+    sim.bp = bp
+    sim.left, sim.right = left, right
+    sim.to_move = p
+    sim.over = True
 
 
 TRIOMINOS_PLAYOUT_PLIES = 6
@@ -173,6 +294,9 @@ def _triominos_value_fn(var: Variant, me: int) -> Any:
     return reward
 
 
+PLAYOUTS: dict[str, Any] = {"classic": _classic_playout, "triominos": _triominos_playout}
+
+
 # -- ISMCTS -------------------------------------------------------------------------------------
 
 
@@ -194,6 +318,7 @@ def ismcts(
     rng: random.Random,
     budget: Budget,
     stop: Any = None,
+    match: Match | None = None,
 ) -> tuple[int, dict[int, tuple[int, float]]]:
     """Searches from ``base`` (the viewer to move); returns the chosen compact move and the root
     statistics {move: (visits, mean reward)}."""
@@ -204,7 +329,8 @@ def ismcts(
         return root_legal[0], {}
     triominos = var.name == "triominos"
     reward = _triominos_value_fn(var, me) if triominos else _reward_fn(var, me)
-    playout = _triominos_playout if triominos else None
+    reward = _with_match(reward, var.name, me, match)
+    playout = PLAYOUTS.get(var.name)
     root = Node(opp)
     clock = time.perf_counter
     deadline = clock() + budget.ms / 1000.0 if budget.ms is not None else math.inf
@@ -269,7 +395,7 @@ def ismcts(
 
 # -- exact endgame for dominoes ---------------------------------------------------------------
 
-ENDGAME_TILES = {"classic": 10, "spider": 8}
+ENDGAME_TILES = {"classic": 16, "spider": 12}
 ENDGAME_DEALS = 24
 
 
@@ -285,11 +411,19 @@ def _key(var: Variant, sim: Sim) -> tuple[Any, ...]:
     return (sim.hands[0], sim.hands[1], tuple(sim.ends), tuple(sim.closed), sim.to_move)
 
 
+class _OutOfTime(Exception):
+    pass
+
+
 def _solve(var: Variant, sim: Sim, reward: Any, me: int, alpha: float, beta: float,
-           table: dict[tuple[Any, ...], float]) -> float:
-    """The exact value (for ``me``) of a perfect-information position, by alpha-beta."""
+           table: dict[tuple[Any, ...], float], ctl: list[float]) -> float:
+    """The exact value (for ``me``) of a perfect-information position, by alpha-beta.
+    ``ctl`` is [nodes searched, deadline]: raises _OutOfTime past the deadline."""
     if sim.over:
         return float(reward(sim))
+    ctl[0] += 1
+    if ctl[0] % 2048 == 0 and time.perf_counter() > ctl[1]:
+        raise _OutOfTime
     key = _key(var, sim)
     hit = table.get(key)
     if hit is not None:
@@ -300,7 +434,7 @@ def _solve(var: Variant, sim: Sim, reward: Any, me: int, alpha: float, beta: flo
     for m in sim.legal():
         child = sim.clone()
         child.play(m)
-        v = _solve(var, child, reward, me, a, b, table)
+        v = _solve(var, child, reward, me, a, b, table, ctl)
         if maximize:
             if v > best:
                 best = v
@@ -316,7 +450,12 @@ def _solve(var: Variant, sim: Sim, reward: Any, me: int, alpha: float, beta: flo
 
 
 def endgame(
-    var: Variant, base: Sim, know: Knowledge, rng: random.Random, budget: Budget
+    var: Variant,
+    base: Sim,
+    know: Knowledge,
+    rng: random.Random,
+    budget: Budget,
+    match: Match | None = None,
 ) -> int | None:
     """The best move by exact search over the consistent hidden hands, or None when the
     position is too big or the time ran out."""
@@ -336,10 +475,11 @@ def endgame(
         hands = [know.sample(rng)[0] for _ in range(ENDGAME_DEALS)]
     elif len(hands) > ENDGAME_DEALS:
         hands = rng.sample(hands, ENDGAME_DEALS)
-    reward = _reward_fn(var, me)
-    clock = time.perf_counter
-    deadline = clock() + (budget.ms if budget.ms is not None else 1e9) / 1000.0
+    reward = _with_match(_reward_fn(var, me), var.name, me, match)
+    # Exact search may use at most half of the time cap; ISMCTS gets the rest if it fails.
+    deadline = time.perf_counter() + (budget.ms if budget.ms is not None else 1e9) / 2000.0
     totals = dict.fromkeys(legal, 0.0)
+    ctl = [0.0, deadline]
     for h in hands:
         sim = base.clone()
         rest = [t for t in hidden_list if not h >> t & 1]
@@ -348,9 +488,10 @@ def endgame(
         for m in legal:
             child = sim.clone()
             child.play(m)
-            totals[m] += _solve(var, child, reward, me, -math.inf, math.inf, table)
-        if clock() > deadline:
-            return None
+            try:
+                totals[m] += _solve(var, child, reward, me, -math.inf, math.inf, table, ctl)
+            except _OutOfTime:
+                return None
     return max(legal, key=lambda m: totals[m])
 
 
@@ -359,6 +500,7 @@ def endgame(
 
 def hard(view: View, rng: random.Random, budget: Any = None, stop: Any = None) -> rules.Move:
     """The hard player: exact endgame search when it applies, else ISMCTS."""
+    start = time.perf_counter()
     var = variant_of(view)
     b = resolve_budget(var.name, budget)
     base = var.base_sim(view)
@@ -366,13 +508,17 @@ def hard(view: View, rng: random.Random, budget: Any = None, stop: Any = None) -
     if len(legal) == 1:
         return var.to_public(base, legal[0])
     know = knowledge(view)
+    match = match_context(view)
     if var.name in ENDGAME_TILES and _no_more_draws(var, view):
         held = len(view["hand"]) + know.opp_size
         if held <= ENDGAME_TILES[var.name]:
-            m = endgame(var, base, know, rng, b)
+            m = endgame(var, base, know, rng, b, match)
             if m is not None:
                 return var.to_public(base, m)
-    m, _stats = ismcts(var, base, know, rng, b, stop)
+            if b.ms is not None:  # what the exact search left of the time
+                spent = (time.perf_counter() - start) * 1000.0
+                b = Budget(b.iterations, max(1.0, b.ms - spent))
+    m, _stats = ismcts(var, base, know, rng, b, stop, match)
     return var.to_public(base, m)
 
 

@@ -85,6 +85,34 @@ async def warm_up() -> None:
     await asyncio.wrap_future(ex.submit(_ping))
 
 
+def submit(
+    view: dict[str, Any],
+    level: str,
+    budget_ms: float | None = None,
+    seed: int = 0,
+    iterations: int | None = None,
+) -> Future[rules.Move]:
+    """The same choice as ``choose_in_process`` as a ``concurrent.futures.Future``, for code
+    that waits in a thread (``future.result()`` releases the GIL while it waits)."""
+    job = next(_jobs)
+    ex, _ = _get_executor()
+    inner: Future[dict[str, Any]] = ex.submit(
+        _run, view, level, budget_ms, seed, job, iterations
+    )
+    outer: Future[rules.Move] = Future()
+
+    def done(f: Future[dict[str, Any]]) -> None:
+        if f.cancelled():
+            outer.cancel()
+        elif f.exception() is not None:
+            outer.set_exception(f.exception())  # type: ignore[arg-type]
+        else:
+            outer.set_result(rules.move_from_json(view["variant"], f.result()))
+
+    inner.add_done_callback(done)
+    return outer
+
+
 async def choose_in_process(
     view: dict[str, Any],
     level: str,
@@ -143,4 +171,4 @@ def is_running() -> bool:
     return _executor is not None
 
 
-__all__ = ["choose_in_process", "is_running", "shutdown", "warm_up"]
+__all__ = ["choose_in_process", "is_running", "shutdown", "submit", "warm_up"]

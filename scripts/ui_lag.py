@@ -1,0 +1,135 @@
+"""How live the game screen stays while the hard computer player thinks.
+
+Runs the app headless (``App.run_test``) with a match between two hard computer players and a
+timer ticking every 10 ms that records how late each tick fires: that lateness is the time the
+event loop could not answer a key press or repaint. Stops after 20 hard moves that needed a
+search (forced moves are not counted) and prints the lag's median, p99 and maximum.
+
+    python scripts/ui_lag.py                    # the search in the worker process
+    python scripts/ui_lag.py --mode thread      # the search in a thread of the UI process
+    python scripts/ui_lag.py --variant triominos --moves 20 --json
+
+``--mode process`` routes the computer's choice through ``tui_domino.ai.worker`` (the way the
+game is meant to run it); ``--mode thread`` runs it in a thread of the app's own process, which
+shows what the worker process saves (a pure-Python search holds the GIL).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tui_domino import ai  # noqa: E402
+from tui_domino.ai import worker  # noqa: E402
+from tui_domino.ai.levels import LEVELS  # noqa: E402
+from tui_domino.ai.simulation import variant_of  # noqa: E402
+
+
+def percentile(xs: list[float], q: float) -> float:
+    s = sorted(xs)
+    if not s:
+        return 0.0
+    k = min(len(s) - 1, max(0, round((len(s) - 1) * q)))
+    return s[k]
+
+
+async def measure(variant: str, moves: int, mode: str, seed: int, budget_ms: float | None
+                  ) -> dict[str, object]:
+    os.environ["TUI_DOMINO_DELAY"] = "0"
+    from tui_domino.ui import storage
+    from tui_domino.ui.app import DominoApp
+    from tui_domino.ui.session import Seat, Session
+
+    # The game looks levels up in ai.PLAYERS; make sure "hard" is there for this run.
+    ai.PLAYERS.setdefault("hard", LEVELS["hard"])
+    searched = [0]
+    think_ms: list[float] = []
+
+    def computer_move(self: Session) -> object:
+        tm = self.state.to_move
+        assert tm is not None
+        view = self.state.view(tm)
+        base = variant_of(view).base_sim(view)
+        forced = len(base.legal()) == 1
+        t0 = time.perf_counter()
+        if mode == "process":
+            move = worker.submit(view, "hard", budget_ms, seed=len(self.state.history)).result()
+        else:
+            move = LEVELS["hard"](view, self.ai_rng(), None if budget_ms is None else
+                                  budget_ms / 1000.0)
+        if not forced:
+            searched[0] += 1
+            think_ms.append((time.perf_counter() - t0) * 1000.0)
+        return move
+
+    Session.computer_move = computer_move  # type: ignore[method-assign,assignment]
+    if mode == "process":
+        await worker.warm_up()
+
+    settings = storage.Settings()
+    settings.animations = False
+    app = DominoApp(settings=settings, seed=seed, autosave=False)
+    lags: list[float] = []
+    interval = 0.010
+    async with app.run_test(size=(100, 32)) as pilot:
+        last = [time.perf_counter()]
+
+        def tick() -> None:
+            now = time.perf_counter()
+            lags.append(max(0.0, (now - last[0] - interval) * 1000.0))
+            last[0] = now
+
+        app.set_interval(interval, tick)
+        app.start_match(variant, [Seat("North", "computer", "hard"),
+                                  Seat("South", "computer", "hard")])
+        deadline = time.perf_counter() + 600
+        while searched[0] < moves and time.perf_counter() < deadline:
+            await asyncio.sleep(0.05)
+            name = type(app.screen).__name__
+            if name in ("RoundSummary", "MatchOverScreen"):
+                await pilot.press("enter")
+    worker.shutdown()
+    return {
+        "variant": variant,
+        "mode": mode,
+        "hard_moves": searched[0],
+        "think_ms_median": round(statistics.median(think_ms), 1) if think_ms else 0.0,
+        "ticks": len(lags),
+        "lag_ms": {
+            "p50": round(percentile(lags, 0.50), 2),
+            "p99": round(percentile(lags, 0.99), 2),
+            "max": round(max(lags, default=0.0), 2),
+        },
+    }
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--variant", choices=("classic", "spider", "triominos"), default="classic")
+    p.add_argument("--moves", type=int, default=20, help="hard moves to measure (default 20)")
+    p.add_argument("--mode", choices=("process", "thread"), default="process")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--budget-ms", type=float, default=None)
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args()
+    r = asyncio.run(measure(args.variant, args.moves, args.mode, args.seed, args.budget_ms))
+    lag = r["lag_ms"]
+    assert isinstance(lag, dict)
+    print(f"{r['variant']}, search in a {r['mode']}: {r['hard_moves']} hard moves "
+          f"(median {r['think_ms_median']} ms of thought), {r['ticks']} ticks; "
+          f"event-loop lag p50 {lag['p50']} ms, p99 {lag['p99']} ms, max {lag['max']} ms")
+    if args.json:
+        print(json.dumps(r))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
