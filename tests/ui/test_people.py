@@ -50,3 +50,20 @@ async def test_help_and_palette() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen is screen
+
+
+async def test_searching_computer_moves_from_its_own_process() -> None:
+    from tui_domino.ai import worker
+
+    app = make_app(seed=6)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_match("spider", [Seat("You"), Seat("Computer", "computer", "hard")])
+        await settle(pilot, rounds=200)
+        screen = game(app)
+        state = screen.session.state
+        if state.to_move == 0:
+            await pilot.press("enter")
+            await settle(pilot, rounds=200)
+        assert any(r["player"] == 1 for r in state.history)
+        assert worker.is_running()
+    assert not worker.is_running()

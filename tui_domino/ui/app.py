@@ -47,10 +47,17 @@ class DominoApp(App[None]):
             self.theme = self.settings.theme
         if not self.settings.animations:
             self.animation_level = "none"
+        _start_resource_tracker()
 
     def on_mount(self) -> None:
         self.push_screen(MenuScreen())
         self.call_after_refresh(self.check_size)
+
+    def on_unmount(self) -> None:
+        from tui_domino.ai import worker
+
+        if worker.is_running():
+            worker.shutdown()
 
     # -- matches -------------------------------------------------------------------------------
 
@@ -66,6 +73,14 @@ class DominoApp(App[None]):
         )
         self._show_game(session)
 
+    def _warm_up(self, session: Session) -> None:
+        """Starts the searching players' process early, so the first move is quick."""
+        from tui_domino import ai
+        from tui_domino.ai import worker
+
+        if any(s.is_computer and s.level in ai.SEARCHING for s in session.seats):
+            self.run_worker(worker.warm_up(), group="warm-up", exit_on_error=False)
+
     def _show_game(self, session: Session) -> None:
         # The game sits directly above the menu: Esc goes back there.
         if not any(isinstance(s, MenuScreen) for s in self.screen_stack):
@@ -73,6 +88,7 @@ class DominoApp(App[None]):
         else:
             while not isinstance(self.screen, MenuScreen):
                 self.pop_screen()
+        self._warm_up(session)
         self.push_screen(GameScreen(session))
 
     def action_help(self) -> None:
@@ -165,6 +181,17 @@ class DominoApp(App[None]):
             self.settings.save()
         self.apply_ascii()
         self.notify("ASCII drawing on." if self.settings.ascii else "Box drawing on.")
+
+
+def _start_resource_tracker() -> None:
+    """The searching players run in a spawned process; multiprocessing's helper process
+    must start while stderr is still the terminal's (a running app redirects it)."""
+    try:
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+    except (OSError, ValueError):
+        pass
 
 
 def main_app(

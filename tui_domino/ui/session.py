@@ -176,6 +176,22 @@ class Session:
         view = self.state.view(tm)
         return choose(view, self.ai_rng(), None)  # type: ignore[no-any-return]
 
+    def computer_searches(self) -> bool:
+        """Whether the computer to move thinks by searching (in a separate process)."""
+        tm = self.state.to_move
+        return tm is not None and self.seats[tm].level in ai.SEARCHING
+
+    async def computer_move_in_process(self, budget_ms: float = 900.0) -> rules.Move:
+        """The searching computer's choice, computed in the players' worker process; the
+        await can be cancelled (leaving the game stops the search)."""
+        from tui_domino.ai import worker
+
+        tm = self.state.to_move
+        assert tm is not None
+        level = self.seats[tm].level
+        seed = self.ai_rng().getrandbits(32)
+        return await worker.choose_in_process(self.state.view(tm), level, budget_ms, seed)
+
     def next_round(self) -> None:
         self.match.next_round()
         self.save()

@@ -49,7 +49,7 @@ class Settings:
     second_name: str = "Guest"
     computer_delay: float = 0.6
     last_variant: str = "classic"
-    last_level: str = "greedy"
+    last_level: str = "normal"
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod

@@ -115,7 +115,7 @@ def layout_classic(
         a, b = place.tile
         if place.end == "center":
             ghosts["center"] = Link(a, b, style, i)
-        else:
+        elif ends is not None:
             e = ends[0] if place.end == "left" else ends[1]
             other = b if a == e else a
             ghosts[place.end] = Link(e, other, style, i)

@@ -80,7 +80,8 @@ class GameScreen(Screen[None]):
         self.call_after_refresh(self.next_step)
 
     def apply_settings(self) -> None:
-        ascii_only = bool(getattr(self.app, "settings", None) and self.app.settings.ascii)
+        settings = getattr(self.app, "settings", None)
+        ascii_only = bool(settings is not None and settings.ascii)
         self.query_one(BoardView).set_ascii(ascii_only)
         self.query_one(HandView).ascii_only = ascii_only
         self.set_class(ascii_only, "-ascii")
@@ -110,7 +111,8 @@ class GameScreen(Screen[None]):
         self.query_one("#hint", Static).update(self.hint())
         box = self.query_one("#hand-box")
         owner = "Your hand" if not s.hot_seat else f"{s.seats[s.viewer].name}'s hand"
-        box.border_title = f"{owner} · {len(view['hand'])} tiles"
+        n = len(view["hand"])
+        box.border_title = f"{owner} · {n} tile{'' if n == 1 else 's'}"
 
     def draw_board(self, follow: bool = True) -> None:
         s = self.session
@@ -257,7 +259,10 @@ class GameScreen(Screen[None]):
     @work(exclusive=True, group="computer")
     async def computer_turn(self, turn: int) -> None:
         delay = storage.effective_delay(self.app.settings) if hasattr(self.app, "settings") else 0
-        move = await asyncio.to_thread(self.session.computer_move)
+        if self.session.computer_searches():
+            move = await self.session.computer_move_in_process()
+        else:
+            move = await asyncio.to_thread(self.session.computer_move)
         if delay:
             # a draw goes quicker than a placement, so a run of draws does not drag
             await asyncio.sleep(delay / 3 if move.kind == "draw" else delay)

@@ -35,12 +35,9 @@ HOUSE_RULES: dict[str, dict[str, tuple[str, list[tuple[str, Any]]]]] = {
     },
 }
 
-LEVEL_WORDS = {"random": "easy (random)", "greedy": "medium (greedy)"}
-
-
 def opponent_choices() -> list[tuple[str, str]]:
-    out = [(f"Computer, {LEVEL_WORDS.get(k, k)}", f"computer:{k}") for k in ai.PLAYERS]
-    out.append(("A person on this terminal", "person"))
+    out = [(f"Computer, {word}", f"computer:{name}") for name, word in ai.MENU]
+    out.append(("A person on this terminal (hands hidden in turn)", "person"))
     return out
 
 
@@ -77,8 +74,8 @@ class NewGameScreen(Screen[None]):
         if variant not in rules.VARIANTS:
             variant = "classic"
         level = f"computer:{settings.last_level}"
-        if level not in dict((v, k) for k, v in opponent_choices()):
-            level = opponent_choices()[-2][1]
+        if level not in {v for _, v in opponent_choices()}:
+            level = "computer:normal" if "normal" in ai.PLAYERS else opponent_choices()[0][1]
         with Vertical() as box:
             box.border_title = "New game"
             with Grid(id="main"):

@@ -24,8 +24,8 @@ def summary_table(session: Session) -> Table:
     names = [s.name for s in session.seats]
     table = Table(box=None, padding=(0, 1), expand=False, show_edge=False)
     table.add_column("", max_width=36)
-    for n in names:
-        table.add_column(n[:12], justify="right", no_wrap=True)
+    for name in names:
+        table.add_column(name[:12], justify="right", no_wrap=True)
     counted = ("tiles played", "drawing", "passing", "hexagon", "bridge")
     for what, pts, counts in session.round_lines():
         cells = []

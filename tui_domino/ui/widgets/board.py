@@ -199,8 +199,8 @@ class BoardView(ScrollView, can_focus=True):
         self._strips.clear()
         self.refresh()
 
-    def notify_style(self) -> None:
-        super().notify_style()
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
         self._book.clear()
         self._strips.clear()
 

@@ -96,8 +96,8 @@ class HandView(Widget, can_focus=True):
     def on_resize(self) -> None:
         self._canvas = None
 
-    def notify_style(self) -> None:
-        super().notify_style()
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
         self._book.clear()
 
     def render_line(self, y: int) -> Strip:

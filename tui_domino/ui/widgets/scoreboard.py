@@ -46,7 +46,8 @@ class ScorePanel(Vertical):
             t.append("  (points charged)\n", style="dim")
         sizes = view["hand_sizes"]
         other = 1 - session.viewer
-        t.append(f"{session.seats[other].name[:12]}: {sizes[other]} tiles\n")
+        n = sizes[other]
+        t.append(f"{session.seats[other].name[:12]}: {n} tile{'' if n == 1 else 's'}\n")
         bazaar = view["bazaar_size"]
         reserve = view.get("bazaar_reserve") or 0
         t.append(f"Bazaar: {bazaar}")
