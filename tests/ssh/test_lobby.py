@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -55,3 +56,13 @@ async def test_an_accepted_challenge_starts_a_duel(server: GameServer) -> None:
     ann.press("a")
     await asyncio.gather(ann.wait_for("Your hand"), bob.wait_for("Your hand"))
     await asyncio.gather(ann.close(), bob.close())
+
+
+async def test_a_visitor_cannot_write_files_on_the_server(home: Path) -> None:
+    from tui_domino.ssh.visitor_app import VisitorApp
+
+    app = VisitorApp("ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+    assert "Screenshot" not in titles and "Quit" in titles

@@ -72,7 +72,9 @@ class VisitorApp(DominoApp):
         if self.lobby_fd >= 0 and not isinstance(screen, LobbyScreen):
             yield SystemCommand("Lobby", "Who else is here; challenge someone to a duel",
                                 self.action_lobby)
-        yield from super().get_system_commands(screen)
+        # Textual's screenshot would write a file on the server's disk, not the visitor's.
+        yield from (c for c in super().get_system_commands(screen)
+                    if c.title != "Screenshot")
 
     # -- the link to the server's lobby --------------------------------------------------------
 
