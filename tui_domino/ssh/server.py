@@ -55,6 +55,7 @@ ACCEPTED_ENV = ("COLORTERM", "TUI_DOMINO_COLORS", "TUI_DOMINO_MOUSE", "LANG", "L
                 "LC_CTYPE", "NO_COLOR", "ESCDELAY", "TEXTUAL_FPS")
 
 MAX_NAME = 16
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def player_name(username: str) -> str:
@@ -187,9 +188,12 @@ class GameServer:
             "TUI_DOMINO_PLAYER": visit.name,
             "TUI_DOMINO_LOBBY_FD": str(lobby_fd),
         }
-        for name in ("PYTHONPATH", "TUI_DOMINO_DELAY", "TMPDIR"):
+        for name in ("TUI_DOMINO_DELAY", "TMPDIR"):
             if name in os.environ:
                 env[name] = os.environ[name]
+        # The game's own package first, so a source checkout serves the same code.
+        paths = [str(PACKAGE_ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(":"))]
+        env["PYTHONPATH"] = ":".join(dict.fromkeys(paths))
         for name, value in visit.client_env.items():
             if name in ACCEPTED_ENV and len(value) < 100 and value.isprintable():
                 env[name] = value
