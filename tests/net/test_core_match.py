@@ -70,3 +70,21 @@ def test_frames_stay_small():
     sizes = []
     run(cores, seed=5, level="greedy", tap=lambda i, line: sizes.append(len(line)) or line)
     assert max(sizes) < m.MAX_FRAME // 8
+
+
+def test_addresses_parse():
+    import argparse
+
+    import pytest as _pytest
+
+    from tui_domino.net.cli import add_host_join, parse_addr
+
+    assert parse_addr("7777", "0.0.0.0") == ("0.0.0.0", 7777)
+    assert parse_addr("127.0.0.1:7777", "0.0.0.0") == ("127.0.0.1", 7777)
+    assert parse_addr("[::1]:7777", None) == ("::1", 7777)
+    with _pytest.raises(argparse.ArgumentTypeError):
+        parse_addr("7777", None)
+    parser = argparse.ArgumentParser()
+    add_host_join(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["join", "localhost:7777", "--bot", "greedy", "--headless"])
+    assert args.net_role == "join" and args.bot == "greedy" and callable(args.net_handler)

@@ -31,7 +31,8 @@ def parse_addr(text: str, default_host: str | None) -> tuple[str, int]:
     elif text.isdigit() and default_host is not None:
         host, port = default_host, int(text)
     else:
-        raise argparse.ArgumentTypeError(f"expected {'[ADDR:]PORT' if default_host else 'HOST:PORT'}, not {text!r}")
+        form = "[ADDR:]PORT" if default_host else "HOST:PORT"
+        raise argparse.ArgumentTypeError(f"expected {form}, not {text!r}")
     if host is None or not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"bad address {text!r}")
     return host, port
@@ -41,9 +42,11 @@ def add_host_join(subparsers: Any) -> None:
     """Registers ``host`` and ``join`` on an argparse subparsers object; each sets
     ``net_handler`` (call it with the parsed args; it returns the exit code)."""
     h = subparsers.add_parser("host", help="host a duel over the network")
-    h.add_argument("address", metavar="[ADDR:]PORT", help="where to listen (default address 0.0.0.0)")
+    h.add_argument("address", metavar="[ADDR:]PORT",
+                   help="where to listen (default address 0.0.0.0)")
     h.add_argument("--variant", choices=VARIANTS, default="classic")
-    h.add_argument("--target", type=int, default=None, help="the match target (default: the variant's)")
+    h.add_argument("--target", type=int, default=None,
+                   help="the match target (default: the variant's)")
     h.add_argument("--option", action="append", default=[], metavar="KEY=JSON",
                    help="a house rule, e.g. --option hand_size=9 (repeatable)")
     _common(h)

@@ -307,19 +307,29 @@ class DuelCore:
                 f"protocol {f.app} {f.proto} is not {m.APP} {m.PROTOCOL}: update both sides")))
             self.closing = True
             return
+        if self.started and self.received == 0 and f.name == self.names[self.peer]:
+            # The joiner never got the welcome (the connection dropped): greet him again.
+            self._welcome()
+            self._resend(0)
+            self._emit(ev.ConnectionState("connected"))
+            return
         if self.started:
             self._send_ctl(m.Error(code="busy", message="a match is already being played"))
             self.closing = True
             return
         assert self.settings is not None
         self._record({"k": "in", "frame": m.encode(f).decode()})
-        s = self.settings
         self.names[self.peer] = f.name
+        self._welcome()
+        self._begin()
+
+    def _welcome(self) -> None:
+        s = self.settings
+        assert s is not None
         self._send_ctl(m.Welcome(proto=m.PROTOCOL, name=self.name, variant=s.variant,  # type: ignore[arg-type]
                                  target=int(s.target or 0), options=s.options or {},
                                  match=self.match_id, token=self.token,
                                  peer_token=self.peer_token))
-        self._begin()
 
     def _on_welcome(self, f: m.Welcome) -> None:
         if self.role != "join" or self.started:
@@ -433,7 +443,8 @@ class DuelCore:
         if r is None:
             raise Refused("out_of_turn", "no round in play")
         if getattr(f, "round", None) != r.round or getattr(f, "deal", None) != r.deal:
-            raise Refused("out_of_turn", f"frame for another round or deal (now {r.round}.{r.deal})")
+            raise Refused("out_of_turn",
+                          f"frame for another round or deal (now {r.round}.{r.deal})")
         if isinstance(f, m.Shuffle):
             self._on_shuffle(r, f)
         elif isinstance(f, m.KeysF):

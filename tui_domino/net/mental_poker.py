@@ -109,14 +109,15 @@ def derive_permutation(seed: bytes, label: str, n: int) -> list[int]:
 
 # -- tile encodings -----------------------------------------------------------------------------
 
-_ENCODINGS: dict[str, tuple[tuple[tuple[int, ...], ...], tuple[bytes, ...], dict[bytes, int]]] = {}
+Encodings = tuple[tuple[tuple[int, ...], ...], tuple[bytes, ...], dict[bytes, int]]
+_ENCODINGS: dict[str, Encodings] = {}
 
 
 def tile_name(tile: Sequence[int]) -> str:
     return "-".join(str(n) for n in tile)
 
 
-def encodings(variant: str) -> tuple[tuple[tuple[int, ...], ...], tuple[bytes, ...], dict[bytes, int]]:
+def encodings(variant: str) -> Encodings:
     """(tiles, their points, point -> tile index) of a variant's full set."""
     cached = _ENCODINGS.get(variant)
     if cached is None:
