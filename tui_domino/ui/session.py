@@ -222,13 +222,18 @@ class Session:
             text = f"{who}: {tile_text(move['tile'])}{where}"
         else:
             text = f"{who}: {tile_text(move['corners'])}"
-        if pts and self.variant != "spider":
-            text += f" {pts:+d}"
-        elif pts:
-            text += f" ({pts} charged)"
-        bonus = [e["reason"] for e in record["events"] if e["reason"] in ("hexagon", "bridge")]
+        reasons = {e["reason"] for e in record["events"]}
+        if self.variant != "spider":
+            mine = sum(e["points"] for e in record["events"] if e["player"] == record["player"])
+            if mine or pts:
+                text += f" {mine:+d}"
+        bonus = [r for r in ("hexagon", "bridge") if r in reasons]
         if bonus:
             text += " " + "+".join(bonus)
+        if "domino" in reasons:
+            text += " · out"
+        elif "blocked" in reasons:
+            text += " · blocked"
         return text
 
     def round_lines(self) -> list[tuple[str, list[int], list[int]]]:
@@ -240,7 +245,7 @@ class Session:
                 key = REASON_WORDS.get(e["reason"], e["reason"])
                 detail = e.get("detail") or ""
                 if e["reason"] in ("domino", "blocked") and detail and "blocked" not in detail:
-                    key = f"{key}: {detail}"
+                    key = f"{key} ({detail})"
                 pts, counts = rows.setdefault(key, ([0, 0], [0, 0]))
                 pts[e["player"]] += e["points"]
                 counts[e["player"]] += 1

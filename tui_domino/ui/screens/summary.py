@@ -66,7 +66,9 @@ def summary_text(session: Session) -> Text:
         tiles = " ".join(tile_text(x) for x in hands[p]) or "nothing"
         t.append(f"  {names[p][:12]:<12} ", style="bold")
         t.append(f"{tiles}")
-        t.append(f" · {len(hands[p])} tiles, {hand_pips(hands[p])} {unit}\n", style="dim")
+        n = len(hands[p])
+        t.append(f" · {n} tile{'' if n == 1 else 's'}, {hand_pips(hands[p])} {unit}\n",
+                 style="dim")
     return t
 
 
