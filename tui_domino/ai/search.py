@@ -50,6 +50,8 @@ DEFAULT_MS = 800.0
 
 # The reward: half for winning the round, half for the points margin (tanh-squashed).
 MARGIN_SCALE = {"classic": 25.0, "spider": 25.0, "triominos": 60.0}
+# Dominoes: the share of the reward for winning the round (the rest is for the margin).
+WIN_WEIGHT = 0.5
 UCB_C = 0.7
 
 
@@ -129,10 +131,13 @@ def _reward_fn(var: Variant, me: int) -> Any:
         return reward_t
     sign = 1 if var.name == "classic" else -1
 
+    win = WIN_WEIGHT
+    rest = 1.0 - win
+
     def reward_d(sim: Sim) -> float:
         m = sign * (sim.points[me] - sim.points[1 - me])
         w = sim.winner
-        return (0.0 if w is None else 0.5 if w == me else -0.5) + 0.5 * tanh(m / scale)
+        return (0.0 if w is None else win if w == me else -win) + rest * tanh(m / scale)
 
     return reward_d
 
@@ -445,7 +450,8 @@ def _solve(var: Variant, sim: Sim, reward: Any, me: int, alpha: float, beta: flo
             b = min(b, v)
         if a >= b:
             return best  # a bound, not the exact value: not stored
-    table[key] = best
+    if alpha < best < beta:  # outside the window it is only a bound
+        table[key] = best
     return best
 
 

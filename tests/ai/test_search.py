@@ -1,0 +1,134 @@
+"""The hard player's parts: the exact endgame agrees with plain minimax, the match-aware
+reward, budgets and the time cap."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from tests.ai.positions import position
+from tui_domino import rules
+from tui_domino.ai import search
+from tui_domino.ai.heuristic import normal
+from tui_domino.ai.inference import knowledge
+from tui_domino.ai.simulation import variant_of
+
+
+def minimax(sim, reward, me) -> float:
+    if sim.over:
+        return reward(sim)
+    values = []
+    for m in sim.legal():
+        child = sim.clone()
+        child.play(m)
+        values.append(minimax(child, reward, me))
+    return max(values) if sim.to_move == me else min(values)
+
+
+def endgames(variant: str, count: int, most: int):
+    """Positions where nobody can draw any more and at most ``most`` tiles are in hands."""
+    found = 0
+    for seed in range(400):
+        rng = random.Random(seed)
+        state = rules.new_round(variant, seed=seed)
+        while not state.is_over:
+            view = state.view(state.to_move)
+            var = variant_of(view)
+            base = var.base_sim(view)
+            if (len(base.legal()) > 1 and search._no_more_draws(var, view)
+                    and sum(view["hand_sizes"]) <= most):
+                yield state
+                found += 1
+                if found == count:
+                    return
+                break
+            state.apply(normal(view, rng))
+
+
+@pytest.mark.parametrize("variant", ["classic", "spider"])
+def test_the_exact_endgame_plays_a_minimax_best_move(variant):
+    checked = 0
+    for state in endgames(variant, 12, 9):
+        me = state.to_move
+        view = state.view(me)
+        var = variant_of(view)
+        know = knowledge(view)
+        truth = var.mask_of(state.hands[1 - me])
+        # Tell the search the truth: a knowledge whose only consistent hand is the real one.
+        know.groups = [(truth, know.opp_size)]
+        know._lists = [[t for t in range(len(var.tiles)) if truth >> t & 1]]
+        base = var.base_sim(view)
+        move = search.endgame(var, base, know, random.Random(0), search.Budget(None, 10_000))
+        assert move is not None
+        reward = search._reward_fn(var, me)
+        sim = base.clone()
+        var.deal_hidden(sim, 1 - me, truth, [var.index[t] for t in state.bazaar])
+        values = {}
+        for m in sim.legal():
+            child = sim.clone()
+            child.play(m)
+            values[m] = minimax(child, reward, me)
+        assert values[move] == pytest.approx(max(values.values()))
+        checked += 1
+    assert checked >= 6
+
+
+def test_a_round_that_ends_the_match_is_worth_the_whole_reward():
+    assert search.match_outcome("classic", ([90, 50], 100), [15, 0], 0) == 1
+    assert search.match_outcome("classic", ([90, 50], 100), [15, 0], 1) == -1
+    assert search.match_outcome("classic", ([10, 50], 100), [15, 0], 0) is None
+    assert search.match_outcome("triominos", ([380, 390], 400), [30, 5], 0) == 1
+    # Spider: points are charged, and reaching the limit loses.
+    assert search.match_outcome("spider", ([95, 0], 100), [10, 0], 0) == -1
+    assert search.match_outcome("spider", ([95, 0], 100), [10, 0], 1) == 1
+    view = {"match": {"totals": [3, 4], "target": 100}}
+    assert search.match_context(view) == ([3, 4], 100)
+    assert search.match_context({}) is None
+
+
+def test_hard_plays_legal_moves_with_a_match_context():
+    state = position("classic", 9, 5)
+    view = state.view(state.to_move)
+    view["match"] = {"totals": [95, 20], "target": 100}
+    move = search.hard(view, random.Random(1), search.Budget(iterations=100))
+    assert move in state.legal_moves()
+
+
+def test_budgets():
+    b = search.resolve_budget("spider", None)
+    assert b.iterations == search.DEFAULT_ITERATIONS["spider"] and b.ms == search.DEFAULT_MS
+    assert search.resolve_budget("classic", 0.25) == search.Budget(None, 250.0)
+    assert search.resolve_budget("classic", search.Budget(iterations=7)).iterations == 7
+    with pytest.raises(TypeError):
+        search.resolve_budget("classic", "fast")
+
+
+def open_position(variant: str, seed: int) -> rules.RoundState:
+    """A position where the player to move has a real choice."""
+    for plies in range(4, 60):
+        state = position(variant, seed, plies)
+        view = state.view(state.to_move)
+        if len(variant_of(view).base_sim(view).legal()) > 1:
+            return state
+    raise AssertionError("no choice in this round")
+
+
+@pytest.mark.parametrize("variant", ["classic", "spider", "triominos"])
+def test_the_time_cap_holds(variant):
+    state = open_position(variant, 4)
+    view = state.view(state.to_move)
+    start = time.perf_counter()
+    search.hard(view, random.Random(0), search.Budget(iterations=10**9, ms=100))
+    assert time.perf_counter() - start < 1.0
+
+
+def test_a_stop_request_ends_the_search():
+    state = open_position("triominos", 6)
+    view = state.view(state.to_move)
+    start = time.perf_counter()
+    move = search.hard(view, random.Random(0), search.Budget(iterations=10**9),
+                       stop=lambda: True)
+    assert time.perf_counter() - start < 1.0
+    assert move in state.legal_moves()
