@@ -225,10 +225,6 @@ def knowledge(view: View) -> Knowledge:
     opts = resolve_options(view["variant"], view.get("options"))
     hand_size = opts["hand_size"]
     board = _BOARDS[view["variant"]](view)
-    # Each held slot: the index of the first void event it lived through.
-    # Void events: a list of fit masks in order.
-    voids: list[int] = []
-    slots: list[int] = [0] * hand_size  # the deal's slots, oldest first
     history = view.get("history") or []
     first_tile: tuple[int, ...] | None = None
     for rec in history:

@@ -467,7 +467,7 @@ def endgame(
     position is too big or the time ran out."""
     me = know.me
     opp = 1 - me
-    legal = base.legal()
+    legal: list[int] = base.legal()
     if len(legal) == 1:
         return legal[0]
     hidden_list = [t for t in range(len(var.tiles)) if know.hidden >> t & 1]

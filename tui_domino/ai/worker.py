@@ -105,7 +105,7 @@ def submit(
         if f.cancelled():
             outer.cancel()
         elif f.exception() is not None:
-            outer.set_exception(f.exception())  # type: ignore[arg-type]
+            outer.set_exception(f.exception())
         else:
             outer.set_result(rules.move_from_json(view["variant"], f.result()))
 
