@@ -201,11 +201,15 @@ class GameScreen(Screen[None]):
             if s.variant == "spider" and tile[0] == tile[1]:
                 text += " · m +double"
             if sel.pending:
-                text = f"{len(sel.pending)} double(s) chosen · " + text
+                chosen = ", ".join(
+                    f"{tile_text(p.tile)} {p.arm}{' closed' if p.close else ''}"
+                    for p in sel.pending
+                )
+                text = f"with {chosen}: " + text
             return text
         if sel.pending:
-            return (f"⏎ play the {len(sel.pending)} chosen double(s)"
-                    " · m on a chosen tile takes it back")
+            chosen = ", ".join(f"{tile_text(p.tile)} {p.arm}" for p in sel.pending)
+            return f"⏎ play {chosen} · m on a chosen tile takes it back"
         if sel.playable():
             name = tile_text(tile) if tile else "This tile"
             return f"{name} does not fit: ←→ choose a bright tile"
@@ -417,7 +421,7 @@ class GameScreen(Screen[None]):
     def on_board_view_panned(self, message: BoardView.Panned) -> None:
         legend = self.query_one("#legend", Static)
         if message.more:
-            legend.update(f"more table {message.more} · hjkl z")
+            legend.update(f"more {message.more}")
         else:
             legend.update("")
 
