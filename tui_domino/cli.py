@@ -12,13 +12,34 @@ def build_parser() -> argparse.ArgumentParser:
         description="Classic dominoes, Domino Spider and Triominos in the terminal.",
     )
     sub = p.add_subparsers(dest="command")
-    sub.add_parser("play", help="start the game (the default)")
+    play = sub.add_parser("play", help="start the game (the default)")
+    play.add_argument("--variant", choices=("classic", "spider", "triominos"),
+                      help="start a match of this variant straight away")
+    play.add_argument("--opponent", default=None,
+                      help="the computer's strength (random, easy, normal, hard) or 'person'")
+    play.add_argument("--seed", type=int, default=None, help="deal the match from this seed")
+    play.add_argument("--ascii", action="store_true", default=None,
+                      help="draw with plain ASCII instead of box-drawing characters")
+
     b = sub.add_parser("bench", help="measure the rules engine's speed")
     b.add_argument("--json", action="store_true", help="end with one line of JSON")
     b.add_argument("--seconds", type=float, default=1.5, help="time per figure (default 1.5)")
     b.add_argument("--seed", type=int, default=2024)
     b.add_argument("--variant", choices=("classic", "spider", "triominos"), action="append",
                    help="only this variant (repeatable)")
+
+    from tui_domino import arena
+
+    a = sub.add_parser("arena", help="computer against computer: strength and speed")
+    arena.add_arguments(a)
+
+    from tui_domino.net.cli import add_host_join
+
+    add_host_join(sub)
+
+    from tui_domino.ssh.cli import add_serve
+
+    add_serve(sub)
     return p
 
 
@@ -30,8 +51,19 @@ def main(argv: list[str] | None = None) -> int:
         run(as_json=args.json, seconds=args.seconds, seed=args.seed,
             variants=tuple(args.variant) if args.variant else VARIANTS)
         return 0
+    if args.command == "arena":
+        from tui_domino import arena
+
+        return arena.main(args)
+    if getattr(args, "net_handler", None):
+        return int(args.net_handler(args))
+    if args.command == "serve":
+        return int(args.handler(args))
     from tui_domino.ui.app import main_app
 
+    if args.command == "play":
+        return main_app(variant=args.variant, opponent=args.opponent, seed=args.seed,
+                        ascii_mode=args.ascii) or 0
     return main_app() or 0
 
 
