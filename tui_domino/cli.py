@@ -59,6 +59,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.net_handler(args))
     if args.command == "serve":
         return int(args.handler(args))
+    from tui_domino.ssh.terminal import tune_environment
+
+    tune_environment()  # colours, escape delay, frame rate and mouse: before textual loads
     from tui_domino.ui.app import main_app
 
     if args.command == "play":
