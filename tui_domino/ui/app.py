@@ -202,13 +202,20 @@ def main_app(
 ) -> int:
     """Runs the game. ``variant`` and ``opponent`` (a computer level or "person") start a
     match straight away; otherwise the main menu shows."""
+    from tui_domino import ai
+
+    if opponent is not None and opponent != "person" and opponent not in ai.PLAYERS:
+        names = ", ".join([*ai.PLAYERS, "person"])
+        raise SystemExit(f"unknown opponent {opponent!r}: choose one of {names}")
+    if variant is not None and variant not in rules.VARIANTS:
+        raise SystemExit(f"unknown game {variant!r}: choose one of {', '.join(rules.VARIANTS)}")
     settings = storage.Settings.load()
     if ascii_mode is not None:
         settings.ascii = ascii_mode
+    if settings.last_level not in ai.PLAYERS:
+        settings.last_level = "normal" if "normal" in ai.PLAYERS else next(iter(ai.PLAYERS))
     app = DominoApp(settings=settings, seed=seed)
     if variant is not None:
-        if variant not in rules.VARIANTS:
-            raise SystemExit(f"unknown game {variant!r}: choose one of {', '.join(rules.VARIANTS)}")
 
         def begin() -> None:
             level = opponent or settings.last_level
