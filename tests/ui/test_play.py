@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from itertools import permutations
 
+import pytest
+
 from tests.ui.conftest import make_app, settle
 from tests.ui.helpers import (
     board_offset,
@@ -14,6 +16,7 @@ from tests.ui.helpers import (
     spider_state,
 )
 from tui_domino import rules
+from tui_domino.ui import storage
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.screens.match_over import MatchOverScreen
 from tui_domino.ui.screens.summary import RoundSummary
@@ -142,13 +145,17 @@ async def test_triominos_placement_with_rotation() -> None:
         assert rec["events"][0]["points"] == 6
 
 
-async def test_full_short_match_against_the_computer() -> None:
-    """A classic match to 50 played to its end with the keys a player would press."""
+@pytest.mark.parametrize(
+    ("variant", "target", "level"),
+    [("classic", 50, "random"), ("spider", 50, "normal"), ("triominos", 200, "greedy")],
+)
+async def test_full_short_match_against_the_computer(variant: str, target: int, level: str) -> None:
+    """A short match played to its end with the keys a player would press."""
     app = make_app(seed=5)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.start_match("classic", [Seat("You"), Seat("Computer", "computer", "random")], 50)
+        app.start_match(variant, [Seat("You"), Seat("Computer", "computer", level)], target)
         await settle(pilot)
-        for _ in range(600):
+        for _ in range(2000):
             screen = app.screen
             if isinstance(screen, MatchOverScreen):
                 break
@@ -167,7 +174,8 @@ async def test_full_short_match_against_the_computer() -> None:
             await settle(pilot)
         assert isinstance(app.screen, MatchOverScreen)
         match = app.screen.session.match
-        assert match.is_over and max(match.totals) >= 50
+        assert match.is_over and max(match.totals) >= target
+        assert not storage.has_save()  # a finished match leaves nothing to continue
 
 
 async def test_triominos_mouse_click_on_a_place() -> None:
