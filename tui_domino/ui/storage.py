@@ -44,6 +44,7 @@ class Settings:
 
     theme: str = "textual-dark"
     ascii: bool = False
+    pips: bool = True  # dominoes with pips when the table has room for them
     animations: bool = True
     name: str = "You"
     second_name: str = "Guest"

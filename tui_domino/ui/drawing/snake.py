@@ -7,9 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tui_domino.ui.drawing.canvas import Canvas
-from tui_domino.ui.drawing.tiles import domino_h, domino_v
-
-ROW = 5  # lines per snake row: a crosswise double is 5 tall, a lengthwise tile 3
+from tui_domino.ui.drawing.tiles import DIGITS, TileShape
 
 
 @dataclass
@@ -23,61 +21,67 @@ class Link:
     def double(self) -> bool:
         return self.inward == self.outward
 
-    @property
-    def width(self) -> int:
-        return 3 if self.double else 5
+    def width(self, shape: TileShape) -> int:
+        return shape.v_w if self.double else shape.h_w
 
 
-def _draw(cv: Canvas, link: Link, x: int, row: int, direction: int) -> None:
-    y = row * ROW
+def _draw(cv: Canvas, shape: TileShape, link: Link, x: int, row: int, direction: int) -> None:
+    # a row of the snake is as tall as a crosswise double; lengthwise tiles sit in its middle
+    y = row * shape.v_h
     if link.double:
-        domino_v(cv, x, y, link.inward, link.outward, link.style)
-        box = (x, y, x + 3, y + 5)
+        shape.upright(cv, x, y, link.inward, link.outward, link.style)
+        box = (x, y, x + shape.v_w, y + shape.v_h)
     else:
         a, b = (link.inward, link.outward) if direction > 0 else (link.outward, link.inward)
-        domino_h(cv, x, y + 1, a, b, link.style)
-        box = (x, y + 1, x + 5, y + 4)
+        off = (shape.v_h - shape.h_h) // 2
+        shape.lengthwise(cv, x, y + off, a, b, link.style)
+        box = (x, y + off, x + shape.h_w, y + off + shape.h_h)
     if link.key is not None:
         cv.hit(*box, link.key)
     if link.style in ("last", "sel"):
         cv.add_focus(*box, selected=link.style == "sel")
 
 
-def _connect(cv: Canvas, col: int, row: int, step: int) -> None:
-    y = row * ROW
-    lines = (y + 4, y + 5) if step > 0 else (y - 1, y)
+def _connect(cv: Canvas, shape: TileShape, col: int, row: int, step: int) -> None:
+    y = row * shape.v_h
+    off = (shape.v_h - shape.h_h) // 2
+    if step > 0:
+        lines = range(y + off + shape.h_h, y + shape.v_h + off)
+    else:
+        lines = range(y - shape.v_h + off + shape.h_h, y + off)
     for ly in lines:
         if cv.get(col, ly) is None:
             cv.put(col, ly, "│", "link")
 
 
-def _lay_part(cv: Canvas, links: list[Link], x: int, width: int, direction: int, step: int) -> None:
+def _lay_part(
+    cv: Canvas, shape: TileShape, links: list[Link], x: int, width: int, direction: int, step: int
+) -> None:
     """Lays links outward from the opener. ``x`` is the cursor: the next tile's left edge
     when going right, its right edge when going left."""
     row = 0
+    half = shape.v_w // 2  # from a tile's outer edge to the middle of its outer number
     for link in links:
-        w = link.width
+        w = link.width(shape)
         if direction > 0:
             if x + w > width:
-                col = x - 2
-                _connect(cv, col, row, step)
+                _connect(cv, shape, x - half - 1, row, step)
                 row += step
                 direction = -1
-                _draw(cv, link, x - w, row, direction)
+                _draw(cv, shape, link, x - w, row, direction)
                 x -= w
             else:
-                _draw(cv, link, x, row, direction)
+                _draw(cv, shape, link, x, row, direction)
                 x += w
         else:
             if x - w < 0:
-                col = x + 1
-                _connect(cv, col, row, step)
+                _connect(cv, shape, x + half, row, step)
                 row += step
                 direction = 1
-                _draw(cv, link, x, row, direction)
+                _draw(cv, shape, link, x, row, direction)
                 x += w
             else:
-                _draw(cv, link, x - w, row, direction)
+                _draw(cv, shape, link, x - w, row, direction)
                 x -= w
 
 
@@ -100,6 +104,7 @@ def layout_classic(
     width: int,
     places: list[Any],
     selected: int | None,
+    shape: TileShape = DIGITS,
 ) -> Canvas:
     """The snake for ``view`` at table ``width``; each place (a Move with tile and end)
     is shown as a ghost of the tile at its end, the selected one brighter."""
@@ -122,8 +127,8 @@ def layout_classic(
     if not line:
         g = ghosts.get("center")
         if g is not None:
-            x = width // 2 - g.width // 2
-            _draw(cv, g, x, 0, 1)
+            x = width // 2 - g.width(shape) // 2
+            _draw(cv, shape, g, x, 0, 1)
         else:
             cv.text(width // 2 - 9, 2, "the table is empty", "dim")
         cv.freeze()
@@ -142,9 +147,9 @@ def layout_classic(
         right.append(ghosts["right"])
     if "left" in ghosts:
         left.append(ghosts["left"])
-    x0 = width // 2 - opener.width // 2
-    _draw(cv, opener, x0, 0, 1)
-    _lay_part(cv, right, x0 + opener.width, width, 1, 1)
-    _lay_part(cv, left, x0, width, -1, -1)
+    x0 = width // 2 - opener.width(shape) // 2
+    _draw(cv, shape, opener, x0, 0, 1)
+    _lay_part(cv, shape, right, x0 + opener.width(shape), width, 1, 1)
+    _lay_part(cv, shape, left, x0, width, -1, -1)
     cv.freeze()
     return cv

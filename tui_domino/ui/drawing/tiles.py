@@ -13,6 +13,74 @@ def frame_style(style: str) -> str:
     return style or "frame"
 
 
+# Pip positions in a 3 by 3 grid (row, column) for each number.
+PIPS: dict[int, tuple[tuple[int, int], ...]] = {
+    0: (),
+    1: ((1, 1),),
+    2: ((0, 0), (2, 2)),
+    3: ((0, 0), (1, 1), (2, 2)),
+    4: ((0, 0), (0, 2), (2, 0), (2, 2)),
+    5: ((0, 0), (0, 2), (1, 1), (2, 0), (2, 2)),
+    6: ((0, 0), (1, 0), (2, 0), (0, 2), (1, 2), (2, 2)),
+}
+
+
+class TileShape:
+    """The sizes of a domino drawn lengthwise (h_w by h_h) and upright (v_w by v_h)."""
+
+    def __init__(self, pips: bool) -> None:
+        self.pips = pips
+        if pips:
+            self.h_w, self.h_h, self.v_w, self.v_h = 13, 5, 7, 9
+        else:
+            self.h_w, self.h_h, self.v_w, self.v_h = 5, 3, 3, 5
+
+    def lengthwise(self, cv: Canvas, x: int, y: int, a: int, b: int, style: str = "") -> None:
+        if self.pips:
+            pips_h(cv, x, y, a, b, style)
+        else:
+            domino_h(cv, x, y, a, b, style)
+
+    def upright(self, cv: Canvas, x: int, y: int, a: int, b: int, style: str = "") -> None:
+        if self.pips:
+            pips_v(cv, x, y, a, b, style)
+        else:
+            domino_v(cv, x, y, a, b, style)
+
+
+DIGITS = TileShape(pips=False)
+PIPS_SHAPE = TileShape(pips=True)
+
+
+def _pip_half(cv: Canvas, x: int, y: int, n: int, style: str) -> None:
+    """A 5 by 3 half at (x, y) with ``n`` pips."""
+    for r, c in PIPS[n]:
+        cv.put(x + 2 * c, y + r, "•", num_style(style))
+
+
+def pips_h(cv: Canvas, x: int, y: int, a: int, b: int, style: str = "") -> None:
+    """A tile lengthwise with pips, 13 wide and 5 tall."""
+    f = frame_style(style)
+    cv.text(x, y, "┌─────┬─────┐", f)
+    for dy in (1, 2, 3):
+        cv.text(x, y + dy, "│     │     │", f)
+    cv.text(x, y + 4, "└─────┴─────┘", f)
+    _pip_half(cv, x + 1, y + 1, a, style)
+    _pip_half(cv, x + 7, y + 1, b, style)
+
+
+def pips_v(cv: Canvas, x: int, y: int, a: int, b: int, style: str = "") -> None:
+    """A tile upright with pips, 7 wide and 9 tall."""
+    f = frame_style(style)
+    cv.text(x, y, "┌─────┐", f)
+    for dy in (1, 2, 3, 5, 6, 7):
+        cv.text(x, y + dy, "│     │", f)
+    cv.text(x, y + 4, "├─────┤", f)
+    cv.text(x, y + 8, "└─────┘", f)
+    _pip_half(cv, x + 1, y + 1, a, style)
+    _pip_half(cv, x + 1, y + 5, b, style)
+
+
 def domino_h(cv: Canvas, x: int, y: int, a: int, b: int, style: str = "") -> tuple[int, int]:
     """A tile lying lengthwise, 5 wide and 3 tall, ``a`` on the left. Returns (w, h)."""
     f, n = frame_style(style), num_style(style)

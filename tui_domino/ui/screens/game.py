@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from functools import partial
 from typing import Any
 
 from textual import work
@@ -15,8 +14,10 @@ from textual.widgets import Footer, Static
 
 from tui_domino import rules
 from tui_domino.ui import storage
+from tui_domino.ui.drawing.canvas import Canvas
 from tui_domino.ui.drawing.snake import layout_classic
 from tui_domino.ui.drawing.spinner import layout_spider
+from tui_domino.ui.drawing.tiles import DIGITS, PIPS_SHAPE, TileShape
 from tui_domino.ui.drawing.triangle_grid import LABELS, layout_triominos
 from tui_domino.ui.selection import ArmPlace, Selection
 from tui_domino.ui.session import Session, tile_text
@@ -122,22 +123,30 @@ class GameScreen(Screen[None]):
         if selected is not None and places:
             selected %= len(places)
         variant = s.variant
-        if variant == "classic":
-            layout: Any = partial(layout_classic, view, places=places, selected=selected)
-        elif variant == "spider":
-            pending = list(self.sel.pending)
-
-            def layout(width: int) -> Any:
-                return layout_spider(view, places, selected, pending)
-        else:
+        settings = getattr(self.app, "settings", None)
+        pips_ok = settings is None or settings.pips
+        layout: Any
+        if variant == "triominos":
             viewer = s.viewer
 
-            def layout(width: int) -> Any:
+            def layout(width: int, height: int) -> Canvas:
                 return layout_triominos(view, places, selected, viewer)
-        if variant == "classic":
-            self.board.show(lambda width: layout(width), follow=follow)
         else:
-            self.board.show(layout, follow=follow)
+            pending = list(self.sel.pending)
+
+            def draw(width: int, shape: TileShape) -> Canvas:
+                if variant == "classic":
+                    return layout_classic(view, width, places, selected, shape)
+                return layout_spider(view, places, selected, pending, shape)
+
+            def layout(width: int, height: int) -> Canvas:
+                # pips when the whole table fits with them, digits otherwise
+                if pips_ok and width >= 60:
+                    cv = draw(width, PIPS_SHAPE)
+                    if cv.width <= width + 2 and cv.height <= height:
+                        return cv
+                return draw(width, DIGITS)
+        self.board.show(layout, follow=follow)
 
     def draw_hand(self) -> None:
         view = self.session.view()

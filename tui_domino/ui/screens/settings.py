@@ -36,6 +36,8 @@ class SettingsScreen(Screen[None]):
                              else self.app.theme, allow_blank=False, id="theme", compact=True)
                 yield Label("Drawing")
                 yield Checkbox("ASCII characters only", s.ascii, id="ascii", compact=True)
+                yield Label("Dominoes")
+                yield Checkbox("pips when there is room", s.pips, id="pips", compact=True)
                 yield Label("Animations")
                 yield Checkbox("animations and pauses", s.animations, id="animations",
                                compact=True)
@@ -73,6 +75,9 @@ class SettingsScreen(Screen[None]):
         s = self.app.settings  # type: ignore[attr-defined]
         if event.checkbox.id == "ascii":
             s.ascii = event.value
+            self.app.apply_ascii()  # type: ignore[attr-defined]
+        elif event.checkbox.id == "pips":
+            s.pips = event.value
             self.app.apply_ascii()  # type: ignore[attr-defined]
         elif event.checkbox.id == "animations":
             s.animations = event.value

@@ -24,7 +24,7 @@ from textual.strip import Strip
 from tui_domino.ui.drawing.canvas import Canvas
 from tui_domino.ui.widgets.canvas_lines import StyleBook, canvas_strip, component_classes
 
-Layout = Callable[[int], Canvas]
+Layout = Callable[[int, int], Canvas]  # (table width, table height) -> the drawing
 
 
 class BoardView(ScrollView, can_focus=True):
@@ -81,7 +81,7 @@ class BoardView(ScrollView, can_focus=True):
         self._layout: Layout | None = None
         self.version = 0
         self._canvas: Canvas | None = None
-        self._canvas_key: tuple[int, int] | None = None
+        self._canvas_key: tuple[int, int, int] | None = None
         self._strips: dict[int, Strip] = {}
         self._strip_key: tuple[object, ...] | None = None
         self._book = StyleBook(self, "board")
@@ -102,13 +102,13 @@ class BoardView(ScrollView, can_focus=True):
         return max(16, self.scrollable_content_region.width - 2)
 
     def canvas(self) -> Canvas:
-        key = (self.version, self._table_width())
+        key = (self.version, self._table_width(), self.scrollable_content_region.height)
         if self._canvas is None or self._canvas_key != key:
             if self._layout is None:
                 cv = Canvas()
                 cv.freeze()
             else:
-                cv = self._layout(key[1])
+                cv = self._layout(key[1], key[2])
             self._canvas = cv
             self._canvas_key = key
             self._strips.clear()
