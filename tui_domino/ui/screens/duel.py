@@ -1,0 +1,730 @@
+"""A duel over the network: the game screen, fed by a ``DuelSession`` instead of a local
+match. The board, the hand, the keys and the choice of a move are the game screen's own;
+what differs is where the moves come from (the peer, through the session's events) and
+where mine go (``session.play``), the opponent's name and connection state on a status
+line, a chat line (``t``), and the verified end of every round."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Input, Static
+
+from tui_domino import rules
+from tui_domino.net import events as ev
+from tui_domino.ui.screens.game import GameScreen
+from tui_domino.ui.selection import Selection
+from tui_domino.ui.session import VARIANT_TITLES, Seat, Session
+from tui_domino.ui.widgets.board import BoardView
+from tui_domino.ui.widgets.hand import HandView
+from tui_domino.ui.widgets.scoreboard import ScorePanel
+
+if TYPE_CHECKING:
+    from tui_domino.net.transport import DuelSession
+
+STATE_WORDS = {
+    "waiting": "waiting",
+    "connected": "connected",
+    "reconnecting": "connection lost, reconnecting…",
+    "closed": "closed",
+}
+
+# Refusals that end a duel before it starts, in the player's words.
+PROBLEMS = {
+    "version": "The other side runs another version of tui-domino: update both sides.",
+    "mismatch": "The host's match is not the one you asked for.",
+    "busy": "That host is already playing a match.",
+    "token": "The host does not know this match any more.",
+}
+
+
+# -- the duel as the game screen's widgets see it -----------------------------------------------
+
+
+class _LiveRound:
+    """The round in play, read from my seat's view (the parts the screen needs)."""
+
+    def __init__(self, table: DuelTable, view: dict[str, Any] | None) -> None:
+        self._table = table
+        v = view or {}
+        self.is_over = bool(v.get("over", view is None))
+        self.to_move: int | None = v.get("to_move")
+        self.points: list[int] = list(v.get("points", [0, 0]))
+        self.history: list[dict[str, Any]] = list(v.get("history", []))
+        self.options: dict[str, Any] = dict(v.get("options", {}))
+
+    def legal_moves(self) -> list[rules.Move]:
+        return self._table.duel.legal_moves()
+
+
+class _LiveMatch:
+    """The match around the round: its number, target and the verified totals."""
+
+    def __init__(self, table: DuelTable, view: dict[str, Any] | None) -> None:
+        net = (view or {}).get("net", {})
+        self.round_no = int(net.get("round", 0) or 0)
+        settings = table.duel.core.settings
+        self.target = settings.target if settings is not None else 0
+        self.banked = list(net.get("totals", table.duel.core.totals))
+        # While a round is being checked its points are not known for sure: the totals
+        # are the verified ones.
+        self.totals = list(self.banked)
+        self.past = list(table.duel.core.past)
+        self.is_over = table.duel.finished
+
+
+class DuelTable(Session):
+    """A ``Session`` look-alike over a ``DuelSession``: my seat is the viewer, the other
+    seat is the opponent's, the round and the match come from the session's view."""
+
+    def __init__(self, duel: DuelSession) -> None:  # no super(): there is no local match
+        self.duel = duel
+        self.autosave = False
+        self._fallback_variant = "classic"
+
+    @property  # type: ignore[override]
+    def seats(self) -> list[Seat]:
+        names = self.duel.core.names
+        return [Seat(names[i] or ("host" if i == 0 else "guest")) for i in (0, 1)]
+
+    @property
+    def me(self) -> int:
+        return self.duel.core.me
+
+    @property
+    def opponent(self) -> str:
+        return self.duel.core.names[1 - self.me] or "your opponent"
+
+    @property
+    def variant(self) -> str:
+        settings = self.duel.core.settings
+        if settings is not None and settings.variant in rules.VARIANTS:
+            return settings.variant
+        want = self.duel.core.want
+        if want is not None and want.variant in rules.VARIANTS:
+            return want.variant
+        return self._fallback_variant
+
+    @property
+    def state(self) -> Any:  # type: ignore[override]
+        return _LiveRound(self, self.duel.view())
+
+    @property  # type: ignore[override]
+    def match(self) -> Any:
+        return _LiveMatch(self, self.duel.view())
+
+    @property
+    def hot_seat(self) -> bool:
+        return False
+
+    @property
+    def viewer(self) -> int:
+        return self.me
+
+    def is_human_turn(self) -> bool:
+        return self.duel.my_turn()
+
+    def view(self) -> dict[str, Any]:
+        v = self.duel.view()
+        if v is None:
+            raise LookupError("no round is dealt yet")
+        return v
+
+    def has_view(self) -> bool:
+        return self.duel.view() is not None
+
+    def save(self) -> None:
+        pass
+
+
+def summary_session(table: DuelTable, event: ev.RoundOver, banked: list[int]) -> Session:
+    """A finished local ``Session`` of the verified round, for the round summary."""
+    settings = table.duel.core.settings
+    assert settings is not None
+    match = rules.match_from_json({
+        "kind": "match", "variant": settings.variant, "target": settings.target, "seed": 0,
+        "options": settings.options, "round_no": event.round, "banked": list(banked),
+        "past": [p for p in table.duel.core.past if p.get("round") != event.round],
+        "round": event.state})
+    return Session(match, table.seats, autosave=False)
+
+
+# -- the screen ---------------------------------------------------------------------------------
+
+
+class DuelScreen(GameScreen):
+    """Plays an already connected (or hosting) ``DuelSession``; dismisses itself when the
+    match is over and seen, or when the player leaves."""
+
+    CSS_PATH = ["game.tcss", "duel.tcss"]
+
+    BINDINGS = [
+        Binding("t", "chat", "Chat"),
+        Binding("escape", "menu", "Leave"),
+    ]
+
+    def __init__(self, session: DuelSession, backlog: Iterable[ev.Event] = ()) -> None:
+        self.duel = session
+        self.table = DuelTable(session)
+        super().__init__(self.table)
+        self._backlog = list(backlog)
+        self.conn = session.state
+        self.conn_detail = ", ".join(session.addresses)
+        self.problem = ""
+        self.verdict: ev.Verdict | None = None
+        self.result: dict[str, Any] | None = None
+        self.checking = False  # the round is over; the keys are being checked
+        self._sending = False
+        self._summary_open = False
+        self._over_shown = False
+        self._banked = [0, 0]
+        self._variant_class = ""
+        self._notes: list[tuple[int, int, Text]] = []  # (round, moves before it, line)
+        self._last_error = 0.0
+
+    # -- layout ---------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="net-status")
+        with Vertical(id="waiting"):
+            yield Static(id="waiting-text")
+        with Horizontal(id="table"):
+            yield BoardView(id="board")
+            yield ScorePanel(id="side")
+        with Horizontal(id="hint-row"):
+            yield Static(id="hint")
+            yield Static(id="legend")
+        yield Input(id="chat", max_length=200, compact=True,
+                    placeholder="Say something (⏎ sends, Esc closes)")
+        with Vertical(id="hand-box"):
+            yield HandView(id="hand")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self._use_variant()
+        self.listen()
+        # The hands are dealt without an event for the player who does not open: look.
+        self.set_interval(0.2, self._watch_deal)
+
+    def _watch_deal(self) -> None:
+        if self.has_class("-waiting") and self.table.has_view():
+            self.refresh_all(follow=True)
+
+    def _use_variant(self) -> None:
+        variant = self.table.variant
+        if variant != self._variant_class:
+            if self._variant_class:
+                self.remove_class(self._variant_class)
+            self.add_class(variant)
+            self._variant_class = variant
+            self.sel = Selection(variant)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("play", "draw", "pass_turn", "rotate", "close_arm", "mark", "pick",
+                      "recentre", "pan") and not self.table.has_view():
+            return False
+        return super().check_action(action, parameters)
+
+    # -- the session's events -------------------------------------------------------------------
+
+    @work(exclusive=True, group="duel-events")
+    async def listen(self) -> None:
+        for e in self._backlog:
+            self.handle(e)
+        self._backlog = []
+        self.refresh_all()
+        async for e in self.duel.events():
+            self.handle(e)
+
+    def handle(self, e: ev.Event) -> None:
+        """One event from the session: update what is shown."""
+        name = self.table.opponent
+        if isinstance(e, ev.ConnectionState):
+            before = self.conn
+            self.conn = e.state
+            if e.detail:
+                self.conn_detail = e.detail
+            if e.state == "reconnecting":
+                self.note(f"The connection to {name} is lost; waiting for it to come back…",
+                          "yellow")
+            elif e.state == "connected" and before == "reconnecting":
+                self.note(f"{name} is back.", "green")
+            elif e.state == "closed" and self.result is None:
+                if e.detail and not self.problem:
+                    self.problem = e.detail
+                if self.duel.core.started:
+                    self.note("The connection is closed.", "yellow")
+        elif isinstance(e, ev.Connected):
+            self.conn = "connected"
+            self._use_variant()
+            settings = self.duel.core.settings
+            what = VARIANT_TITLES.get(e.variant, e.variant)
+            word = "limit" if e.variant == "spider" else "to"
+            target = settings.target if settings is not None else e.target
+            self.note(f"{e.opponent} joined: {what}, {word} {target}.", "green")
+            self.app.bell()
+        elif isinstance(e, ev.RoundStarted):
+            self.checking = False
+            self.sel = Selection(self.table.variant)
+            self.note(f"Round {e.round}" + (f", deal {e.deal}" if e.deal > 1 else "") + ".",
+                      "bold")
+            self.board.call_after_refresh(self.board.recentre)
+        elif isinstance(e, ev.Moved):
+            if e.move.get("kind") == "block":
+                self.note("Nobody can move: the round is blocked.")
+            view = self.duel.view()
+            if view is not None and view.get("over"):
+                self.checking = True
+        elif isinstance(e, ev.Drew):
+            pass  # the hand and the log show it
+        elif isinstance(e, ev.ChatLine):
+            who = self.table.seats[e.player].name
+            line = Text()
+            line.append(f"<{who}> ", style="bold")
+            line.append(e.text, style="italic")
+            self.note(line)
+            if e.player != self.table.me:
+                self.notify(e.text, title=who, timeout=6)
+        elif isinstance(e, ev.RoundOver):
+            self.checking = False
+            self.show_summary(e)
+        elif isinstance(e, ev.Verdict):
+            self.verdict = e
+            self.note(verdict_text(e, self.table.me, self.table.seats), "bold red")
+        elif isinstance(e, ev.MatchOver):
+            self.result = e.result
+            if not self._summary_open:
+                self.show_over()
+        elif isinstance(e, ev.ProtocolError):
+            if e.code in PROBLEMS and not self.duel.core.started:
+                self.problem = f"{PROBLEMS[e.code]} ({e.message})"
+            elif time.monotonic() - self._last_error > 5:
+                self._last_error = time.monotonic()
+                who = name if e.from_peer else "This side"
+                self.notify(f"{who} refused a message: {e.message}", title="Network",
+                            severity="warning", timeout=5)
+        self.refresh_all(follow=True)
+
+    def note(self, text: str | Text, style: str = "") -> None:
+        """A line in the log, where the moves are at this moment."""
+        view = self.duel.view()
+        rnd = int(view["net"]["round"]) if view else 0
+        n = len(view["history"]) if view else 0
+        line = text if isinstance(text, Text) else Text(text, style=style)
+        self._notes.append((rnd, n, line))
+        del self._notes[:-40]
+
+    # -- drawing --------------------------------------------------------------------------------
+
+    def refresh_all(self, follow: bool = True) -> None:
+        if not self.is_mounted:
+            return
+        self.show_status()
+        waiting = not self.table.has_view()
+        self.set_class(waiting, "-waiting")
+        if waiting:
+            self.query_one("#waiting-text", Static).update(self.waiting_text())
+            return
+        self.thinking = not self.duel.my_turn() and not self.table.state.is_over
+        view = self.table.view()
+        mine = self.duel.my_turn() and not self._sending
+        self.sel.update(view["hand"], self.duel.legal_moves() if mine else [])
+        self.draw_board(follow)
+        self.draw_hand()
+        self.query_one(ScorePanel).show(self.table, self.thinking)
+        self.show_log()
+        self.query_one("#hint", Static).update(self.hint())
+        n = len(view["hand"])
+        self.query_one("#hand-box").border_title = f"Your hand · {n} tile{'' if n == 1 else 's'}"
+
+    def show_status(self) -> None:
+        t = Text()
+        core = self.duel.core
+        if core.started:
+            t.append("Duel with ")
+            t.append(self.table.opponent, style="bold")
+            t.append(" · ")
+        state = self.conn
+        style = {"connected": "green", "reconnecting": "bold yellow", "closed": "red",
+                 "waiting": "yellow"}.get(state, "")
+        if self.result is not None:
+            t.append("match over", style="bold")
+        elif state == "waiting" and core.role == "host" and not core.started:
+            t.append("waiting for an opponent", style=style)
+        elif state == "waiting":
+            t.append("connecting…", style=style)
+        else:
+            t.append(STATE_WORDS.get(state, state), style=style)
+        if core.started and core.settings is not None:
+            s = core.settings
+            word = "limit" if s.variant == "spider" else "to"
+            t.append(f" · {VARIANT_TITLES.get(s.variant, s.variant)} {word} {s.target}",
+                     style="dim")
+        self.query_one("#net-status", Static).update(t)
+
+    def waiting_text(self) -> Text:
+        core = self.duel.core
+        t = Text(justify="center")
+        if self.problem:
+            t.append("The duel could not start\n\n", style="bold red")
+            t.append(self.problem + "\n\n")
+            t.append("Esc goes back.", style="dim")
+            return t
+        if self.conn == "closed":
+            t.append("The connection is closed.\n\n", style="bold")
+            t.append("Esc goes back.", style="dim")
+            return t
+        if core.role == "host" and not core.started:
+            settings = core.settings
+            if settings is not None:
+                word = "limit" if settings.variant == "spider" else "to"
+                t.append(f"{VARIANT_TITLES.get(settings.variant, settings.variant)} "
+                         f"{word} {settings.target}\n\n", style="bold")
+            t.append("Waiting for an opponent…\n\n", style="bold")
+            addresses = self.duel.addresses or [self.conn_detail]
+            t.append("Listening on:\n")
+            for a in addresses:
+                t.append(f"  {a}\n", style="bold")
+            t.append("\nYour opponent joins one of these from the menu (Network duel → Join)\n"
+                     f"or with: tui-domino join {addresses[-1]}\n\n", style="dim")
+            t.append("Esc stops waiting.", style="dim")
+            return t
+        if core.started:
+            t.append(f"{self.table.opponent} is here: the tiles are being shuffled…",
+                     style="bold")
+            return t
+        t.append("Connecting…\n\n", style="bold")
+        t.append("Esc gives up.", style="dim")
+        return t
+
+    def show_log(self) -> None:
+        view = self.table.view()
+        rnd = int(view["net"]["round"])
+        history = view["history"]
+        entries: list[list[Text]] = []
+        notes = sorted(((r, n, i, line) for i, (r, n, line) in enumerate(self._notes)),
+                       key=lambda x: (x[0], x[1], x[2]))
+        old = [line for r, n, _, line in notes if r < rnd]
+        here = [(n, line) for r, n, _, line in notes if r >= rnd]
+        entries.extend([line] for line in old)
+        width = 24
+        for i, record in enumerate(history):
+            entries.extend([line] for n, line in here if n == i)
+            entries.append([Text(self.describe_record(record)[:width])])
+        entries.extend([line] for n, line in here if n >= len(history))
+        out = Text()
+        lines: list[Text] = []
+        for entry in reversed(entries):
+            for line in entry:
+                lines.extend(line.wrap(self.app.console, width) if len(line) > width else [line])
+        for line in lines[:40]:
+            out.append_text(line)
+            out.append("\n")
+        if not lines:
+            out.append("(no moves yet)")
+        self.query_one("#log-title", Static).update("Moves and chat")
+        self.query_one("#log", Static).update(out)
+
+    def describe_record(self, record: dict[str, Any]) -> str:
+        """A move of the log; the end of the round's points wait for the check."""
+        reasons = {e["reason"] for e in record["events"]}
+        kept = [e for e in record["events"] if e["reason"] not in ("domino", "blocked")]
+        text = self.table.describe(dict(record, events=kept), self.table.me)
+        if "domino" in reasons:
+            text += " · out"
+        elif "blocked" in reasons:
+            text += " · blocked"
+        return text
+
+    def hint(self) -> str:
+        if not self.table.has_view():
+            return ""
+        if self.result is not None:
+            return "The match is over."
+        if self.conn == "reconnecting":
+            return f"Waiting for {self.table.opponent} to come back…"
+        if self.checking or self.table.state.is_over:
+            return "The round is over: checking the deal…"
+        if self._sending:
+            return "Sending your move…"
+        if not self.duel.my_turn():
+            return f"{self.table.opponent} to play…"
+        return super().hint()
+
+    def on_screen_resume(self) -> None:
+        self.apply_settings()
+        self.refresh_all()
+
+    # -- playing --------------------------------------------------------------------------------
+
+    def next_step(self) -> None:
+        self.refresh_all()
+
+    def _my_turn(self) -> bool:
+        if not self.table.has_view() or self.result is not None or self._sending:
+            return False
+        if not self.duel.my_turn():
+            self.notify(f"Wait for your turn: {self.table.opponent} is playing.",
+                        severity="information", timeout=2)
+            return False
+        return True
+
+    def apply_move(self, move: rules.Move) -> bool:
+        if move not in self.duel.legal_moves():
+            self.notify("That move is not allowed now.", title="Not allowed",
+                        severity="warning")
+            return False
+        self._sending = True
+        self.sel.reset()
+        self.send_move(move)
+        return True
+
+    @work(group="duel-move")
+    async def send_move(self, move: rules.Move) -> None:
+        try:
+            await self.duel.play(move)
+        except rules.IllegalMove as exc:
+            self.notify(str(exc), title="Not allowed", severity="warning")
+        finally:
+            self._sending = False
+            self.refresh_all()
+
+    # -- chat -----------------------------------------------------------------------------------
+
+    def action_chat(self) -> None:
+        if not self.duel.core.started or self.duel.finished:
+            self.notify("The chat opens when your opponent is here.", timeout=3)
+            return
+        self.add_class("-chatting")
+        chat = self.query_one("#chat", Input)
+        chat.placeholder = f"Say something to {self.table.opponent} (⏎ sends, Esc closes)"
+        chat.focus()
+
+    def close_chat(self) -> None:
+        self.remove_class("-chatting")
+        self.query_one("#chat", Input).value = ""
+        self.query_one(HandView).focus()
+
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "chat":
+            return
+        event.stop()
+        text = event.value.strip()
+        self.close_chat()
+        if text:
+            await self.duel.chat(text)
+
+    # -- the end of a round and of the match ----------------------------------------------------
+
+    def show_summary(self, e: ev.RoundOver) -> None:
+        from tui_domino.ui.screens.summary import RoundSummary
+
+        try:
+            session = summary_session(self.table, e, self._banked)
+        except (ValueError, KeyError, AssertionError) as exc:
+            self.notify(f"The round's summary cannot be shown: {exc}", severity="warning")
+            self._banked = list(e.totals)
+            return
+        self._banked = list(e.totals)
+        self._summary_open = True
+        self.app.push_screen(RoundSummary(session), self._after_summary)
+
+    def _after_summary(self, _: object = None) -> None:
+        self._summary_open = False
+        if self.result is not None:
+            self.show_over()
+        else:
+            self.refresh_all()
+
+    def show_over(self) -> None:
+        if self._over_shown or self.result is None:
+            return
+        self._over_shown = True
+        self.app.push_screen(
+            DuelOverScreen(self.result, self.verdict, self.table.me, self.table.seats),
+            lambda _=None: self.dismiss(None))
+
+    def action_menu(self) -> None:
+        if self.has_class("-chatting"):
+            self.close_chat()
+            return
+        if self.result is not None and self._over_shown:
+            self.dismiss(None)
+            return
+        if not self.duel.core.started or self.duel.finished:
+            self.stop()
+            return
+
+        def answer(leave: bool | None) -> None:
+            if leave:
+                self.stop()
+
+        self.app.push_screen(LeaveScreen(self.table.opponent), answer)
+
+    @work(group="duel-leave")
+    async def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.duel.leave()
+        if self.is_attached and self.app.screen is self:
+            self.dismiss(None)
+
+
+def verdict_text(v: ev.Verdict, me: int, seats: list[Seat]) -> str:
+    who = seats[v.player].name
+    if v.kind == "cheat":
+        if v.player == me:
+            return f"You were caught breaking the rules: {v.reason}."
+        return f"{who} cheated: {v.reason}. The match is stopped."
+    if v.kind == "accused":
+        return f"{seats[1 - me].name} stopped the match, accusing you: {v.reason}."
+    if v.player == me:
+        return f"You left: {v.reason}."
+    return f"{who} forfeits: {v.reason}."
+
+
+class DuelOverScreen(ModalScreen[None]):
+    """The end of a duel: the winner, the totals, and a verdict when it ended early."""
+
+    BINDINGS = [
+        Binding("enter", "close", "Leave", key_display="⏎"),
+        Binding("escape", "close", "Leave", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    DuelOverScreen { align: center middle; }
+    DuelOverScreen > Vertical {
+        width: 64; max-width: 100%; height: auto; border: round $accent; padding: 1 2;
+        background: $panel;
+    }
+    DuelOverScreen.-verdict > Vertical { border: heavy $error; }
+    DuelOverScreen #verdict { color: $error; text-style: bold; margin-bottom: 1; }
+    DuelOverScreen Button { margin-top: 1; }
+    """
+
+    def __init__(self, result: dict[str, Any], verdict: ev.Verdict | None, me: int,
+                 seats: list[Seat]) -> None:
+        super().__init__()
+        self.result = result
+        self.verdict = verdict
+        self.me = me
+        self.seats = seats
+
+    def compose(self) -> ComposeResult:
+        r = self.result
+        names = [s.name for s in self.seats]
+        winner = r.get("winner")
+        title = Text()
+        if winner is None:
+            title.append("Nobody wins this match.\n", style="bold")
+        elif winner == self.me:
+            title.append("You win the match!\n", style="bold")
+        else:
+            title.append(f"{names[winner]} wins the match.\n", style="bold")
+        totals = r.get("totals") or [0, 0]
+        for p in (0, 1):
+            title.append(f"  {names[p][:20]:<20} {totals[p]:>5}\n")
+        rounds = r.get("rounds", 0)
+        title.append(f"\n{rounds} round{'' if rounds == 1 else 's'}", style="dim")
+        if r.get("verified"):
+            title.append(" · every deal checked: fair", style="dim")
+        with Vertical() as box:
+            box.border_title = "Match over"
+            if self.verdict is not None:
+                yield Static(verdict_text(self.verdict, self.me, self.seats), id="verdict")
+            yield Static(title)
+            yield Center(Button("Leave the table", id="close", variant="primary", compact=True))
+
+    def on_mount(self) -> None:
+        self.set_class(self.verdict is not None, "-verdict")
+        self.query_one(Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class LeaveScreen(ModalScreen[bool]):
+    BINDINGS = [
+        Binding("y", "answer(True)", "Leave"),
+        Binding("n", "answer(False)", "Stay"),
+        Binding("escape", "answer(False)", "Stay", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    LeaveScreen { align: center middle; }
+    LeaveScreen > Vertical {
+        width: 52; height: auto; border: round $warning; padding: 1 2; background: $panel;
+    }
+    LeaveScreen #buttons { height: 1; align-horizontal: center; margin-top: 1; }
+    LeaveScreen Button { margin: 0 1; }
+    """
+
+    def __init__(self, opponent: str) -> None:
+        super().__init__()
+        self.opponent = opponent
+
+    def compose(self) -> ComposeResult:
+        with Vertical() as box:
+            box.border_title = "Leave the duel?"
+            yield Static(f"Leaving ends the match: {self.opponent} wins it.")
+            with Horizontal(id="buttons"):
+                yield Button("Stay (n)", id="stay", variant="primary", compact=True)
+                yield Button("Leave (y)", id="leave", variant="error", compact=True)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "leave")
+
+    def action_answer(self, leave: bool) -> None:
+        self.dismiss(leave)
+
+
+# -- running a duel -----------------------------------------------------------------------------
+
+
+def push_duel(app: Any, session: DuelSession, backlog: Iterable[ev.Event] = (),
+              then: Callable[[], None] | None = None) -> DuelScreen:
+    """Shows the duel; the session is closed when its screen goes away."""
+    screen = DuelScreen(session, backlog)
+
+    def done(_: object = None) -> None:
+        app.run_worker(_close(session), group="duel-close", exit_on_error=False)
+        if then is not None:
+            then()
+
+    app.push_screen(screen, done)
+    return screen
+
+
+async def _close(session: DuelSession) -> None:
+    with contextlib.suppress(Exception):
+        await session.close()
+
+
+async def run_duel_app(session: DuelSession) -> dict[str, Any] | None:
+    """The game's app on the duel screen (for ``tui-domino host|join``); returns the
+    match's result when it ended."""
+    from tui_domino.ui import storage
+    from tui_domino.ui.app import DominoApp
+
+    app = DominoApp(settings=storage.Settings.load())
+    app.call_later(lambda: push_duel(app, session, then=app.exit))
+    await app.run_async()
+    with contextlib.suppress(Exception):
+        async with asyncio.timeout(3):
+            await session.close()
+    return session.core.result
+
+
+__all__ = ["DuelScreen", "DuelTable", "push_duel", "run_duel_app"]
