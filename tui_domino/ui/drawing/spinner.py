@@ -10,54 +10,88 @@ from tui_domino.ui.drawing.tiles import DIGITS, TileShape
 ARMS = ("N", "E", "S", "W")
 
 
-def _tile(cv: Canvas, shape: TileShape, arm: str, pos: int, inner: int, outer: int,
-          style: str, key: object = None, close: bool = False) -> int:
-    """Draws one tile of ``arm`` whose inner side touches ``pos`` (a column for E/W, a row
-    for N/S); returns the position just beyond its outer side."""
-    double = inner == outer
-    s = shape
-    if arm in ("E", "W"):
-        w = s.v_w if double else s.h_w
-        x = pos if arm == "E" else pos - w + 1
-        if double:
-            y = -(s.v_h // 2)
-            s.upright(cv, x, y, inner, outer, style)
-            box = (x, y, x + s.v_w, y + s.v_h)
-        else:
-            a, b = (inner, outer) if arm == "E" else (outer, inner)
-            y = -(s.h_h // 2)
-            s.lengthwise(cv, x, y, a, b, style)
-            box = (x, y, x + s.h_w, y + s.h_h)
-        nxt = pos + w if arm == "E" else pos - w
-    else:
-        h = s.h_h if double else s.v_h
-        y = pos if arm == "S" else pos - h + 1
-        if double:
-            x = -(s.h_w // 2)
-            s.lengthwise(cv, x, y, inner, outer, style)
-            box = (x, y, x + s.h_w, y + s.h_h)
-        else:
-            a, b = (inner, outer) if arm == "S" else (outer, inner)
-            x = -(s.v_w // 2)
-            s.upright(cv, x, y, a, b, style)
-            box = (x, y, x + s.v_w, y + s.v_h)
-        nxt = pos + h if arm == "S" else pos - h
-    if key is not None:
-        cv.hit(*box, key)
-    if style in ("last", "sel"):
-        cv.add_focus(*box, selected=style == "sel")
-    if close:
-        _bar(cv, shape, arm, nxt, style or "closed")
-        nxt = nxt + (1 if arm in ("E", "S") else -1)
-    return nxt
+class ArmWalker:
+    """Lays the tiles of one arm outward from the centre. East and West run straight;
+    North and South leave the centre upright and, once a tile's height away, turn (North
+    to the right, South to the left) so that the table stays low and wide."""
 
+    def __init__(self, shape: TileShape, arm: str) -> None:
+        s = self.shape = shape
+        self.arm = arm
+        cx, cy = -(s.v_w // 2), -(s.v_h // 2)
+        self.vertical = arm in ("N", "S")
+        self.step = {"N": -1, "S": 1, "E": 1, "W": -1}[arm]
+        # straight on: a column for E/W (the next tile's inner edge), a row for N/S
+        self.pos = {"E": cx + s.v_w, "W": cx - 1, "N": cy - 1, "S": cy + s.v_h}[arm]
+        self.row = 0  # the middle row of a horizontal run
+        self.climbed = 0
 
-def _bar(cv: Canvas, shape: TileShape, arm: str, pos: int, style: str) -> None:
-    if arm in ("E", "W"):
-        for y in range(-(shape.v_h // 2), shape.v_h // 2 + 1):
-            cv.put(pos, y, "┃", style)
-    else:
-        cv.text(-(shape.h_w // 2), pos, "━" * shape.h_w, style)
+    def _turn(self) -> None:
+        """From upright to a horizontal run beside the last tile's outer number."""
+        s = self.shape
+        last_outer = self.pos - self.step  # the outermost row of the last tile
+        self.row = last_outer + self.step * -(s.h_h // 2)
+        self.vertical = False
+        self.step = 1 if self.arm == "N" else -1
+        self.pos = (s.v_w // 2 + 1) if self.arm == "N" else -(s.v_w // 2 + 1)
+
+    def place(self, cv: Canvas, inner: int, outer: int, style: str,
+              key: object = None, close: bool = False) -> None:
+        s = self.shape
+        if self.vertical and self.climbed >= s.v_h:
+            self._turn()
+        double = inner == outer
+        if self.vertical:
+            h = s.h_h if double else s.v_h
+            y = self.pos if self.step > 0 else self.pos - h + 1
+            if double:
+                x = -(s.h_w // 2)
+                s.lengthwise(cv, x, y, inner, outer, style)
+                box = (x, y, x + s.h_w, y + s.h_h)
+            else:
+                a, b = (inner, outer) if self.step > 0 else (outer, inner)
+                x = -(s.v_w // 2)
+                s.upright(cv, x, y, a, b, style)
+                box = (x, y, x + s.v_w, y + s.v_h)
+            self.pos += self.step * h
+            self.climbed += h
+        else:
+            w = s.v_w if double else s.h_w
+            x = self.pos if self.step > 0 else self.pos - w + 1
+            if double:
+                y = self.row - s.v_h // 2
+                s.upright(cv, x, y, inner, outer, style)
+                box = (x, y, x + s.v_w, y + s.v_h)
+            else:
+                a, b = (inner, outer) if self.step > 0 else (outer, inner)
+                y = self.row - s.h_h // 2
+                s.lengthwise(cv, x, y, a, b, style)
+                box = (x, y, x + s.h_w, y + s.h_h)
+            self.pos += self.step * w
+        if key is not None:
+            cv.hit(*box, key)
+        if style in ("last", "sel"):
+            cv.add_focus(*box, selected=style == "sel")
+        if close:
+            self.bar(cv, style or "closed")
+
+    def bar(self, cv: Canvas, style: str) -> None:
+        s = self.shape
+        if self.vertical:
+            cv.text(-(s.h_w // 2), self.pos, "━" * s.h_w, style)
+        else:
+            for y in range(self.row - s.v_h // 2, self.row + s.v_h // 2 + 1):
+                cv.put(self.pos, y, "┃", style)
+        self.pos += self.step
+
+    def end_mark(self, cv: Canvas) -> None:
+        """A dot just beyond an open end."""
+        if self.vertical and self.climbed >= self.shape.v_h:
+            self._turn()
+        if self.vertical:
+            cv.put(0, self.pos + (0 if self.step > 0 else 0), "·", "dim")
+        else:
+            cv.put(self.pos + self.step, self.row, "·", "dim")
 
 
 def last_placements(history: list[dict[str, Any]]) -> set[tuple[str, int]]:
@@ -112,22 +146,20 @@ def layout_spider(
         cv.freeze()
         return cv
     shape.upright(cv, cx, cy, center, center, "last" if ("center", 0) in last else "spinner")
-    starts = {"E": cx + shape.v_w, "W": cx - 1, "N": cy - 1, "S": cy + shape.v_h}
     for arm in ARMS:
         info = arms.get(arm) or {"tiles": [], "end": center, "closed": False}
-        pos = starts[arm]
+        walker = ArmWalker(shape, arm)
         tiles = info["tiles"]
         for j, (inner, outer) in enumerate(tiles):
             style = "last" if (arm, j + 1) in last else ""
-            closing = info.get("closed") and j == len(tiles) - 1
-            pos = _tile(cv, shape, arm, pos, inner, outer, style, close=bool(closing))
+            closing = bool(info.get("closed")) and j == len(tiles) - 1
+            walker.place(cv, inner, outer, style, close=closing)
         for p, style, key in ghosts.get(arm, []):
             end = info.get("end", center)
             a, b = p.tile
             other = b if a == end else a
-            _tile(cv, shape, arm, pos, end, other, style, key, close=p.close)
-        label = {"N": (0, pos - 1), "S": (0, pos + 1), "E": (pos + 1, 0), "W": (pos - 1, 0)}[arm]
+            walker.place(cv, end, other, style, key, close=p.close)
         if not info.get("closed") and not ghosts.get(arm):
-            cv.put(label[0], label[1], "·", "dim")
+            walker.end_mark(cv)
     cv.freeze()
     return cv

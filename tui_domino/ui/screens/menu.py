@@ -28,6 +28,7 @@ class MenuScreen(Screen[None]):
     BINDINGS = [
         Binding("n", "choose('new')", "New game"),
         Binding("c", "choose('continue')", "Continue"),
+        Binding("d", "choose('duel')", "Duel"),
         Binding("s", "choose('settings')", "Settings"),
         Binding("question_mark", "choose('rules')", "Rules", key_display="?"),
         Binding("q", "choose('quit')", "Quit"),
@@ -64,6 +65,7 @@ class MenuScreen(Screen[None]):
             [
                 Option("New game", id="new"),
                 Option("Continue", id="continue", disabled=not saved),
+                Option("Network duel", id="duel"),
                 Option("Rules", id="rules"),
                 Option("Settings", id="settings"),
                 Option("Quit", id="quit"),
@@ -86,6 +88,10 @@ class MenuScreen(Screen[None]):
             app.push_screen(NewGameScreen())
         elif what == "continue":
             app.continue_match()  # type: ignore[attr-defined]
+        elif what == "duel":
+            from tui_domino.ui.screens.net_setup import DuelSetupScreen
+
+            app.push_screen(DuelSetupScreen())
         elif what == "rules":
             from tui_domino.ui.screens.help import HelpScreen
 
