@@ -26,6 +26,7 @@ from tui_domino.ui.session import VARIANT_TITLES
 DEFAULT_PORT = 7777
 CONNECT_TIMEOUT = 10.0
 GREETING_TIMEOUT = 15.0
+HELP = "Tab moves between the fields · ⏎ or F5 starts · Esc goes back"
 
 
 def parse_host_port(text: str) -> tuple[str, int]:
@@ -160,7 +161,8 @@ class DuelSetupScreen(Screen[None]):
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         self._sync_button()
-        self.say("")
+        self.say(HELP)
+        self.query_one("#variant" if self.hosting else "#address").focus()
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "variant" and event.value in rules.VARIANTS:
@@ -170,7 +172,7 @@ class DuelSetupScreen(Screen[None]):
 
     def say(self, text: str, severity: str = "") -> None:
         message = self.query_one("#message", Static)
-        message.update(text)
+        message.update(text or HELP)
         message.set_class(severity == "error", "-error")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
