@@ -74,10 +74,10 @@ async def measure(size: tuple[int, int], tiles: int, frames: int) -> list[tuple[
             ("classic", classic_view(tiles), layout_classic),
         ):
             if layout is layout_classic:
-                def draw(width: int, view: dict[str, Any] = view) -> Any:
+                def draw(width: int, height: int, view: dict[str, Any] = view) -> Any:
                     return layout_classic(view, width, [], None)
             else:
-                def draw(width: int, view: dict[str, Any] = view) -> Any:
+                def draw(width: int, height: int, view: dict[str, Any] = view) -> Any:
                     return layout_triominos(view, [], None)
             full: list[float] = []
             cached: list[float] = []
