@@ -2,8 +2,8 @@
 
 ``tui-domino host [ADDR:]PORT`` and ``tui-domino join HOST:PORT``; with ``--headless
 --bot LEVEL`` a computer player takes the seat and the match's result is printed as one
-JSON line. Without ``--headless`` the duel opens in the game's screens when they offer it,
-else in a plain text console.
+JSON line. Without ``--headless`` the duel opens in the game's duel screen (a plain text
+console when the terminal is not interactive or with ``--bot``).
 """
 
 from __future__ import annotations
@@ -158,6 +158,16 @@ async def _main(args: argparse.Namespace) -> int:
         if journal is not None and journal.exists() and session.core.finished:
             journal.rename(journal.with_suffix(".done.jsonl"))
         return 0 if result.get("verified") else 1
+    if not args.bot and sys.stdin.isatty() and sys.stdout.isatty():
+        try:
+            from tui_domino.ui.screens.duel import run_duel_app
+        except ImportError:
+            pass
+        else:
+            outcome = await run_duel_app(session)
+            if journal is not None and journal.exists() and session.core.finished:
+                journal.rename(journal.with_suffix(".done.jsonl"))
+            return 0 if outcome and outcome.get("verified") else 1
     from tui_domino.net.console import run_console
 
     return await run_console(session, bot=args.bot, seed=args.seed)

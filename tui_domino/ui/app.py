@@ -146,7 +146,11 @@ class DominoApp(App[None]):
         from tui_domino.ui.screens.new_game import NewGameScreen
         from tui_domino.ui.screens.settings import SettingsScreen
 
-        if isinstance(screen, GameScreen):
+        duel_commands = getattr(screen, "system_commands", None)
+        if duel_commands is not None:
+            for title, help_text, callback in duel_commands():
+                yield SystemCommand(title, help_text, callback)
+        elif isinstance(screen, GameScreen):
             yield SystemCommand("Play", "Play the selected tile at the selected place",
                                 screen.action_play)
             yield SystemCommand("Draw", "Draw a tile from the bazaar", screen.action_draw)

@@ -271,7 +271,10 @@ class DuelScreen(GameScreen):
             what = VARIANT_TITLES.get(e.variant, e.variant)
             word = "limit" if e.variant == "spider" else "to"
             target = settings.target if settings is not None else e.target
-            self.note(f"{e.opponent} joined: {what}, {word} {target}.", "green")
+            if self.duel.core.role == "host":
+                self.note(f"{e.opponent} joined: {what}, {word} {target}.", "green")
+            else:
+                self.note(f"You joined {e.opponent}: {what}, {word} {target}.", "green")
             self.app.bell()
         elif isinstance(e, ev.RoundStarted):
             self.checking = False
@@ -570,6 +573,31 @@ class DuelScreen(GameScreen):
                 self.stop()
 
         self.app.push_screen(LeaveScreen(self.table.opponent), answer)
+
+    def action_reconnect(self) -> None:
+        if not self.duel.core.started or self.duel.finished:
+            return
+        self.duel.drop_connection()
+        self.notify("The connection is cut: the duel resumes when it is made again.",
+                    timeout=4)
+
+    def system_commands(self) -> Iterable[tuple[str, str, Callable[[], Any]]]:
+        """The command palette's entries for this screen (title, help, callback)."""
+        yield ("Play", "Play the selected tile at the selected place", self.action_play)
+        yield ("Draw", "Draw a tile from the bazaar", self.action_draw)
+        yield ("Pass", "Pass when nothing fits", self.action_pass_turn)
+        yield ("Chat", "Say something to your opponent", self.action_chat)
+        yield ("Recentre", "Recentre the table on the play", self.action_recentre)
+        yield ("Rules", "The rules and keys of this game", self.action_help)
+        yield ("Reconnect", "Cut the connection and make it again (when it seems stuck)",
+               self.action_reconnect)
+        yield ("Leave the duel", "Stop playing (your opponent wins the match)",
+               self.action_menu)
+        if self.table.variant == "triominos":
+            yield ("Rotate", "Turn the triomino", self.action_rotate)
+        if self.table.variant == "spider":
+            yield ("Close arm", "Close the arm with this double", self.action_close_arm)
+            yield ("Add double", "Play this double with others", self.action_mark)
 
     @work(group="duel-leave")
     async def stop(self) -> None:

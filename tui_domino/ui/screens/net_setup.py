@@ -17,7 +17,17 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static, TabbedContent, TabPane
+from textual.widgets import (
+    Button,
+    Footer,
+    Input,
+    Label,
+    Select,
+    Static,
+    TabbedContent,
+    TabPane,
+    Tabs,
+)
 
 from tui_domino import rules
 from tui_domino.net import events as ev
@@ -26,7 +36,7 @@ from tui_domino.ui.session import VARIANT_TITLES
 DEFAULT_PORT = 7777
 CONNECT_TIMEOUT = 10.0
 GREETING_TIMEOUT = 15.0
-HELP = "Tab moves between the fields · ⏎ or F5 starts · Esc goes back"
+HELP = "←→ on the tabs: host or join · Tab: the next field · ⏎ or F5 starts"
 
 
 def parse_host_port(text: str) -> tuple[str, int]:
@@ -151,6 +161,7 @@ class DuelSetupScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._sync_button()
+        self.query_one(TabbedContent).query_one(Tabs).focus()
 
     @property
     def hosting(self) -> bool:
@@ -162,7 +173,6 @@ class DuelSetupScreen(Screen[None]):
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         self._sync_button()
         self.say(HELP)
-        self.query_one("#variant" if self.hosting else "#address").focus()
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "variant" and event.value in rules.VARIANTS:
