@@ -56,6 +56,17 @@ def main(argv: list[str] | None = None) -> int:
 
         return arena.main(args)
     if getattr(args, "net_handler", None):
+        if not args.headless:
+            from tui_domino.ssh.terminal import tune_environment
+
+            tune_environment()
+
+            async def duel_app(session: object) -> object:
+                from tui_domino.ui.screens.duel import run_duel_app
+
+                return await run_duel_app(session)
+
+            args.duel_app = duel_app
         return int(args.net_handler(args))
     if args.command == "serve":
         return int(args.handler(args))

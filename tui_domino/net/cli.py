@@ -158,16 +158,14 @@ async def _main(args: argparse.Namespace) -> int:
         if journal is not None and journal.exists() and session.core.finished:
             journal.rename(journal.with_suffix(".done.jsonl"))
         return 0 if result.get("verified") else 1
-    if not args.bot and sys.stdin.isatty() and sys.stdout.isatty():
-        try:
-            from tui_domino.ui.screens.duel import run_duel_app
-        except ImportError:
-            pass
-        else:
-            outcome = await run_duel_app(session)
-            if journal is not None and journal.exists() and session.core.finished:
-                journal.rename(journal.with_suffix(".done.jsonl"))
-            return 0 if outcome and outcome.get("verified") else 1
+    # The screen to play on is given by the caller (the command line passes the game's duel
+    # screen); the network layer never imports the user interface.
+    run_duel_app = getattr(args, "duel_app", None)
+    if run_duel_app is not None and not args.bot and sys.stdin.isatty() and sys.stdout.isatty():
+        outcome = await run_duel_app(session)
+        if journal is not None and journal.exists() and session.core.finished:
+            journal.rename(journal.with_suffix(".done.jsonl"))
+        return 0 if outcome and outcome.get("verified") else 1
     from tui_domino.net.console import run_console
 
     return await run_console(session, bot=args.bot, seed=args.seed)
