@@ -185,6 +185,7 @@ class DuelScreen(GameScreen):
         self.result: dict[str, Any] | None = None
         self.checking = False  # the round is over; the keys are being checked
         self._sending = False
+        self._leaving = False
         self._summary_open = False
         self._over_shown = False
         self._banked = [0, 0]
@@ -550,7 +551,7 @@ class DuelScreen(GameScreen):
             self.refresh_all()
 
     def show_over(self) -> None:
-        if self._over_shown or self.result is None:
+        if self._over_shown or self.result is None or self._leaving:
             return
         self._over_shown = True
         self.app.push_screen(
@@ -601,6 +602,7 @@ class DuelScreen(GameScreen):
 
     @work(group="duel-leave")
     async def stop(self) -> None:
+        self._leaving = True  # no end-of-match screen for the one who leaves
         with contextlib.suppress(Exception):
             await self.duel.leave()
         if self.is_attached and self.app.screen is self:
@@ -674,7 +676,9 @@ class DuelOverScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.set_class(self.verdict is not None, "-verdict")
-        self.query_one(Button).focus()
+        buttons = self.query(Button)
+        if buttons:  # not when the app is closing under it
+            buttons.first().focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(None)

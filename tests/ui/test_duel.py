@@ -1,0 +1,241 @@
+"""The network duel in the app: setting it up from the menu, playing through the keys,
+chatting, leaving, the end of a match, and the messages for what goes wrong. Everything
+on 127.0.0.1 with free ports; every wait has a deadline."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from collections.abc import Callable
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Input, Static, TabbedContent
+
+from tests.ui.conftest import make_app
+from tui_domino.net import events as ev
+from tui_domino.net.core import MatchSettings
+from tui_domino.net.headless import run_bot
+from tui_domino.net.transport import DuelSession
+from tui_domino.ui.screens.duel import DuelOverScreen, DuelScreen, push_duel
+from tui_domino.ui.screens.net_setup import DuelSetupScreen
+from tui_domino.ui.screens.summary import RoundSummary
+
+DEADLINE = 30.0
+
+
+async def until(pilots: list[Pilot[Any]], test: Callable[[], object], what: str,
+                timeout: float = DEADLINE) -> None:
+    """Lets the apps run until ``test()`` holds."""
+    end = time.monotonic() + timeout
+    while not test():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        for p in pilots:
+            await p.pause(0.01)
+
+
+def text_of(screen: Any, selector: str) -> str:
+    return str(screen.query_one(selector, Static).render())
+
+
+def duel_of(app: Any) -> DuelScreen:
+    screen = next((s for s in app.screen_stack if isinstance(s, DuelScreen)), None)
+    assert screen is not None, app.screen_stack
+    return screen
+
+
+async def play_a_turn(pilot: Pilot[Any], screen: DuelScreen) -> None:
+    """What a player does on his turn: Enter on a tile that fits, else draw, else pass."""
+    if screen.sel.build_move() is not None:
+        await pilot.press("enter")
+    elif screen.sel.can("draw"):
+        await pilot.press("d")
+    else:
+        await pilot.press("p")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def test_host_and_join_from_the_menu_play_and_chat() -> None:
+    ann_app, bob_app = make_app(seed=1), make_app(seed=2)
+    ann_app.settings.name, bob_app.settings.name = "Ann", "Bob"
+    async with ann_app.run_test(size=(80, 24)) as ann, \
+            bob_app.run_test(size=(80, 24)) as bob:
+        both = [ann, bob]
+        # Ann hosts on a free port of the loopback
+        await ann.press("d")
+        await until(both, lambda: isinstance(ann_app.screen, DuelSetupScreen), "the setup")
+        ann_app.screen.query_one("#listen", Input).value = "127.0.0.1"
+        ann_app.screen.query_one("#port", Input).value = "0"
+        await ann.press("f5")
+        await until(both, lambda: isinstance(ann_app.screen, DuelScreen), "the duel screen")
+        hosting = duel_of(ann_app)
+        await until(both, lambda: "Waiting for an opponent" in text_of(hosting, "#waiting-text"),
+                    "the waiting state")
+        port = hosting.duel.port
+        assert f"127.0.0.1:{port}" in text_of(hosting, "#waiting-text")
+        # Bob joins it
+        await bob.press("d")
+        await until(both, lambda: isinstance(bob_app.screen, DuelSetupScreen), "the setup")
+        await bob.press("right")  # the Join tab
+        assert bob_app.screen.query_one(TabbedContent).active == "join-tab"
+        bob_app.screen.query_one("#address", Input).value = f"127.0.0.1:{port}"
+        await bob.press("f5")
+        await until(both, lambda: isinstance(bob_app.screen, DuelScreen), "Bob's duel screen")
+        joined = duel_of(bob_app)
+        screens = {ann: hosting, bob: joined}
+        await until(both, lambda: hosting.table.has_view() and joined.table.has_view()
+                    and not hosting.has_class("-waiting") and not joined.has_class("-waiting"),
+                    "the deal")
+        assert "Duel with Bob" in text_of(hosting, "#net-status")
+        assert "Duel with Ann" in text_of(joined, "#net-status")
+        assert "connected" in text_of(joined, "#net-status")
+        # six turns through the keys, whoever is to move
+        played = 0
+        while played < 6:
+            await until(both, lambda: any(s.duel.my_turn() and not s._sending
+                                          for s in screens.values()), "a turn")
+            pilot, screen = next((p, s) for p, s in screens.items()
+                                 if s.duel.my_turn() and not s._sending)
+            before = len(screen.table.view()["history"])
+            await play_a_turn(pilot, screen)
+            await until(both, lambda s=screen, n=before: s._sending is False and (
+                not s.table.has_view() or len(s.table.view()["history"]) != n
+                or s.table.view()["net"]["round"] > 1 or s.result is not None), "the move")
+            played += 1
+        # both tables agree on the moves made
+        def moves(screen: DuelScreen) -> list[Any]:
+            view = screen.table.view()
+            return [view["net"]["round"], [(r["player"], r["move"]) for r in view["history"]]]
+
+        await until(both, lambda: moves(hosting) == moves(joined), "the same table")
+        # a line of chat
+        await ann.press("t")
+        assert hosting.has_class("-chatting")
+        await ann.press(*"good luck")
+        await ann.press("enter")
+        assert not hosting.has_class("-chatting")
+        await until(both, lambda: "<Ann> good luck" in text_of(joined, "#log"), "the chat")
+        assert "<Ann> good luck" in text_of(hosting, "#log")
+        # Bob leaves: Ann wins by forfeit and is told so
+        await bob.press("escape")
+        await until(both, lambda: type(bob_app.screen).__name__ == "LeaveScreen", "the question")
+        await bob.press("y")
+        await until(both, lambda: isinstance(ann_app.screen, DuelOverScreen), "the end")
+        over = ann_app.screen
+        shown = " ".join(str(w.render()) for w in over.query(Static))
+        assert "forfeits" in shown and "You win the match" in shown
+        await until(both, lambda: not any(isinstance(s, DuelScreen)
+                                          for s in bob_app.screen_stack), "Bob's exit")
+        await ann.press("enter")
+        await until(both, lambda: not any(isinstance(s, DuelScreen)
+                                          for s in ann_app.screen_stack), "Ann's exit")
+
+
+async def test_a_whole_match_against_a_bot_seat() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = await DuelSession.host(port=0, addr="127.0.0.1", name="Ann",
+                                         settings=MatchSettings("classic", target=5))
+        screen = push_duel(app, session)
+        guest = await DuelSession.join("127.0.0.1", session.port, name="Robot")
+        bot = asyncio.ensure_future(run_bot(guest, "greedy", seed=3, in_thread=False))
+        summaries = 0
+        end = time.monotonic() + 60
+        while not isinstance(app.screen, DuelOverScreen):
+            assert time.monotonic() < end, "the match did not end"
+            await pilot.pause(0.01)
+            if isinstance(app.screen, RoundSummary):
+                summaries += 1
+                await pilot.press("enter")
+            elif app.screen is screen and session.my_turn() and not screen._sending:
+                await play_a_turn(pilot, screen)
+        shown = " ".join(str(w.render()) for w in app.screen.query(Static))
+        assert "every deal checked" in shown
+        assert summaries >= 1
+        result = await asyncio.wait_for(bot, 10)
+        assert result["verified"] and result["totals"] == session.core.result["totals"]
+        await pilot.press("enter")
+        await until([pilot], lambda: not any(isinstance(s, DuelScreen)
+                                             for s in app.screen_stack), "the exit")
+
+
+async def test_a_refused_connection_is_told_on_the_join_screen() -> None:
+    app = make_app()
+    port = free_port()  # nobody listens there any more
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("d")
+        await until([pilot], lambda: isinstance(app.screen, DuelSetupScreen), "the setup")
+        await pilot.press("right")
+        app.screen.query_one("#address", Input).value = f"127.0.0.1:{port}"
+        await pilot.press("f5")
+        await until([pilot], lambda: "refused" in text_of(app.screen, "#message"), "a message")
+        message = text_of(app.screen, "#message")
+        assert f"Nobody is hosting a duel at 127.0.0.1:{port}" in message
+        assert isinstance(app.screen, DuelSetupScreen)
+        # a malformed address is told too, without connecting
+        app.screen.query_one("#address", Input).value = "127.0.0.1:99999"
+        await pilot.press("f5")
+        await until([pilot], lambda: "65535" in text_of(app.screen, "#message"), "a message")
+
+
+async def test_a_settings_mismatch_is_told_on_the_join_screen() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        host = await DuelSession.host(port=0, addr="127.0.0.1", name="Ann",
+                                      settings=MatchSettings("classic"))
+        try:
+            await pilot.press("d")
+            await until([pilot], lambda: isinstance(app.screen, DuelSetupScreen), "the setup")
+            await pilot.press("right")
+            app.screen.query_one("#address", Input).value = f"127.0.0.1:{host.port}"
+            app.screen.query_one("#want").value = "spider"
+            await pilot.press("f5")
+            await until([pilot], lambda: "not the one you asked" in
+                        text_of(app.screen, "#message"), "the mismatch")
+            assert "classic" in text_of(app.screen, "#message")
+            assert isinstance(app.screen, DuelSetupScreen)
+        finally:
+            await host.close()
+
+
+async def test_the_host_port_in_use_is_told_on_the_host_screen() -> None:
+    app = make_app()
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("d")
+            await until([pilot], lambda: isinstance(app.screen, DuelSetupScreen), "the setup")
+            app.screen.query_one("#listen", Input).value = "127.0.0.1"
+            app.screen.query_one("#port", Input).value = str(port)
+            await pilot.press("f5")
+            await until([pilot], lambda: "in use" in text_of(app.screen, "#message"),
+                        "the message")
+
+
+async def test_a_cheat_verdict_is_shown_plainly() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = await DuelSession.host(port=0, addr="127.0.0.1", name="Ann",
+                                         settings=MatchSettings("classic"))
+        try:
+            screen = push_duel(app, session)
+            await pilot.pause()
+            session.core.names[1] = "Bob"
+            screen.handle(ev.Verdict("cheat", 1, "Bob played 6-6, a tile he was not dealt"))
+            screen.handle(ev.MatchOver({"variant": "classic", "totals": [0, 0], "winner": 0,
+                                        "rounds": 0, "verified": False}))
+            await until([pilot], lambda: isinstance(app.screen, DuelOverScreen), "the verdict")
+            await pilot.pause()
+            verdict = text_of(app.screen, "#verdict")
+            assert "Bob cheated" in verdict and "not dealt" in verdict
+        finally:
+            await session.close()
