@@ -240,6 +240,9 @@ class DuelScreen(GameScreen):
 
     @work(exclusive=True, group="duel-events")
     async def listen(self) -> None:
+        if self.duel.core.started and not any(isinstance(e, ev.Connected)
+                                              for e in self._backlog):
+            self.note(f"The match with {self.table.opponent} resumes.", "green")
         for e in self._backlog:
             self.handle(e)
         self._backlog = []
@@ -374,6 +377,8 @@ class DuelScreen(GameScreen):
             word = "limit" if s.variant == "spider" else "to"
             t.append(f" · {VARIANT_TITLES.get(s.variant, s.variant)} {word} {s.target}",
                      style="dim")
+            if self.result is None:
+                t.append(" · t chat", style="dim")
         self.query_one("#net-status", Static).update(t)
 
     def waiting_text(self) -> Text:
@@ -455,7 +460,7 @@ class DuelScreen(GameScreen):
             return ""
         if self.result is not None:
             return "The match is over."
-        if self.conn == "reconnecting":
+        if self.conn == "reconnecting" and not self.duel.my_turn():
             return f"Waiting for {self.table.opponent} to come back…"
         if self.checking or self.table.state.is_over:
             return "The round is over: checking the deal…"
