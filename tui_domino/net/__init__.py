@@ -4,5 +4,6 @@ See docs/protocol.md. Nothing here imports the user interface.
 """
 
 from tui_domino.net.core import DuelCore, MatchSettings
+from tui_domino.net.transport import DuelSession
 
-__all__ = ["DuelCore", "MatchSettings"]
+__all__ = ["DuelCore", "DuelSession", "MatchSettings"]
