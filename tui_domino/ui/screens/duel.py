@@ -315,6 +315,9 @@ class DuelScreen(GameScreen):
         elif isinstance(e, ev.ProtocolError):
             if e.code in PROBLEMS and not self.duel.core.started:
                 self.problem = f"{PROBLEMS[e.code]} ({e.message})"
+            elif e.from_peer and e.code in ("mismatch", "version") and not self.table.has_view():
+                self.problem = (f"{name} refused this match: {e.message}. "
+                                "Go back and host again.")
             elif time.monotonic() - self._last_error > 5:
                 self._last_error = time.monotonic()
                 who = name if e.from_peer else "This side"
@@ -570,7 +573,7 @@ class DuelScreen(GameScreen):
         if self.result is not None and self._over_shown:
             self.dismiss(None)
             return
-        if not self.duel.core.started or self.duel.finished:
+        if not self.duel.core.started or self.duel.finished or not self.table.has_view():
             self.stop()
             return
 
