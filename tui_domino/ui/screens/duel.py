@@ -92,8 +92,8 @@ class DuelTable(Session):
         self.autosave = False
         self._fallback_variant = "classic"
 
-    @property  # type: ignore[override]
-    def seats(self) -> list[Seat]:
+    @property  # type: ignore[override,unused-ignore]
+    def seats(self) -> list[Seat]:  # type: ignore[override]
         names = self.duel.core.names
         return [Seat(names[i] or ("host" if i == 0 else "guest")) for i in (0, 1)]
 
@@ -116,11 +116,11 @@ class DuelTable(Session):
         return self._fallback_variant
 
     @property
-    def state(self) -> Any:  # type: ignore[override]
+    def state(self) -> Any:
         return _LiveRound(self, self.duel.view())
 
-    @property  # type: ignore[override]
-    def match(self) -> Any:
+    @property  # type: ignore[override,unused-ignore]
+    def match(self) -> Any:  # type: ignore[override]
         return _LiveMatch(self, self.duel.view())
 
     @property
@@ -166,7 +166,7 @@ class DuelScreen(GameScreen):
     """Plays an already connected (or hosting) ``DuelSession``; dismisses itself when the
     match is over and seen, or when the player leaves."""
 
-    CSS_PATH = ["game.tcss", "duel.tcss"]
+    CSS_PATH = ["game.tcss", "duel.tcss"]  # type: ignore[assignment]
 
     BINDINGS = [
         Binding("t", "chat", "Chat"),
