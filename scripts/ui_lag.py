@@ -1,17 +1,19 @@
 """How live the game screen stays while the hard computer player thinks.
 
 Runs the app headless (``App.run_test``) with a match between two hard computer players and a
-timer ticking every 10 ms that records how late each tick fires: that lateness is the time the
-event loop could not answer a key press or repaint. Stops after 20 hard moves that needed a
+timer ticking every 10 ms that records how late each tick fires (from the first computer move
+on, so the app's start-up is not counted): that lateness is the time the event loop could not
+answer a key press or repaint. Stops after 20 hard moves that needed a
 search (forced moves are not counted) and prints the lag's median, p99 and maximum.
 
     python scripts/ui_lag.py                    # the search in the worker process
     python scripts/ui_lag.py --mode thread      # the search in a thread of the UI process
+    python scripts/ui_lag.py --mode baseline    # no search: the app's own work per move
     python scripts/ui_lag.py --variant triominos --moves 20 --json
 
-``--mode process`` routes the computer's choice through ``tui_domino.ai.worker`` (the way the
-game is meant to run it); ``--mode thread`` runs it in a thread of the app's own process, which
-shows what the worker process saves (a pure-Python search holds the GIL).
+``--mode process`` lets the game choose as it does in play (``Session.computer_move_in_process``
+awaits ``tui_domino.ai.worker``); ``--mode thread`` runs the search in a thread of the app's own
+process instead, which shows what the worker process saves (a pure-Python search holds the GIL).
 """
 
 from __future__ import annotations
@@ -53,26 +55,63 @@ async def measure(variant: str, moves: int, mode: str, seed: int, budget_ms: flo
     searched = [0]
     think_ms: list[float] = []
 
-    def computer_move(self: Session) -> object:
-        tm = self.state.to_move
+    started = [False]
+
+    def forced(session: Session) -> bool:
+        started[0] = True  # lag is recorded from the first computer move on
+        tm = session.state.to_move
         assert tm is not None
-        view = self.state.view(tm)
-        base = variant_of(view).base_sim(view)
-        forced = len(base.legal()) == 1
-        t0 = time.perf_counter()
-        if mode == "process":
-            move = worker.submit(view, "hard", budget_ms, seed=len(self.state.history)).result()
-        else:
-            move = LEVELS["hard"](view, self.ai_rng(), None if budget_ms is None else
-                                  budget_ms / 1000.0)
-        if not forced:
+        view = session.state.view(tm)
+        return len(variant_of(view).base_sim(view).legal()) == 1
+
+    def count(is_forced: bool, t0: float) -> None:
+        if not is_forced:
             searched[0] += 1
             think_ms.append((time.perf_counter() - t0) * 1000.0)
-        return move
 
-    Session.computer_move = computer_move  # type: ignore[method-assign,assignment]
     if mode == "process":
+        # The game's own path: Session.computer_move_in_process awaits the worker process.
+        original = Session.computer_move_in_process
+
+        async def in_process(self: Session, *args: object, **kwargs: object) -> object:
+            is_forced = forced(self)
+            t0 = time.perf_counter()
+            if budget_ms is not None:
+                kwargs["budget_ms"] = budget_ms
+            move = await original(self, *args, **kwargs)  # type: ignore[arg-type]
+            count(is_forced, t0)
+            return move
+
+        Session.computer_move_in_process = in_process  # type: ignore[method-assign,assignment]
         await worker.warm_up()
+    elif mode == "baseline":
+        # No search at all: the easy player, in the app's process; what remains is the app's
+        # own work per move (redrawing the table and the hands).
+        def easy(self: Session) -> object:
+            is_forced = forced(self)
+            t0 = time.perf_counter()
+            tm = self.state.to_move
+            assert tm is not None
+            move = LEVELS["easy"](self.state.view(tm), self.ai_rng(), None)
+            count(is_forced, t0)
+            return move
+
+        Session.computer_searches = lambda self: False  # type: ignore[method-assign,assignment]
+        Session.computer_move = easy  # type: ignore[method-assign,assignment]
+    else:
+        # For comparison: the search in a thread of the app's own process.
+        def in_thread(self: Session) -> object:
+            is_forced = forced(self)
+            t0 = time.perf_counter()
+            tm = self.state.to_move
+            assert tm is not None
+            move = LEVELS["hard"](self.state.view(tm), self.ai_rng(),
+                                  None if budget_ms is None else budget_ms / 1000.0)
+            count(is_forced, t0)
+            return move
+
+        Session.computer_searches = lambda self: False  # type: ignore[method-assign,assignment]
+        Session.computer_move = in_thread  # type: ignore[method-assign,assignment]
 
     settings = storage.Settings()
     settings.animations = False
@@ -84,7 +123,8 @@ async def measure(variant: str, moves: int, mode: str, seed: int, budget_ms: flo
 
         def tick() -> None:
             now = time.perf_counter()
-            lags.append(max(0.0, (now - last[0] - interval) * 1000.0))
+            if started[0]:
+                lags.append(max(0.0, (now - last[0] - interval) * 1000.0))
             last[0] = now
 
         app.set_interval(interval, tick)
@@ -115,7 +155,8 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--variant", choices=("classic", "spider", "triominos"), default="classic")
     p.add_argument("--moves", type=int, default=20, help="hard moves to measure (default 20)")
-    p.add_argument("--mode", choices=("process", "thread"), default="process")
+    p.add_argument("--mode", choices=("process", "thread", "baseline"), default="process",
+                   help="where the search runs (baseline: no search, the easy player)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--budget-ms", type=float, default=None)
     p.add_argument("--json", action="store_true")

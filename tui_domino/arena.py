@@ -90,6 +90,7 @@ def play_game(
     game: int,
     budget: Any,
     times: tuple[list[float], list[float]],
+    choice_times: tuple[list[float], list[float]] | None = None,
 ) -> tuple[float, int]:
     """Plays one round; returns (A's score: 1, 0.5 or 0; A's points margin)."""
     state = rules.new_round(variant, seed=deal_seed(seed, game // 2))
@@ -105,7 +106,10 @@ def play_game(
         t0 = clock()
         move = LEVELS[seat_level[p]](view, rngs[p], budget)
         dt = (clock() - t0) * 1000.0
-        times[0 if p == seat_of_a else 1].append(dt)
+        side = 0 if p == seat_of_a else 1
+        times[side].append(dt)
+        if choice_times is not None and len(state.legal_moves()) > 1:
+            choice_times[side].append(dt)
         state.apply(move)
     margin = margin_of(state, seat_of_a)
     if variant == "triominos":
@@ -121,10 +125,11 @@ def run(variant: str, a: str, b: str, games: int, seed: int, budget: Any,
         quiet: bool = True, out: Any = None) -> dict[str, Any]:
     out = out or sys.stdout
     times: tuple[list[float], list[float]] = ([], [])
+    choices: tuple[list[float], list[float]] = ([], [])
     score = 0.0
     margins: list[int] = []
     for g in range(games):
-        s, m = play_game(variant, (a, b), g % 2, seed, g, budget, times)
+        s, m = play_game(variant, (a, b), g % 2, seed, g, budget, times, choices)
         score += s
         margins.append(m)
         if not quiet:
@@ -147,12 +152,19 @@ def run(variant: str, a: str, b: str, games: int, seed: int, budget: Any,
                         "p95": round(percentile(ts, 0.95), 2)},
         }
 
+    choice_ms = {
+        key: {"median": round(percentile(ts, 0.5), 2), "p95": round(percentile(ts, 0.95), 2),
+              "count": len(ts)}
+        for key, ts in (("a", choices[0]), ("b", choices[1]))
+    }
     return {
         "variant": variant,
         "games": games,
         "a": side(a, pa, (lo, hi), mean_margin, times[0]),
         "b": side(b, 1 - pa, (1 - hi, 1 - lo), -mean_margin, times[1]),
         "elo_a_minus_b": round(elo(pa, games), 1),
+        # Not in the JSON line: the time of the moves with more than one legal move.
+        "choice_ms": choice_ms,
     }
 
 
@@ -177,6 +189,10 @@ def main(args: argparse.Namespace) -> int:
         print(f"  {key.upper()} {s['level']:<7} win rate {s['win_rate']:.3f} "
               f"[{s['ci95'][0]:.3f}, {s['ci95'][1]:.3f}]  mean margin {s['mean_margin']:+.2f}  "
               f"move ms median {s['move_ms']['median']:.1f} p95 {s['move_ms']['p95']:.1f}")
+    choice_ms = r.pop("choice_ms")
+    for key, c in choice_ms.items():
+        print(f"  {key.upper()} moves with a choice (more than one legal move): {c['count']}, "
+              f"median {c['median']:.1f} ms, p95 {c['p95']:.1f} ms")
     print(f"  Elo A - B: {r['elo_a_minus_b']:+.1f}")
     if args.json:
         print(json.dumps(r))

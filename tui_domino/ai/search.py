@@ -53,6 +53,8 @@ MARGIN_SCALE = {"classic": 25.0, "spider": 25.0, "triominos": 60.0}
 # Dominoes: the share of the reward for winning the round (the rest is for the margin).
 WIN_WEIGHT = 0.5
 UCB_C = 0.7
+# How deep the tree may grow (moves from the root); below it, the playout decides.
+MAX_DEPTH = {"classic": 1000, "spider": 1000, "triominos": 1000}
 
 
 def resolve_budget(variant: str, budget: Any) -> Budget:
@@ -340,6 +342,7 @@ def ismcts(
     clock = time.perf_counter
     deadline = clock() + budget.ms / 1000.0 if budget.ms is not None else math.inf
     limit = budget.iterations if budget.iterations is not None else 1 << 30
+    max_depth = MAX_DEPTH[var.name]
     log = math.log
     sqrt = math.sqrt
     rand = rng.random
@@ -355,7 +358,7 @@ def ismcts(
         deal(sim, opp, oh, bz)
         node = root
         path = []
-        while not sim.over:
+        while not sim.over and len(path) < max_depth:
             legal = sim.legal()
             children = node.children
             untried = [m for m in legal if m not in children]
