@@ -357,7 +357,7 @@ def ismcts(
         oh, bz = sample(rng)
         deal(sim, opp, oh, bz)
         node = root
-        path = []
+        path: list[Node] = []
         while not sim.over and len(path) < max_depth:
             legal = sim.legal()
             children = node.children
