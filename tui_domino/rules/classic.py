@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from tui_domino.rules import dominoes as D
+from tui_domino.rules.domino_round import DominoRound
 from tui_domino.rules.events import ScoreEvent
 from tui_domino.rules.moves import DRAW, PASS, Move, classic_place
 from tui_domino.rules.state import JSON, RoundState, Tile
@@ -53,15 +54,12 @@ def classic_opening(hands: list[int]) -> tuple[int, int]:
     return (0 if hands[0] >> best & 1 else 1), best
 
 
-class ClassicState(RoundState):
+class ClassicState(DominoRound):
     variant = "classic"
 
     def __init__(self, options: dict[str, Any]) -> None:
         super().__init__(options)
         self.reserve: int = options["bazaar_reserve"]
-        self.hand_masks: list[int] = [0, 0]
-        self.bz: list[int] = []
-        self.bz_pos = 0
         self.line: list[tuple[int, int]] = []
         self.left = NO_END
         self.right = NO_END
@@ -96,8 +94,6 @@ class ClassicState(RoundState):
             raise ValueError("not a classic state")
         s = cls(resolve_options("classic", d["options"]))
         s._load_common(d)
-        s.hand_masks = [D.mask_of(h) for h in d["hands"]]
-        s.bz = [D.index_of(t) for t in d["bazaar"]]
         line: list[tuple[int, int]] = []
         for t in d["line"]:
             D.index_of(t)
@@ -107,32 +103,13 @@ class ClassicState(RoundState):
                 raise ValueError("the line of play does not match at every joint")
         s.line = line
         s.left, s.right = (line[0][0], line[-1][1]) if line else (NO_END, NO_END)
-        masks = [*s.hand_masks, D.mask_of(d["bazaar"]), D.mask_of([list(t) for t in line])]
-        total = 0
-        for m in masks:
-            if total & m:
-                raise ValueError("a tile appears twice")
-            total |= m
-        if total != D.FULL:
-            raise ValueError("the tiles in play are not the double-six set")
+        s._load_tiles(d, [list(t) for t in line])
         forced = d.get("forced")
         s.forced = -1 if forced is None else D.index_of(forced)
         s.leader = d.get("leader")
         return s
 
     # -- the contract ---------------------------------------------------------------------------
-
-    @property
-    def hands(self) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
-        return (D.tiles_of(self.hand_masks[0]), D.tiles_of(self.hand_masks[1]))
-
-    @property
-    def bazaar(self) -> tuple[Tile, ...]:
-        return tuple(D.TILES[i] for i in self.bz[self.bz_pos :])
-
-    @property
-    def bazaar_count(self) -> int:
-        return len(self.bz) - self.bz_pos
 
     def can_draw(self) -> bool:
         return self.bazaar_count > self.reserve
@@ -187,10 +164,8 @@ class ClassicState(RoundState):
         p = self.to_move
         assert p is not None
         if move.kind == "draw":
-            t = self.bz[self.bz_pos]
-            self.bz_pos += 1
-            self.hand_masks[p] |= 1 << t
-            return self._check_blocked(), D.TILES[t]
+            drawn = self._draw(p)
+            return self._check_blocked(), drawn
         if move.kind == "pass":
             self.to_move = 1 - p
             return self._check_blocked(), None
@@ -252,9 +227,8 @@ class ClassicState(RoundState):
 
     def _clone_into(self, new: RoundState) -> None:
         assert isinstance(new, ClassicState)
-        new.hand_masks = list(self.hand_masks)
+        super()._clone_into(new)
         new.line = list(self.line)
-        # bz is never mutated after the deal (draws advance bz_pos), so it can be shared.
 
     def board_tiles(self) -> list[Tile]:
         return [tuple(sorted(t)) for t in self.line]

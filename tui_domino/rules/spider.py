@@ -9,6 +9,7 @@ from typing import Any
 
 from tui_domino.rules import dominoes as D
 from tui_domino.rules.classic import deal_masks
+from tui_domino.rules.domino_round import DominoRound
 from tui_domino.rules.events import ScoreEvent
 from tui_domino.rules.moves import ARMS, DRAW, PASS, Move, Placement, spider_place
 from tui_domino.rules.state import JSON, RoundState, Tile
@@ -51,14 +52,11 @@ def multi_double_moves(
     return out
 
 
-class SpiderState(RoundState):
+class SpiderState(DominoRound):
     variant = "spider"
 
     def __init__(self, options: dict[str, Any]) -> None:
         super().__init__(options)
-        self.hand_masks: list[int] = [0, 0]
-        self.bz: list[int] = []
-        self.bz_pos = 0
         self.center = NONE
         self.ends: list[int] = [NONE] * 4
         self.closed: list[bool] = [False] * 4
@@ -100,8 +98,6 @@ class SpiderState(RoundState):
             raise ValueError("not a spider state")
         s = cls(resolve_options("spider", d["options"]))
         s._load_common(d)
-        s.hand_masks = [D.mask_of(h) for h in d["hands"]]
-        s.bz = [D.index_of(t) for t in d["bazaar"]]
         s.opener = int(d["opener"])
         s.opening_double = int(d["opening_double"])
         center = d["center"]
@@ -128,28 +124,10 @@ class SpiderState(RoundState):
             s.ends[a] = prev
             s.closed[a] = bool(arm["closed"])
             on_board += [list(t) for t in tiles]
-        total = 0
-        for m in [*s.hand_masks, D.mask_of(d["bazaar"]), D.mask_of(on_board)]:
-            if total & m:
-                raise ValueError("a tile appears twice")
-            total |= m
-        if total != D.FULL:
-            raise ValueError("the tiles in play are not the double-six set")
+        s._load_tiles(d, on_board)
         return s
 
     # -- the contract ---------------------------------------------------------------------------
-
-    @property
-    def hands(self) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
-        return (D.tiles_of(self.hand_masks[0]), D.tiles_of(self.hand_masks[1]))
-
-    @property
-    def bazaar(self) -> tuple[Tile, ...]:
-        return tuple(D.TILES[i] for i in self.bz[self.bz_pos :])
-
-    @property
-    def bazaar_count(self) -> int:
-        return len(self.bz) - self.bz_pos
 
     def open_ends_mask(self) -> int:
         m = 0
@@ -240,10 +218,8 @@ class SpiderState(RoundState):
         p = self.to_move
         assert p is not None
         if move.kind == "draw":
-            t = self.bz[self.bz_pos]
-            self.bz_pos += 1
-            self.hand_masks[p] |= 1 << t
-            return self._check_fish(), D.TILES[t]
+            drawn = self._draw(p)
+            return self._check_fish(), drawn
         if move.kind == "pass":
             self.to_move = 1 - p
             return self._check_fish(), None
@@ -307,7 +283,7 @@ class SpiderState(RoundState):
 
     def _clone_into(self, new: RoundState) -> None:
         assert isinstance(new, SpiderState)
-        new.hand_masks = list(self.hand_masks)
+        super()._clone_into(new)
         new.ends = list(self.ends)
         new.closed = list(self.closed)
         new.arm_tiles = [list(a) for a in self.arm_tiles]
