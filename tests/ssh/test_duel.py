@@ -91,3 +91,66 @@ async def test_the_lobby_asks_the_challenged_to_host_and_hands_the_port_on() -> 
     assert refused["accept"] is False and "busy" in refused["why"]
     for member in (ann, bob, carl):
         lobby.leave(member)
+
+
+async def _meet(lobby: Lobby) -> tuple[object, Game, object, Game, dict]:
+    """ann and bob in the lobby; bob challenges, ann accepts; returns ann's ``host``."""
+    games = {}
+    for name in ("ann", "bob"):
+        ours, theirs = socket.socketpair()
+        member = await lobby.join(name, ours)
+        games[name] = (member, Game(theirs))
+    (ann, ann_game), (bob, bob_game) = games["ann"], games["bob"]
+    await bob_game.send({"t": "challenge", "to": ann.id, "variant": "classic"})
+    await ann_game.receive("challenged")
+    await ann_game.send({"t": "answer", "to": bob.id, "accept": True})
+    host = await ann_game.receive("host")
+    return ann, ann_game, bob, bob_game, host
+
+
+async def test_a_state_report_crossing_the_hand_off_does_not_lose_the_duel() -> None:
+    # Each game reports where its player is on a timer; under load the first "lobby"
+    # report of either side can reach the lobby after the challenge was accepted.
+    lobby = Lobby()
+    ann, ann_game, bob, bob_game, host = await _meet(lobby)
+    await bob_game.send({"t": "state", "state": "lobby"})
+    await ann_game.send({"t": "state", "state": "menu"})
+    await ann_game.send({"t": "hosting", "duel": host["duel"], "port": 40404})
+    join = await bob_game.receive("join")
+    assert join["port"] == 40404 and join["duel"] == host["duel"]
+    people = {p["name"]: p for p in lobby.people()}
+    assert people["bob"]["state"] == "duel" and people["bob"]["with"] == "ann"
+    # Both open the duel, then ann comes back to the lobby: the duel is over for her.
+    for game in (ann_game, bob_game):
+        await game.send({"t": "state", "state": "duel", "duel": host["duel"]})
+    await ann_game.send({"t": "state", "state": "lobby"})
+    await asyncio.sleep(0.1)
+    assert ann.duel is None and ann.state == "lobby" and bob.duel == host["duel"]
+    for member in (ann, bob):
+        lobby.leave(member)
+
+
+async def test_a_duel_that_cannot_start_is_cancelled_for_the_other_side() -> None:
+    lobby = Lobby()
+    ann, ann_game, bob, bob_game, host = await _meet(lobby)
+    await ann_game.send({"t": "hosting", "duel": host["duel"], "port": 40404})
+    await bob_game.receive("join")
+    await ann_game.send({"t": "state", "state": "duel", "duel": host["duel"]})
+    await bob_game.send({"t": "duel_failed", "duel": host["duel"]})
+    cancelled = await ann_game.receive("cancelled")
+    assert cancelled["duel"] == host["duel"] and "could not start" in cancelled["why"]
+    assert ann.duel is None and bob.duel is None
+    assert {p["state"] for p in lobby.people()} == {"lobby"}
+    for member in (ann, bob):
+        lobby.leave(member)
+
+
+async def test_leaving_before_the_duel_is_opened_cancels_it_for_the_other() -> None:
+    lobby = Lobby()
+    ann, ann_game, bob, bob_game, host = await _meet(lobby)
+    await ann_game.send({"t": "state", "state": "duel", "duel": host["duel"]})
+    await asyncio.sleep(0.05)
+    lobby.leave(bob)  # before he ever heard the port
+    cancelled = await ann_game.receive("cancelled")
+    assert "bob left" in cancelled["why"] and ann.duel is None
+    lobby.leave(ann)

@@ -5,9 +5,16 @@ A duel is played over the duel protocol on loopback: once a challenge is accepte
 lobby asks the challenged visitor's game to host on 127.0.0.1 (any free port), and
 hands that port to the challenger's game, which joins. The lobby never sees a move.
 
+A game reports where its player is every quarter second, so such a report can cross
+the lobby's ``host`` or ``join`` on the way: a game's report of the lobby or the menu
+does not end a duel it has not opened yet. Each game says when it has opened the duel
+(``{"t": "state", "state": "duel", "duel": DUEL}``); from then on, a report of any
+other state means the duel is over for it. A duel that cannot start (one side failed
+or left before opening it) is cancelled for the other side with ``cancelled``.
+
 Messages from a game (``"t"`` is the type)::
 
-    {"t": "state", "state": "lobby" | "menu" | "game" | "duel"}
+    {"t": "state", "state": "lobby" | "menu" | "game" | "duel", "duel": DUEL}
     {"t": "challenge", "to": ID, "variant": "classic"}
     {"t": "withdraw"}
     {"t": "answer", "to": ID, "accept": true}
@@ -23,6 +30,7 @@ Messages to a game::
     {"t": "answered", "by": ID, "accept": false, "why": "..."}
     {"t": "host", "duel": DUEL, "variant": "classic", "opponent": "bob"}
     {"t": "join", "duel": DUEL, "variant": "classic", "opponent": "ann", "port": PORT}
+    {"t": "cancelled", "duel": DUEL, "why": "..."}
     {"t": "closing", "why": "..."}
 """
 
@@ -55,6 +63,7 @@ class Member:
     variant: str = "classic"
     opponent: int | None = None  # during a duel
     duel: int | None = None
+    playing: bool = False  # this member's game has opened the duel
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
     def public(self, others: dict[int, Member]) -> dict[str, Any]:
@@ -104,6 +113,12 @@ class Lobby:
                                   "why": f"{member.name} left."})
         if member.challenging in self.members:
             self.send(self.members[member.challenging], {"t": "withdrawn", "by": member.id})
+        partner = self.members.get(member.opponent) if member.opponent is not None else None
+        if (partner is not None and partner.duel == member.duel
+                and not (member.playing and partner.playing)):
+            # The duel was being set up, so the two never met: without this, the other
+            # side would wait for a port, or for an opponent, forever.
+            self._cancel(partner, f"{member.name} left.")
         self.broadcast()
 
     def close(self, why: str) -> None:
@@ -159,10 +174,7 @@ class Lobby:
     def handle(self, member: Member, message: dict[str, Any]) -> None:
         kind = message.get("t")
         if kind == "state" and message.get("state") in STATES:
-            member.state = message["state"]
-            if member.state != "duel":
-                member.opponent = member.duel = None
-            self.broadcast()
+            self._state(member, message["state"], message.get("duel"))
         elif kind == "challenge":
             self._challenge(member, message.get("to"), message.get("variant"))
         elif kind == "withdraw" and member.challenging is not None:
@@ -175,7 +187,22 @@ class Lobby:
         elif kind == "hosting":
             self._hosting(member, message.get("duel"), message.get("port"))
         elif kind == "duel_failed":
-            self._duel_failed(member)
+            self._duel_failed(member, message.get("duel"))
+
+    def _state(self, member: Member, state: str, duel: Any) -> None:
+        if member.duel is not None:
+            if state == "duel":
+                if duel == member.duel:
+                    member.playing = True
+            elif member.playing:
+                member.opponent = member.duel = None  # back from the duel
+                member.playing = False
+            else:
+                # Sent before this member's game heard of the duel it is about to
+                # open (the reports and the lobby's messages cross): the duel is on.
+                state = "duel"
+        member.state = state
+        self.broadcast()
 
     def _challenge(self, member: Member, to: Any, variant: Any) -> None:
         target = self.members.get(to) if isinstance(to, int) else None
@@ -208,7 +235,7 @@ class Lobby:
         self.send(challenger, {"t": "answered", "by": member.id, "accept": True, "why": ""})
         duel = next(self._duels)
         for a, b in ((member, challenger), (challenger, member)):
-            a.state, a.opponent, a.duel = "duel", b.id, duel
+            a.state, a.opponent, a.duel, a.playing = "duel", b.id, duel, False
         # The challenged visitor hosts; the challenger joins once the port is known.
         self.send(member, {"t": "host", "duel": duel, "variant": challenger.variant,
                            "opponent": challenger.name})
@@ -219,16 +246,23 @@ class Lobby:
             return
         other = self.members.get(member.opponent) if member.opponent is not None else None
         if other is None or other.duel != duel:
+            self._cancel(member, "Your opponent is gone.")
+            self.broadcast()
             return
         self.send(other, {"t": "join", "duel": duel, "variant": other.variant,
                           "opponent": member.name, "port": port})
 
-    def _duel_failed(self, member: Member) -> None:
+    def _duel_failed(self, member: Member, duel: Any) -> None:
+        if member.duel is None or duel != member.duel:
+            return  # a duel that is over already
         other = self.members.get(member.opponent) if member.opponent is not None else None
-        for m in (member, other):
-            if m is not None:
-                m.state, m.opponent, m.duel = "lobby", None, None
-        if other is not None:
-            self.send(other, {"t": "answered", "by": member.id, "accept": False,
-                              "why": "The duel could not start."})
+        member.state, member.opponent, member.duel, member.playing = "lobby", None, None, False
+        if other is not None and other.duel == duel:
+            self._cancel(other, "The duel could not start.")
         self.broadcast()
+
+    def _cancel(self, member: Member, why: str) -> None:
+        """Ends ``member``'s duel before it was played (the other side failed or left)."""
+        duel = member.duel
+        member.state, member.opponent, member.duel, member.playing = "lobby", None, None, False
+        self.send(member, {"t": "cancelled", "duel": duel, "why": why})

@@ -47,6 +47,9 @@ class VisitorApp(DominoApp):
         self._writer: asyncio.StreamWriter | None = None
         self._sent_state = ""
         self._challenge_screen: ChallengeScreen | None = None
+        # The lobby duel being opened or played: its number, and its screen once shown.
+        self._duel: Any = None
+        self._duel_screen: Screen[Any] | None = None
 
     # -- start ---------------------------------------------------------------------------------
 
@@ -153,7 +156,10 @@ class VisitorApp(DominoApp):
             if lobby is not None:
                 lobby.say(text)
         elif kind in ("host", "join"):
+            self._duel, self._duel_screen = message.get("duel"), None
             self.start_duel(message)
+        elif kind == "cancelled":
+            self.duel_cancelled(message.get("duel"), str(message.get("why") or ""))
         elif kind == "closing":
             self.notify(str(message.get("why", "The server is closing.")), severity="warning",
                         timeout=30)
@@ -198,11 +204,40 @@ class VisitorApp(DominoApp):
             self.notify(f"The duel could not start: {exc}", severity="error", timeout=10)
             self.send({"t": "duel_failed", "duel": message.get("duel")})
             return
-        self._sent_state = "duel"
+        duel = message.get("duel")
+        if duel != self._duel:  # cancelled while it was being opened
+            await _close(session)
+            return
+        self._duel_screen = screen
         self.push_screen(screen, lambda _result: self._duel_over(session))
+        # The lobby keeps the duel on until this report: say which duel is open.
+        self._sent_state = "duel"
+        self.send({"t": "state", "state": "duel", "duel": duel})
 
     def _duel_over(self, session: Any) -> None:
+        self._duel = self._duel_screen = None
         self.run_worker(_close(session), group="duel-close")
+
+    def duel_cancelled(self, duel: Any, why: str) -> None:
+        """The lobby cancelled a duel that never started (the other side failed or left)."""
+        if duel is None or duel != self._duel:
+            return
+        text = f"The duel is off: {why}" if why else "The duel is off."
+        screen = self._duel_screen
+        session = getattr(screen, "duel", None)
+        if screen is None:
+            self._duel = None
+            self.workers.cancel_group(self, "duel")  # still connecting: stop
+        elif session is not None and not session.core.started and screen.is_attached:
+            while self.screen is not screen and len(self.screen_stack) > 1:
+                self.pop_screen()
+            screen.dismiss(None)
+        else:
+            return  # the two have met: the duel itself tells how it goes
+        self.notify(text, severity="warning")
+        lobby = self.lobby_screen()
+        if lobby is not None:
+            lobby.say(text)
 
 
 async def _close(session: Any) -> None:
