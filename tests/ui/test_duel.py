@@ -239,3 +239,29 @@ async def test_a_cheat_verdict_is_shown_plainly() -> None:
             assert "Bob cheated" in verdict and "not dealt" in verdict
         finally:
             await session.close()
+
+
+async def test_a_host_refused_by_the_joiner_waits_again() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = await DuelSession.host(port=0, addr="127.0.0.1", name="Ann",
+                                         settings=MatchSettings("classic"), heartbeat=0.5)
+        picky = None
+        try:
+            screen = push_duel(app, session)
+            await pilot.pause()
+            await until([pilot], lambda: "Waiting for an opponent" in
+                        text_of(screen, "#waiting-text"), "the waiting state")
+            picky = await DuelSession.join("127.0.0.1", session.port, name="Bob",
+                                           want=MatchSettings("spider"), heartbeat=0.5)
+            await until([pilot], lambda: any("refused this match" in str(line)
+                                             for _, _, line in screen._notes), "the refusal")
+            await until([pilot], lambda: session.state == "waiting"
+                        and "Waiting for an opponent" in text_of(screen, "#waiting-text")
+                        and "waiting for an opponent" in text_of(screen, "#net-status"),
+                        "waiting again")
+            assert not screen.problem
+        finally:
+            if picky is not None:
+                await picky.close()
+            await session.close()

@@ -125,6 +125,7 @@ class DuelCore:
             self.token = self._hex("token", 16)
             self.peer_token = self._hex("peer_token", 16)
         self.started = False  # the handshake is done
+        self.refused = ""  # the host: why the joiner refused the match it was offered
         self.connected = False
         self.finished = False
         self.closing = False  # the transport should close the connection
@@ -171,7 +172,7 @@ class DuelCore:
     def connection_lost(self) -> None:
         self.connected = False
         self._wire = []
-        if self.started and not self.finished:
+        if self.started and not self.finished and not self.refused:
             self._emit(ev.ConnectionState("reconnecting"))
 
     def peer_gone(self, reason: str = "did not come back") -> None:
@@ -288,6 +289,13 @@ class DuelCore:
                 self.finished = True
                 self.closing = True
                 self._emit(ev.ConnectionState("closed", f.message))
+            elif (f.code in ("version", "mismatch") and self.role == "host" and self.started
+                  and self.received == 0 and not self.finished):
+                # The joiner refused the welcome before playing any of the match: nothing
+                # was played, so the host may offer it to somebody else (the transport
+                # starts a fresh match and waits again).
+                self.refused = f.message or f.code
+                self.closing = True
         elif isinstance(f, m.Hello):
             self._on_hello(f)
         elif isinstance(f, m.Welcome):
@@ -539,6 +547,7 @@ class DuelCore:
                 hand.append(t)
             r.know = Knowledge(self._variant(), dict(self.settings.options or {}), self.me,
                                hand)
+            self._emit(ev.Dealt(r.round, r.deal))
             if r.leader is not None:
                 r.know.start(leader=r.leader)
                 self._turn_changed(r)

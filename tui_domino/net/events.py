@@ -31,6 +31,14 @@ class RoundStarted:
 
 
 @dataclass(frozen=True)
+class Dealt:
+    """My hand of this round (and deal) is dealt: ``view()`` shows it from now on."""
+
+    round: int
+    deal: int
+
+
+@dataclass(frozen=True)
 class YourTurn:
     """It is my turn: ``legal_moves()`` lists the moves."""
 
@@ -96,6 +104,6 @@ class ProtocolError:
 
 
 Event = (
-    Connected | ConnectionState | RoundStarted | YourTurn | Moved | Drew | ChatLine | RoundOver
-    | Verdict | MatchOver | ProtocolError
+    Connected | ConnectionState | RoundStarted | Dealt | YourTurn | Moved | Drew | ChatLine
+    | RoundOver | Verdict | MatchOver | ProtocolError
 )

@@ -53,6 +53,7 @@ class DuelSession:
         self.port = 0
         self._target: tuple[str, int] | None = None
         self._writer_obj: asyncio.StreamWriter | None = None
+        self.journal_path: Path | None = None
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -76,6 +77,7 @@ class DuelSession:
             core = DuelCore("host", name, seed or os.urandom(32),
                             settings=settings or MatchSettings(), journal=journal)
         self = cls(core, **kw)
+        self.journal_path = Path(journal_path) if journal_path else None
         self._server = await asyncio.start_server(self._on_client, addr, port,
                                                   limit=MAX_FRAME + 1)
         sock = self._server.sockets[0].getsockname()
@@ -105,6 +107,7 @@ class DuelSession:
             journal = jr.Journal(journal_path) if journal_path else None
             core = DuelCore("join", name, seed or os.urandom(32), want=want, journal=journal)
         self = cls(core, **kw)
+        self.journal_path = Path(journal_path) if journal_path else None
         self._target = (host, port)
         async with asyncio.timeout(connect_timeout):
             reader, writer = await asyncio.open_connection(host, port, limit=MAX_FRAME + 1)
@@ -229,10 +232,27 @@ class DuelSession:
         await self._serve(reader, writer, first)
         if self._conn is not asyncio.current_task():
             return  # superseded
+        if self.core.refused:
+            self._start_over()
+            return
         if not self.core.finished and self.core.started:
             self._gone = self._spawn(self._give_up_after(self.resume_window))
         elif self.core.finished:
             self._close_soon()
+
+    def _start_over(self) -> None:
+        """The joiner refused the match (another version, other settings) before any of
+        it was played: a fresh match with the same settings waits for another opponent."""
+        old = self.core
+        if old.journal is not None and hasattr(old.journal, "close"):
+            old.journal.close()
+        path = self.journal_path
+        if path is not None and path.exists():
+            path.unlink()
+        self.core = DuelCore("host", old.name, os.urandom(32), settings=old.settings,
+                             journal=jr.Journal(path) if path is not None else None)
+        self._conn = None
+        self._emit(ev.ConnectionState("waiting", ", ".join(self.addresses)))
 
     def _is_resume(self, line: bytes) -> bool:
         from tui_domino.net import messages as msgs
@@ -336,7 +356,7 @@ class DuelSession:
                 writer.close()
                 async with asyncio.timeout(1):
                     await writer.wait_closed()
-            if not self.core.finished and self.core.started:
+            if not self.core.finished and self.core.started and not self.core.refused:
                 self._set_state("reconnecting")
             self._pump()
 

@@ -214,12 +214,6 @@ class DuelScreen(GameScreen):
     def on_mount(self) -> None:
         self._use_variant()
         self.listen()
-        # The hands are dealt without an event for the player who does not open: look.
-        self.set_interval(0.2, self._watch_deal)
-
-    def _watch_deal(self) -> None:
-        if self.has_class("-waiting") and self.table.has_view():
-            self.refresh_all(follow=True)
 
     def _use_variant(self) -> None:
         variant = self.table.variant
@@ -286,6 +280,8 @@ class DuelScreen(GameScreen):
             self.note(f"Round {e.round}" + (f", deal {e.deal}" if e.deal > 1 else "") + ".",
                       "bold")
             self.board.call_after_refresh(self.board.recentre)
+        elif isinstance(e, ev.Dealt):
+            self.board.call_after_refresh(self.board.recentre)  # the hand is here: show it
         elif isinstance(e, ev.Moved):
             if e.move.get("kind") == "block":
                 self.note("Nobody can move: the round is blocked.")
@@ -316,8 +312,11 @@ class DuelScreen(GameScreen):
             if e.code in PROBLEMS and not self.duel.core.started:
                 self.problem = f"{PROBLEMS[e.code]} ({e.message})"
             elif e.from_peer and e.code in ("mismatch", "version") and not self.table.has_view():
-                self.problem = (f"{name} refused this match: {e.message}. "
-                                "Go back and host again.")
+                # The session offers the match again: the screen waits again.
+                text = f"The joiner refused this match: {e.message}."
+                self.note(text, "yellow")
+                self.notify(f"{text} Waiting for another opponent.", title="Network",
+                            severity="warning", timeout=8)
             elif time.monotonic() - self._last_error > 5:
                 self._last_error = time.monotonic()
                 who = name if e.from_peer else "This side"

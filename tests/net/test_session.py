@@ -1,0 +1,66 @@
+"""The session's side of what the duel screen needs: a refused match offered again, an
+event for the deal. Everything on 127.0.0.1 with free ports; every wait has a deadline."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tui_domino.net import events as ev
+from tui_domino.net.core import MatchSettings
+from tui_domino.net.headless import run_bot
+from tui_domino.net.transport import DuelSession
+
+
+async def until_event(session: DuelSession, test, seen: list | None = None,
+                      timeout: float = 10) -> ev.Event:
+    async with asyncio.timeout(timeout):
+        while True:
+            e = await session.next_event()
+            if seen is not None:
+                seen.append(e)
+            if e is not None and test(e):
+                return e
+
+
+async def test_a_refused_match_is_offered_again_to_the_next_joiner(tmp_path) -> None:
+    journal = tmp_path / "host.jsonl"
+    host = await DuelSession.host(0, addr="127.0.0.1", name="Ann", heartbeat=0.5,
+                                  settings=MatchSettings("classic", 50), journal_path=journal)
+    picky = await DuelSession.join("127.0.0.1", host.port, name="Bob", heartbeat=0.5,
+                                   want=MatchSettings("spider"))
+    try:
+        seen: list = []
+        refused = await until_event(host, lambda e: isinstance(e, ev.ProtocolError), seen)
+        assert refused.from_peer and refused.code == "mismatch"
+        await until_event(host, lambda e: isinstance(e, ev.ConnectionState)
+                          and e.state == "waiting", seen)
+        assert not any(isinstance(e, ev.ConnectionState) and e.state == "reconnecting"
+                       for e in seen)
+        assert host.state == "waiting" and not host.core.started and not host.core.finished
+        await picky.close()
+        # The next joiner gets the match, and it is played to the end.
+        carl = await DuelSession.join("127.0.0.1", host.port, name="Carl", heartbeat=0.5)
+        try:
+            async with asyncio.timeout(60):
+                a, b = await asyncio.gather(run_bot(host, "greedy", seed=1, in_thread=False),
+                                            run_bot(carl, "random", seed=2, in_thread=False))
+            assert a["verified"] and b["verified"] and a["totals"] == b["totals"]
+            assert a["names"] == ["Ann", "Carl"]
+        finally:
+            await carl.close()
+    finally:
+        await host.close()
+
+
+async def test_both_seats_hear_of_the_deal() -> None:
+    host = await DuelSession.host(0, addr="127.0.0.1", name="Ann", heartbeat=0.5,
+                                  settings=MatchSettings("classic", 50))
+    join = await DuelSession.join("127.0.0.1", host.port, name="Bob", heartbeat=0.5)
+    try:
+        for session in (host, join):
+            dealt = await until_event(session, lambda e: isinstance(e, ev.Dealt))
+            assert (dealt.round, dealt.deal) == (1, 1)
+            view = session.view()
+            assert view is not None and len(view["hand"]) == 7
+    finally:
+        await asyncio.gather(host.close(), join.close())
