@@ -64,3 +64,11 @@ async def test_both_seats_hear_of_the_deal() -> None:
             assert view is not None and len(view["hand"]) == 7
     finally:
         await asyncio.gather(host.close(), join.close())
+
+
+def test_the_match_log_lives_beside_the_game_data(tmp_path, monkeypatch) -> None:
+    from tui_domino.net.journal import default_dir, default_path
+
+    monkeypatch.setenv("TUI_DOMINO_HOME", str(tmp_path))
+    assert default_dir() == tmp_path / "duels"
+    assert default_path("join", "::1", 7777) == tmp_path / "duels" / "join-__1-7777.jsonl"

@@ -82,10 +82,9 @@ def _journal_path(args: argparse.Namespace, host: str, port: int) -> Path | None
     if args.journal:
         path = Path(args.journal)
     else:
-        from tui_domino.net.journal import default_dir
+        from tui_domino.net.journal import default_path
 
-        safe = re.sub(r"[^A-Za-z0-9.-]", "_", host)
-        path = default_dir() / f"{args.net_role}-{safe}-{port}.jsonl"
+        path = default_path(args.net_role, host, port)
     if args.fresh and path.exists():
         path.unlink()
     return path

@@ -289,6 +289,12 @@ class DuelCore:
                 self.finished = True
                 self.closing = True
                 self._emit(ev.ConnectionState("closed", f.message))
+            elif f.code == "token" and self.role == "join" and self.started:
+                # The host does not know the match this log resumes (it started afresh).
+                self.finished = True
+                self.closing = True
+                self._emit(ev.ConnectionState("closed", f.message or "the host does not "
+                                              "know this match any more"))
             elif (f.code in ("version", "mismatch") and self.role == "host" and self.started
                   and self.received == 0 and not self.finished):
                 # The joiner refused the welcome before playing any of the match: nothing

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +17,21 @@ from tui_domino.net.core import DuelCore, MatchSettings
 
 
 def default_dir() -> Path:
+    """``$TUI_DOMINO_HOME/duels`` when set (as for the game's other data), else the
+    user's data directory's ``duels``."""
+    home = os.environ.get("TUI_DOMINO_HOME")
+    if home:
+        return Path(home) / "duels"
     from platformdirs import user_data_dir
 
-    return Path(user_data_dir("tui-domino")) / "duels"
+    return Path(user_data_dir("tui-domino", appauthor=False)) / "duels"
+
+
+def default_path(role: str, host: str, port: int) -> Path:
+    """The match log of a duel hosted or joined at ``host:port``: the same command (or
+    the same address in the app) finds it again and resumes the match."""
+    safe = re.sub(r"[^A-Za-z0-9.-]", "_", host)
+    return default_dir() / f"{role}-{safe}-{port}.jsonl"
 
 
 class Journal:

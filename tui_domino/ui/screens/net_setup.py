@@ -223,6 +223,7 @@ class DuelSetupScreen(Screen[None]):
     @work(exclusive=True, group="setup")
     async def host(self) -> None:
         from tui_domino.net.core import MatchSettings
+        from tui_domino.net.journal import default_path
         from tui_domino.net.transport import DuelSession
         from tui_domino.ui.screens.duel import push_duel
 
@@ -240,8 +241,12 @@ class DuelSetupScreen(Screen[None]):
             return
         self.say(f"Opening port {port}…")
         try:
+            # A match log on a fixed port: hosting there again resumes a match that
+            # was cut short (the app killed), as the command line does.
+            journal = default_path("host", addr, port) if port else None
             session = await DuelSession.host(port=port, addr=addr, name=name,
-                                             settings=MatchSettings(variant, target))
+                                             settings=MatchSettings(variant, target),
+                                             journal_path=journal)
         except OSError as exc:
             self.say(listen_problem(addr, port, exc), "error")
             return
@@ -257,6 +262,7 @@ class DuelSetupScreen(Screen[None]):
     @work(exclusive=True, group="setup")
     async def join(self) -> None:
         from tui_domino.net.core import MatchSettings
+        from tui_domino.net.journal import default_path
         from tui_domino.net.transport import DuelSession
         from tui_domino.ui.screens.duel import push_duel
 
@@ -275,12 +281,18 @@ class DuelSetupScreen(Screen[None]):
         want = MatchSettings(want_variant, None) if want_variant else None
         try:
             session = await DuelSession.join(host, port, name=name, want=want,
-                                             connect_timeout=CONNECT_TIMEOUT)
+                                             connect_timeout=CONNECT_TIMEOUT,
+                                             journal_path=default_path("join", host, port))
         except (OSError, TimeoutError) as exc:
             self.say(connect_problem(host, port, exc), "error")
             return
         self._session = session
         self._remember(join=where)
+        if session.core.started:  # a match of the log resumes: no greeting, a resume
+            self._session = None
+            self.say("")
+            push_duel(self.app, session)
+            return
         self.say(f"Connected to {where}: waiting for the host's greeting…")
         backlog: list[ev.Event] = []
         problem = ""
