@@ -72,3 +72,14 @@ def test_the_match_log_lives_beside_the_game_data(tmp_path, monkeypatch) -> None
     monkeypatch.setenv("TUI_DOMINO_HOME", str(tmp_path))
     assert default_dir() == tmp_path / "duels"
     assert default_path("join", "::1", 7777) == tmp_path / "duels" / "join-__1-7777.jsonl"
+
+
+def test_a_host_on_every_interface_lists_them_loopback_last() -> None:
+    from tui_domino.net.transport import _interface_addresses, listening_addresses
+
+    shown = listening_addresses("0.0.0.0", 7777)
+    assert shown[-1] == "127.0.0.1:7777" and len(shown) == len(set(shown))
+    for ip in _interface_addresses():
+        if not ip.startswith("127."):
+            assert f"{ip}:7777" in shown[:-1]
+    assert listening_addresses("127.0.0.1", 7777) == ["127.0.0.1:7777"]

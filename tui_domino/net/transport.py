@@ -412,13 +412,39 @@ async def _refuse(writer: asyncio.StreamWriter, code: str, message: str) -> None
 
 
 def listening_addresses(addr: str, port: int) -> list[str]:
-    """The addresses a host listening on ``addr`` can be reached at (for the screen)."""
+    """The addresses a host listening on ``addr`` can be reached at (for the screen):
+    on 0.0.0.0, this machine's interface addresses, loopback last. Nothing is sent."""
     if addr not in ("0.0.0.0", "", "::"):
         return [f"{addr}:{port}"]
-    found = ["127.0.0.1"]
-    with contextlib.suppress(OSError):
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            ip = str(info[4][0])
-            if ip not in found:
-                found.append(ip)
+    found: list[str] = []
+    for ip in [*_interface_addresses(), *_hostname_addresses()]:
+        if ip not in found and not ip.startswith("127."):
+            found.append(ip)
+    found.append("127.0.0.1")
     return [f"{ip}:{port}" for ip in found]
+
+
+def _hostname_addresses() -> list[str]:
+    out: list[str] = []
+    with contextlib.suppress(OSError, UnicodeError):
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            out.append(str(info[4][0]))
+    return out
+
+
+def _interface_addresses() -> list[str]:
+    """The IPv4 address of each network interface (Linux: ``SIOCGIFADDR``)."""
+    out: list[str] = []
+    try:
+        import fcntl
+        import struct
+    except ImportError:  # not on this system
+        return out
+    siocgifaddr = 0x8915
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        for _, name in socket.if_nameindex():
+            with contextlib.suppress(OSError):
+                req = struct.pack("256s", name.encode()[:15])
+                res = fcntl.ioctl(s.fileno(), siocgifaddr, req)
+                out.append(socket.inet_ntoa(res[20:24]))
+    return out

@@ -407,7 +407,7 @@ class DuelScreen(GameScreen):
             for a in addresses:
                 t.append(f"  {a}\n", style="bold")
             t.append("\nYour opponent joins one of these from the menu (Network duel → Join)\n"
-                     f"or with: tui-domino join {addresses[-1]}\n\n", style="dim")
+                     f"or with: tui-domino join {addresses[0]}\n\n", style="dim")
             t.append("Esc stops waiting.", style="dim")
             return t
         if core.started:
