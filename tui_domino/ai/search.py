@@ -27,7 +27,6 @@ from typing import Any
 from tui_domino import rules
 from tui_domino.ai.inference import Knowledge, knowledge
 from tui_domino.ai.simulation import Sim, Variant, variant_of
-from tui_domino.rules import dominoes as D
 from tui_domino.rules import triangle_grid as grid
 from tui_domino.rules.triominos_sim import CODE_TILE, PATTERN_MASK
 from tui_domino.rules.triominos_sim import TriominosSim as _TSim
@@ -174,73 +173,8 @@ CLASSIC_GREEDY = 0.6
 
 def _classic_playout(sim: Any, rng: random.Random) -> None:
     """Classic to the round's end, each side playing its heaviest playable tile most of the
-    time (``CLASSIC_GREEDY``) and a random one otherwise; the same rules as
-    ``ClassicSim.playout``, which plays uniformly at random."""
-    if sim.over:
-        return
-    if sim.empty:
-        sim.play(sim.legal()[int(rng.random() * len(sim.legal()))])
-        if sim.over:
-            return
-    rand = rng.random
-    hands = sim.hands
-    bz = sim.bz
-    nbz = len(bz)
-    bp = sim.bp
-    reserve = sim.reserve
-    left, right = sim.left, sim.right
-    p = sim.to_move
-    num = D.NUM
-    lo_bits, hi_bits = D.LOW_BITS, D.HIGH_BITS
-    ta, tb = D.A, D.B
-    pips = D.PIPS
-    greedy = CLASSIC_GREEDY
-    while True:
-        hand = hands[p]
-        ends = num[left] | num[right]
-        m = hand & ends
-        if m:
-            if m & (m - 1) == 0:
-                t = m.bit_length() - 1
-            else:
-                opts = lo_bits[m & 0x3FFF] + hi_bits[m >> 14]
-                if rand() < greedy:
-                    t = max(opts, key=pips.__getitem__)
-                else:
-                    t = opts[int(rand() * len(opts))]
-            a = ta[t]
-            b = tb[t]
-            if a == left or b == left:
-                if (a == right or b == right) and rand() < 0.5:
-                    right = b if a == right else a
-                else:
-                    left = a if b == left else b
-            else:
-                right = b if a == right else a
-            hand &= ~(1 << t)
-            hands[p] = hand
-            if not hand:
-                sim.winner = p
-                sim.points[p] += D.pips_of(hands[1 - p])
-                break
-            p ^= 1
-            if nbz - bp <= reserve:
-                ends = num[left] | num[right]
-                if not (hands[0] & ends or hands[1] & ends):
-                    sim._blocked_end(hands)
-                    break
-        elif nbz - bp > reserve:
-            hands[p] = hand | (1 << bz[bp])
-            bp += 1
-            if nbz - bp <= reserve and not (hands[0] & ends or hands[1] & ends):
-                sim._blocked_end(hands)
-                break
-        else:
-            p ^= 1
-    sim.bp = bp
-    sim.left, sim.right = left, right
-    sim.to_move = p
-    sim.over = True
+    time (``CLASSIC_GREEDY``) and a random one otherwise."""
+    sim.playout(rng, greedy=CLASSIC_GREEDY)
 
 
 TRIOMINOS_PLAYOUT_PLIES = 6

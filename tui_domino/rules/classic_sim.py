@@ -167,8 +167,9 @@ class ClassicSim:
             self.winner = 1
             self.points[1] += p0 - p1
 
-    def playout(self, rng: random.Random) -> None:
-        """Plays random moves (a random playable tile, then a random end) to the round's end."""
+    def playout(self, rng: random.Random, greedy: float = 0.0) -> None:
+        """Plays to the round's end: each turn a random playable tile — or, with probability
+        ``greedy``, the heaviest one — on a random end that takes it."""
         if self.over:
             return
         rand = rng.random
@@ -196,8 +197,14 @@ class ClassicSim:
             ends = _NUM[left] | _NUM[right]
             m = hand & ends
             if m:
-                opts = _BITS_LO[m & 0x3FFF] + _BITS_HI[m >> 14]
-                t = opts[int(rand() * len(opts))]
+                if m & (m - 1) == 0:
+                    t = m.bit_length() - 1
+                else:
+                    opts = _BITS_LO[m & 0x3FFF] + _BITS_HI[m >> 14]
+                    if greedy and rand() < greedy:
+                        t = max(opts, key=_PIPS.__getitem__)
+                    else:
+                        t = opts[int(rand() * len(opts))]
                 a = _A[t]
                 b = _B[t]
                 if a == left or b == left:
