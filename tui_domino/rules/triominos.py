@@ -134,6 +134,8 @@ class TriominosState(RoundState):
         # The tile the opener must lead (opening rule), while the board is empty.
         self._forced: Tile3 | None = None
         self._draws = 0  # tiles drawn by the player to move in this turn
+        # The previous round's winner who led freely, or None: the opening rule applied.
+        self.leader: int | None = None
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -176,6 +178,7 @@ class TriominosState(RoundState):
             if leader not in (0, 1):
                 raise ValueError("leader must be None, 0 or 1")
             s.to_move = leader
+        s.leader = leader
         return s
 
     @classmethod
@@ -236,6 +239,10 @@ class TriominosState(RoundState):
         if (limit is not None and draws > limit) or (draws and not s._board):
             raise ValueError("too many draws this turn")
         s._draws = draws
+        leader = d.get("leader")
+        if leader not in (None, 0, 1) or isinstance(leader, bool):
+            raise ValueError("leader must be null, 0 or 1")
+        s.leader = leader
         s._check_consistent(d)
         return s
 
@@ -547,6 +554,7 @@ class TriominosState(RoundState):
             ],
             "forced": list(self._forced) if self._forced is not None else None,
             "draws_this_turn": self._draws,
+            "leader": self.leader,
         }
 
     def _clone_into(self, new: RoundState) -> None:
