@@ -58,7 +58,12 @@ class _LiveRound:
         self._table = table
         v = view or {}
         self.is_over = bool(v.get("over", view is None))
-        self.to_move: int | None = v.get("to_move")
+        # Whose turn it is, as the duel knows it: my view alone cannot always tell (before the
+        # opener has led, my seat's view has nobody to move yet).
+        self.to_move: int | None = None
+        if not self.is_over and view is not None:
+            me = table.me
+            self.to_move = me if table.duel.my_turn() else 1 - me
         self.points: list[int] = list(v.get("points", [0, 0]))
         self.history: list[dict[str, Any]] = list(v.get("history", []))
         self.options: dict[str, Any] = dict(v.get("options", {}))
