@@ -357,7 +357,7 @@ class DuelScreen(GameScreen):
         self.draw_hand()
         self.query_one(ScorePanel).show(self.table, self.thinking)
         self.show_log()
-        self.query_one("#hint", Static).update(self.hint())
+        self.query_one("#hint", Static).update(self.hint(), layout=False)
         n = len(view["hand"])
         self.query_one("#hand-box").border_title = f"Your hand · {n} tile{'' if n == 1 else 's'}"
 

@@ -109,7 +109,7 @@ class GameScreen(Screen[None]):
         self.draw_board(follow)
         self.draw_hand()
         self.query_one(ScorePanel).show(s, self.thinking)
-        self.query_one("#hint", Static).update(self.hint())
+        self.query_one("#hint", Static).update(self.hint(), layout=False)
         box = self.query_one("#hand-box")
         owner = "Your hand" if not s.hot_seat else f"{s.seats[s.viewer].name}'s hand"
         n = len(view["hand"])
@@ -164,7 +164,7 @@ class GameScreen(Screen[None]):
     def redraw_choice(self) -> None:
         self.draw_board(follow=True)
         self.draw_hand()
-        self.query_one("#hint", Static).update(self.hint())
+        self.query_one("#hint", Static).update(self.hint(), layout=False)
 
     def describe_place(self, place: Any) -> str:
         if isinstance(place, ArmPlace):
@@ -428,11 +428,10 @@ class GameScreen(Screen[None]):
         self.redraw_choice()
 
     def on_board_view_panned(self, message: BoardView.Panned) -> None:
-        legend = self.query_one("#legend", Static)
-        if message.more:
-            legend.update(f"more {message.more}")
-        else:
-            legend.update("")
+        text = f"more {message.more}" if message.more else ""
+        if text != getattr(self, "_legend_text", None):  # its width follows the text
+            self._legend_text = text
+            self.query_one("#legend", Static).update(text)
 
     def on_board_view_place_clicked(self, message: BoardView.PlaceClicked) -> None:
         if not self._my_turn() or not isinstance(message.key, int):

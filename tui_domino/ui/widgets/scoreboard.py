@@ -19,6 +19,8 @@ class ScorePanel(Vertical):
     ScorePanel #log { height: 1fr; color: $text-muted; }
     """
 
+    _score_lines = -1
+
     def compose(self) -> ComposeResult:
         yield Static(id="score")
         yield Static("Recent moves", id="log-title")
@@ -61,11 +63,15 @@ class ScorePanel(Vertical):
         elif session.is_human_turn():
             t.append("Your turn" if not session.hot_seat else
                      f"{session.seats[state.to_move or 0].name} to play", style="bold reverse")
-        self.query_one("#score", Static).update(t)
+        # The panel's lines rarely change in number: then no layout pass is needed (a layout
+        # of the whole screen costs more than everything else a move redraws).
+        lines = t.plain.count("\n")
+        self.query_one("#score", Static).update(t, layout=lines != self._score_lines)
+        self._score_lines = lines
         lines = [session.describe(r, session.viewer) for r in state.history[-12:]]
         log = Text()
         for line in reversed(lines):
             log.append(line[:24] + "\n")
         if not lines:
             log.append("(no moves yet)")
-        self.query_one("#log", Static).update(log)
+        self.query_one("#log", Static).update(log, layout=False)  # its size is fixed
