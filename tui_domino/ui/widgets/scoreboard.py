@@ -65,9 +65,9 @@ class ScorePanel(Vertical):
                      f"{session.seats[state.to_move or 0].name} to play", style="bold reverse")
         # The panel's lines rarely change in number: then no layout pass is needed (a layout
         # of the whole screen costs more than everything else a move redraws).
-        lines = t.plain.count("\n")
-        self.query_one("#score", Static).update(t, layout=lines != self._score_lines)
-        self._score_lines = lines
+        score_lines = t.plain.count("\n")
+        self.query_one("#score", Static).update(t, layout=score_lines != self._score_lines)
+        self._score_lines = score_lines
         lines = [session.describe(r, session.viewer) for r in state.history[-12:]]
         log = Text()
         for line in reversed(lines):
