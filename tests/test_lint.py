@@ -22,3 +22,8 @@ def test_ruff_is_clean():
 def test_rules_pass_mypy_strict():
     r = run("mypy", "--strict", "--no-incremental", "tui_domino/rules")
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_the_whole_package_passes_mypy_strict():
+    r = run("mypy", "--strict", "tui_domino")
+    assert r.returncode == 0, r.stdout + r.stderr

@@ -27,14 +27,9 @@ def sim_class(variant: str) -> Any:
         from tui_domino.rules.spider_sim import SpiderSim
 
         return SpiderSim
-    from tui_domino.rules import triominos
+    from tui_domino.rules.triominos_sim import TriominosSim
 
-    sim = getattr(triominos, "TriominosSim", None)
-    if sim is None:
-        from tui_domino.rules.triominos_sim import TriominosSim  # type: ignore[import-not-found]
-
-        sim = TriominosSim
-    return sim
+    return TriominosSim
 
 
 def _rate(work: Callable[[], int], seconds: float) -> float:

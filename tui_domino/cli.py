@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -61,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
 
             tune_environment()
 
-            async def duel_app(session: object) -> object:
+            async def duel_app(session: Any) -> Any:
                 from tui_domino.ui.screens.duel import run_duel_app
 
                 return await run_duel_app(session)

@@ -15,7 +15,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from tui_domino import rules
 from tui_domino.net import events as ev
@@ -163,7 +163,8 @@ class DuelCore:
             if not self.started:
                 w = self.want or MatchSettings(variant="", target=None)
                 self._send_ctl(m.Hello(proto=m.PROTOCOL, name=self.name,
-                                       variant=w.variant or None, target=w.target,
+                                       variant=cast(Any, w.variant or None),
+                                       target=w.target,
                                        options=None))
             else:
                 self._send_ctl(m.Resume(proto=m.PROTOCOL, match=self.match_id,
@@ -551,6 +552,7 @@ class DuelCore:
                 r.peer_keys[pos] = key
                 r.my_tiles[pos] = t
                 hand.append(t)
+            assert self.settings is not None
             r.know = Knowledge(self._variant(), dict(self.settings.options or {}), self.me,
                                hand)
             self._emit(ev.Dealt(r.round, r.deal))

@@ -183,7 +183,7 @@ ControlFrame = Hello | Welcome | Resume | Resumed | Ping | Pong | Error
 GameFrame = Shuffle | KeysF | Call | MoveF | Block | Reveal | Chat | Leave | VerdictF
 AnyFrame = ControlFrame | GameFrame
 
-_decoder = msgspec.json.Decoder(AnyFrame)  # type: ignore[var-annotated,arg-type]
+_decoder = msgspec.json.Decoder(AnyFrame)
 _encoder = msgspec.json.Encoder()
 
 
