@@ -15,6 +15,33 @@ def _rest(used: list[list[int]]) -> list[list[int]]:
     return [t for t in ALL_DOMINOES if tuple(t) not in taken]
 
 
+def _position(
+    variant: str,
+    hands: list[list[list[int]]],
+    on_board: list[list[int]],
+    board: dict[str, Any],
+    to_move: int,
+    bazaar: list[list[int]] | None,
+    options: dict[str, Any] | None,
+) -> RoundState:
+    """A position of ``variant`` at the start of a turn; the bazaar (draw order) defaults to
+    every tile that is neither in a hand nor ``on_board``."""
+    used = hands[0] + hands[1] + on_board
+    d = {
+        "variant": variant,
+        "options": rules.resolve_options(variant, options),
+        "to_move": to_move,
+        "points": [0, 0],
+        "winner": None,
+        "end_reason": None,
+        "history": [],
+        "hands": [sorted(sorted(t) for t in h) for h in hands],
+        "bazaar": _rest(used) if bazaar is None else bazaar,
+        **board,
+    }
+    return rules.state_from_json(d)
+
+
 def classic(
     hands: list[list[list[int]]],
     line: list[list[int]],
@@ -23,23 +50,8 @@ def classic(
     options: dict[str, Any] | None = None,
 ) -> RoundState:
     """A classic position; ``bazaar`` (draw order) defaults to every other tile."""
-    used = hands[0] + hands[1] + line
-    bz = _rest(used) if bazaar is None else bazaar
-    d = {
-        "variant": "classic",
-        "options": rules.resolve_options("classic", options),
-        "to_move": to_move,
-        "points": [0, 0],
-        "winner": None,
-        "end_reason": None,
-        "history": [],
-        "hands": [sorted(sorted(t) for t in h) for h in hands],
-        "bazaar": bz,
-        "line": line,
-        "forced": None,
-        "leader": None,
-    }
-    return rules.state_from_json(d)
+    board = {"line": line, "forced": None, "leader": None}
+    return _position("classic", hands, line, board, to_move, bazaar, options)
 
 
 def spider(
@@ -61,24 +73,9 @@ def spider(
         for t in tiles:
             end = t[1]
         arm_json[name] = {"tiles": tiles, "end": end, "closed": closed}
-    used = hands[0] + hands[1] + board
-    bz = _rest(used) if bazaar is None else bazaar
-    d = {
-        "variant": "spider",
-        "options": rules.resolve_options("spider", options),
-        "to_move": to_move,
-        "points": [0, 0],
-        "winner": None,
-        "end_reason": None,
-        "history": [],
-        "hands": [sorted(sorted(t) for t in h) for h in hands],
-        "bazaar": bz,
-        "center": center,
-        "arms": arm_json,
-        "opener": 0,
-        "opening_double": center if center else 1,
-    }
-    return rules.state_from_json(d)
+    fields = {"center": center, "arms": arm_json, "opener": 0,
+              "opening_double": center if center else 1}
+    return _position("spider", hands, board, fields, to_move, bazaar, options)
 
 
 def place_classic(tile: list[int], end: str) -> dict[str, Any]:
