@@ -28,7 +28,7 @@ from tui_domino import rules
 from tui_domino.ai.inference import Knowledge, knowledge
 from tui_domino.ai.simulation import Sim, Variant, variant_of
 from tui_domino.rules import triangle_grid as grid
-from tui_domino.rules.triominos_sim import CODE_TILE, PATTERN_MASK
+from tui_domino.rules.triominos_sim import CODE_TILE, PATTERN_MASK, mask_value
 from tui_domino.rules.triominos_sim import TriominosSim as _TSim
 
 View = dict[str, Any]
@@ -208,15 +208,6 @@ def _triominos_value_fn(var: Variant, me: int) -> Any:
     """The reward of a (possibly unfinished) Triominos playout for ``me``."""
     scale = MARGIN_SCALE["triominos"]
     tanh = math.tanh
-    value = var.value
-
-    def hand_value(h: int) -> int:
-        v = 0
-        while h:
-            low = h & -h
-            v += value[low.bit_length() - 1]
-            h ^= low
-        return v
 
     def reward(sim: Sim) -> float:
         m = float(sim.points[me] - sim.points[1 - me])
@@ -225,7 +216,7 @@ def _triominos_value_fn(var: Variant, me: int) -> Any:
             # goes out first gets 25 plus the other's hand; fewer tiles is better on balance.
             mine, theirs = sim.hands[me], sim.hands[1 - me]
             m += 4.0 * (theirs.bit_count() - mine.bit_count())
-            m += 0.3 * (hand_value(mine) - hand_value(theirs))
+            m += 0.3 * (mask_value(mine) - mask_value(theirs))
             fits = 0
             for pat in sim.frontier.values():
                 fits |= PATTERN_MASK[pat]

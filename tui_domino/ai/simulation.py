@@ -81,11 +81,16 @@ class Variant:
         raise NotImplementedError
 
 
-class ClassicVariant(Variant):
-    name = "classic"
+class DominoVariant(Variant):
+    """What classic and Spider share: the double-six set."""
+
     tiles = D.TILES
     index = dict(D.INDEX)  # type: ignore[arg-type]
     value = D.PIPS
+
+
+class ClassicVariant(DominoVariant):
+    name = "classic"
 
     def sim_of_state(self, state: rules.RoundState) -> Sim:
         return ClassicSim.from_state(state)  # type: ignore[arg-type]
@@ -101,11 +106,8 @@ class ClassicVariant(Variant):
         return D.NUM[left] | D.NUM[right]
 
 
-class SpiderVariant(Variant):
+class SpiderVariant(DominoVariant):
     name = "spider"
-    tiles = D.TILES
-    index = dict(D.INDEX)  # type: ignore[arg-type]
-    value = D.PIPS
 
     def sim_of_state(self, state: rules.RoundState) -> Sim:
         return SpiderSim.from_state(state)  # type: ignore[arg-type]

@@ -325,7 +325,7 @@ class TriominosSim:
         points[0] -= self._blocked_pen
         points[1] -= self._blocked_pen
         n0, n1 = h0.bit_count(), h1.bit_count()
-        v0, v1 = _mask_value(h0), _mask_value(h1)
+        v0, v1 = mask_value(h0), mask_value(h1)
         if n0 != n1:
             w: int | None = 0 if n0 < n1 else 1
         elif v0 != v1:
@@ -375,7 +375,8 @@ class TriominosSim:
         return grid.key(*move.cell) << 8 | code
 
 
-def _mask_value(h: int) -> int:
+def mask_value(h: int) -> int:
+    """The value of the tiles in hand mask ``h``."""
     v = 0
     while h:
         low = h & -h
