@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 from collections.abc import Iterable
 from typing import Any
 
@@ -19,6 +20,14 @@ from tui_domino.ui.screens.too_small import TooSmallScreen
 from tui_domino.ui.session import Seat, Session
 
 MIN_SIZE = (80, 24)
+
+
+def settle_memory() -> None:
+    """Collects what start-up left behind and moves every object alive now (modules, classes,
+    the screens' widgets) out of the collector's reach, so that a full collection during play
+    scans only what play creates: unfrozen, one took about 100 ms, a visible stall."""
+    gc.collect()
+    gc.freeze()
 
 
 class DominoApp(App[None]):
@@ -52,6 +61,7 @@ class DominoApp(App[None]):
     def on_mount(self) -> None:
         self.push_screen(MenuScreen())
         self.call_after_refresh(self.check_size)
+        self.call_after_refresh(settle_memory)
 
     def on_unmount(self) -> None:
         from tui_domino.ai import worker
@@ -90,6 +100,7 @@ class DominoApp(App[None]):
                 self.pop_screen()
         self._warm_up(session)
         self.push_screen(GameScreen(session))
+        self.call_after_refresh(settle_memory)
 
     def action_help(self) -> None:
         from tui_domino.ui.screens.help import HelpScreen

@@ -152,7 +152,16 @@ class Session:
         return tm is not None and not self.seats[tm].is_computer
 
     def view(self) -> dict[str, Any]:
-        return self.state.view(self.viewer)
+        """The viewer's view of the round (read-only: it is shared until the next move; a
+        redraw asks for it several times and building it copies the whole history)."""
+        st = self.state
+        key = (len(st.history), st.to_move, st.is_over, self.viewer)
+        cached = getattr(self, "_view_cache", None)
+        if cached is not None and cached[0] is st and cached[1] == key:
+            return cached[2]  # type: ignore[no-any-return]
+        view = st.view(self.viewer)
+        self._view_cache = (st, key, view)
+        return view
 
     def name(self, player: int, viewer: int | None = None) -> str:
         return self.seats[player].name

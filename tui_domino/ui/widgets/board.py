@@ -84,6 +84,10 @@ class BoardView(ScrollView, can_focus=True):
         self._canvas_key: tuple[int, int, int] | None = None
         self._strips: dict[int, Strip] = {}
         self._strip_key: tuple[object, ...] | None = None
+        # finished rows of the current frame (scroll position and width)
+        self._frame: dict[int, Strip] = {}
+        self._frame_key: tuple[int, int, int] | None = None
+        self._base: Style | None = None  # the widget's own rich style, once per style change
         self._book = StyleBook(self, "board")
         self._follow = True
         self.ascii_only = False
@@ -197,39 +201,57 @@ class BoardView(ScrollView, can_focus=True):
     def set_ascii(self, value: bool) -> None:
         self.ascii_only = value
         self._strips.clear()
+        self._frame.clear()
         self.refresh()
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._book.clear()
         self._strips.clear()
+        self._frame.clear()
+        self._base = None
 
     # -- the Line API --------------------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
+        # Called once per visible row per frame: everything that does not depend on the row
+        # is worked out once per frame (the frame key) and finished rows are kept until the
+        # table, the scroll position, the size or the style changes.
         scroll_x, scroll_y = self.scroll_offset
-        width = self.scrollable_content_region.width
+        region = self.scrollable_content_region
+        width = region.width
         cv = self.canvas()
-        ox, oy = self._offsets()
-        key = (self._canvas_key, ox, self.ascii_only, self.app.theme)
+        ox = max(0, (width - cv.width) // 2)
+        oy = max(0, (region.height - cv.height) // 2)
+        theme = self.app.theme
+        key = (self._canvas_key, ox, self.ascii_only, theme)
         if key != self._strip_key:
             if self._strip_key is None or key[-1] != self._strip_key[-1]:
                 self._book.clear()
+                self._base = None
             self._strips.clear()
+            self._frame.clear()
             self._strip_key = key
+        frame = (scroll_x, width, self.virtual_size.width)
+        if frame != self._frame_key:
+            self._frame.clear()
+            self._frame_key = frame
         row = y + scroll_y - oy
+        out = self._frame.get(row)
+        if out is not None:
+            return out
         strip = self._strips.get(row)
-        base = self.rich_style
         if strip is None:
             strip = canvas_strip(cv, row, self._book, self.ascii_only, Style())
             if ox:
                 strip = Strip([Segment(" " * ox), *strip], ox + strip.cell_length)
             self._strips[row] = strip
-        total = max(self.virtual_size.width, strip.cell_length)
-        out = strip.crop(scroll_x, scroll_x + width)
-        if out.cell_length < width and scroll_x + width <= total:
-            out = out.extend_cell_length(width)
-        return out.extend_cell_length(width).apply_style(base)
+        base = self._base
+        if base is None:
+            base = self._base = self.rich_style
+        out = strip.crop(scroll_x, scroll_x + width).extend_cell_length(width).apply_style(base)
+        self._frame[row] = out
+        return out
 
     # -- the mouse -----------------------------------------------------------------------------
 
