@@ -109,7 +109,6 @@ def classic_scores(view: View, sim: Sim, legal: list[int], know: Knowledge) -> d
 
 def spider_scores(view: View, sim: Sim, legal: list[int], know: Knowledge) -> dict[int, float]:
     me = view["player"]
-    sim.hands[me]
     opp_may = know.may_hold()
     unseen_avg = (
         sum(D.PIPS[i] for i in D.bits(know.hidden)) / max(1, know.hidden.bit_count())
