@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from tests.ui.conftest import make_app, settle
 from tui_domino.ui.screens.game import GameScreen
+from tui_domino.ui.session import Seat
 
 
 async def test_new_classic_game_from_menu() -> None:
@@ -18,3 +19,21 @@ async def test_new_classic_game_from_menu() -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert len(screen.session.state.history) > before
+
+
+async def test_start_up_objects_are_kept_out_of_the_collector() -> None:
+    # A full collection that scans everything alive since start-up stalls the screen for
+    # about 100 ms; the app freezes those objects once it has started and when a game opens.
+    import gc
+
+    gc.unfreeze()
+    app = make_app(seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert gc.get_freeze_count() > 0
+        gc.unfreeze()
+        app.start_match("classic", [Seat("You", "human"), Seat("Computer", "computer", "easy")])
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        assert gc.get_freeze_count() > 0
+    gc.unfreeze()
