@@ -64,3 +64,81 @@ def test_a_draw_rules_out_the_open_numbers():
                 return
             state.apply(move)
     pytest.fail("no draw in 200 rounds")
+
+
+def _tile(a, b):
+    return D.INDEX[(min(a, b), max(a, b))]
+
+
+def test_play_evidence_follows_the_opponents_placements_since_his_last_draw():
+    variant = "classic"
+    # Play seeded rounds with the normal player; at every view, the evidence is the opponent's
+    # single-tile placements after his last draw (not the opening), each tile fitted the board
+    # then, and it and his later tiles are no longer in his hand.
+    from tui_domino.ai.inference import play_evidence
+
+    seen = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        state = rules.new_round(variant, seed=seed)
+        while not state.is_over:
+            p = state.to_move
+            view = state.view(p)
+            opp = 1 - p
+            hist = view["history"]
+            last_draw = max((i for i, r in enumerate(hist)
+                             if r["player"] == opp and r["move"]["kind"] == "draw"), default=-1)
+            placed = []
+            for r in hist[last_draw + 1:]:
+                mv = r["move"]
+                if r["player"] != opp or mv["kind"] != "place":
+                    continue
+                pls = mv.get("placements", [mv])
+                if len(pls) == 1 and pls[0].get("end", pls[0].get("arm")) != "center":
+                    placed.append(D.INDEX[tuple(sorted(pls[0]["tile"]))])
+            evidence = play_evidence(view)
+            assert sorted(t for t, _f, _l in evidence) == sorted(placed)
+            truth = SIM_VARIANTS[variant].mask_of(state.hands[opp])
+            for tile, fits, later in evidence:
+                assert fits >> tile & 1 and later >> tile & 1
+                assert not truth & later  # the tiles he placed are no longer in his hand
+                seen += 1
+            state.apply(normal(view, rng))
+    assert seen > 100
+
+
+def test_evidence_weight_prefers_hands_without_heavier_tiles_passed_over():
+    from tui_domino.ai.inference import evidence_weight
+
+    weight = [2.0 ** D.PIPS[t] for t in range(28)]
+    # He played 1-2 when the ends were 2 and 3 (fits: every tile with a 2 or a 3).
+    fits = D.NUM[2] | D.NUM[3]
+    played = _tile(1, 2)
+    evidence = [(played, fits, 1 << played)]
+    light = (1 << _tile(0, 0)) | (1 << _tile(0, 1))  # nothing else fitting
+    heavy = (1 << _tile(0, 0)) | (1 << _tile(3, 6))  # 3-6 fitted and was heavier
+    assert evidence_weight(evidence, light, weight) == 1.0
+    assert evidence_weight(evidence, heavy, weight) == pytest.approx(8 / (8 + 512))
+    assert evidence_weight([], heavy, weight) == 1.0
+
+
+def test_the_opponent_model_samples_only_consistent_hands():
+    variant = "classic"
+    from tui_domino.ai import search
+
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(20):
+        state = rules.new_round(variant, seed=seed)
+        while not state.is_over:
+            p = state.to_move
+            view = state.view(p)
+            know = knowledge(view)
+            model = search.opponent_model(SIM_VARIANTS[variant], know, view, rng)
+            if model is not None:
+                hand, bazaar = model.sample(rng)
+                assert know.consistent(hand)
+                assert len(bazaar) == know.bazaar_size
+                checked += 1
+            state.apply(normal(view, rng))
+    assert checked > 50

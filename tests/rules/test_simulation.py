@@ -61,13 +61,14 @@ def test_playout_from_a_public_midgame_does_not_touch_the_state(variant):
     assert s.to_json() == before and sim.over
 
 
-def test_classic_playout_end_states_obey_the_rules():
+@pytest.mark.parametrize("greedy,block", [(0.0, 0), (0.6, 0), (0.8, 12)])
+def test_classic_playout_end_states_obey_the_rules(greedy, block):
     from tui_domino.rules import dominoes as D
 
     rng = random.Random(11)
     for _ in range(500):
         sim = ClassicSim.random_deal(rng)
-        sim.playout(rng)
+        sim.playout(rng, greedy=greedy, block=block)
         h0, h1 = sim.hands
         assert not (h0 & h1)
         left = len(sim.bz) - sim.bp
@@ -81,6 +82,23 @@ def test_classic_playout_end_states_obey_the_rules():
             assert left <= sim.reserve and not (h0 & ends) and not (h1 & ends)
             p0, p1 = D.pips_of(h0), D.pips_of(h1)
             assert sim.points == [max(p1 - p0, 0), max(p0 - p1, 0)]
+
+
+def test_the_blocking_choice_is_the_heaviest_placement_counting_the_block():
+    from tui_domino.rules import dominoes as D
+    from tui_domino.rules.classic_sim import _blocking_choice
+
+    def t(a, b):
+        return D.INDEX[(min(a, b), max(a, b))]
+
+    # Ends 2 and 5; the other hand holds only tiles with a 6 or a 5.
+    other = (1 << t(6, 6)) | (1 << t(5, 1))
+    opts = [t(2, 4), t(2, 6), t(5, 0)]
+    # 2-6 on the left leaves 6 and 5: he follows. 2-4 on the left leaves 4 and 5: he follows
+    # the 5. 5-0 on the right leaves 2 and 0: he cannot; 5 pips + 12 beats 2-6's 8.
+    assert _blocking_choice(opts, 2, 5, other, 12) == (t(5, 0), 1)
+    # Without the bonus, the heaviest wins: 2-6, on the left, the only end it fits.
+    assert _blocking_choice(opts, 2, 5, other, 0) == (t(2, 6), 0)
 
 
 def test_spider_playout_end_states_obey_the_rules():

@@ -280,4 +280,56 @@ def knowledge(view: View) -> Knowledge:
     return know
 
 
-__all__ = ["Knowledge", "knowledge"]
+# -- soft evidence: which of the fitting tiles the opponent chose -------------------------------
+
+Evidence = list[tuple[int, int, int]]
+
+
+def play_evidence(view: View) -> Evidence:
+    """Classic: the opponent's placements since his last draw (not the opening lead), as
+    (tile played, tiles that fitted the board then, tiles he placed from then on). His hand at
+    that placement was his hand now plus the tiles he placed from then on (nothing was drawn
+    in between), so a hypothesis about his hand now says which other fitting tiles he passed
+    over."""
+    if view["variant"] != "classic":
+        return []  # Spider measured no better with it; Triominos fits are by cell and turn
+    opp = 1 - view["player"]
+    board = _ClassicBoard(view)
+    # His placements since his last draw: (tile, fit mask then, whether it was a choice).
+    placed: list[tuple[int, int, bool]] = []
+    for rec in view.get("history") or []:
+        mv = rec["move"]
+        kind = mv["kind"]
+        if rec["player"] == opp and kind == "draw":
+            placed = []
+        if kind != "place":
+            continue
+        if rec["player"] == opp:
+            tile = D.INDEX[tuple(sorted(mv["tile"]))]
+            placed.append((tile, board.fits(), mv["end"] != "center"))
+        board.play(mv)
+    evidence: Evidence = []
+    later = 0
+    for tile, fits, chosen in reversed(placed):
+        later |= 1 << tile
+        if chosen:
+            evidence.append((tile, fits, later))
+    return evidence
+
+
+def evidence_weight(evidence: Evidence, opp_mask: int, weight: list[float]) -> float:
+    """How likely the opponent's choices were if his hand now is ``opp_mask``, when he picks
+    among the fitting tiles with probability proportional to ``weight[tile]``."""
+    w = 1.0
+    for tile, fits, later in evidence:
+        options = (opp_mask | later) & fits
+        total = 0.0
+        while options:
+            low = options & -options
+            total += weight[low.bit_length() - 1]
+            options ^= low
+        w *= weight[tile] / total
+    return w
+
+
+__all__ = ["Evidence", "Knowledge", "evidence_weight", "knowledge", "play_evidence"]

@@ -27,6 +27,7 @@ from typing import Any
 from tui_domino import rules
 from tui_domino.ai.inference import Knowledge, knowledge
 from tui_domino.ai.simulation import Sim, Variant, variant_of
+from tui_domino.rules import dominoes as D
 from tui_domino.rules import triangle_grid as grid
 from tui_domino.rules.triominos_sim import CODE_TILE, PATTERN_MASK, mask_value
 from tui_domino.rules.triominos_sim import TriominosSim as _TSim
@@ -168,13 +169,16 @@ def _triominos_gain(sim: _TSim, m: int) -> int:
     return gain
 
 
-CLASSIC_GREEDY = 0.6
+# The classic playout: with probability CLASSIC_GREEDY a side plays its heaviest placement,
+# counting CLASSIC_BLOCK pips more for one that leaves the other side (in this deal) nothing
+# to follow, so that he must draw; otherwise a random one.
+CLASSIC_GREEDY = 0.8
+CLASSIC_BLOCK = 12
 
 
 def _classic_playout(sim: Any, rng: random.Random) -> None:
-    """Classic to the round's end, each side playing its heaviest playable tile most of the
-    time (``CLASSIC_GREEDY``) and a random one otherwise."""
-    sim.playout(rng, greedy=CLASSIC_GREEDY)
+    """Classic to the round's end with the blocking, heavy-first policy above."""
+    sim.playout(rng, greedy=CLASSIC_GREEDY, block=CLASSIC_BLOCK)
 
 
 TRIOMINOS_PLAYOUT_PLIES = 6
@@ -229,6 +233,56 @@ def _triominos_value_fn(var: Variant, me: int) -> Any:
 PLAYOUTS: dict[str, Any] = {"classic": _classic_playout, "triominos": _triominos_playout}
 
 
+# The opponent model for weighting hidden deals (classic): he picks among his fitting tiles
+# with probability proportional to exp(OPP_BETA * pips); 0 turns the weighting off.
+OPP_BETA = 0.8
+OPP_POOL = 256
+
+
+class OpponentModel:
+    """Hidden deals weighted by the opponent's past choices (classic): a hand is weighted by
+    how likely his placements since his last draw were with it, if he picks among his fitting
+    tiles with probability proportional to exp(OPP_BETA * pips). ``sample`` draws from a pool
+    of consistent hands by weight (the rest shuffled into the bazaar); ``weigh`` weighs one."""
+
+    def __init__(self, know: Knowledge, evidence: Any, rng: random.Random) -> None:
+        from tui_domino.ai.inference import evidence_weight
+
+        self._evidence = evidence
+        self._weight = [math.exp(OPP_BETA * p) for p in D.PIPS]
+        self._of = evidence_weight
+        self.pool = [know.sample(rng)[0] for _ in range(OPP_POOL)]
+        self.cum: list[float] = []
+        total = 0.0
+        for h in self.pool:
+            total += self.weigh(h)
+            self.cum.append(total)
+        self.total = total
+        self.hidden = [t for t in range(len(D.TILES)) if know.hidden >> t & 1]
+
+    def weigh(self, hand: int) -> float:
+        return float(self._of(self._evidence, hand, self._weight))
+
+    def sample(self, r: random.Random) -> tuple[int, list[int]]:
+        from bisect import bisect
+
+        h = self.pool[min(len(self.pool) - 1, bisect(self.cum, r.random() * self.total))]
+        bazaar = [t for t in self.hidden if not h >> t & 1]
+        r.shuffle(bazaar)
+        return h, bazaar
+
+
+def opponent_model(var: Variant, know: Knowledge, view: View,
+                   rng: random.Random) -> OpponentModel | None:
+    """The weighted deals when the view holds evidence of the opponent's choices."""
+    from tui_domino.ai.inference import play_evidence
+
+    if OPP_BETA <= 0 or var.name != "classic":
+        return None
+    evidence = play_evidence(view)
+    return OpponentModel(know, evidence, rng) if evidence else None
+
+
 # -- ISMCTS -------------------------------------------------------------------------------------
 
 
@@ -251,6 +305,7 @@ def ismcts(
     budget: Budget,
     stop: Any = None,
     match: Match | None = None,
+    sampler: Any = None,
 ) -> tuple[int, dict[int, tuple[int, float]]]:
     """Searches from ``base`` (the viewer to move); returns the chosen compact move and the root
     statistics {move: (visits, mean reward)}."""
@@ -271,7 +326,7 @@ def ismcts(
     log = math.log
     sqrt = math.sqrt
     rand = rng.random
-    sample = know.sample
+    sample = sampler if sampler is not None else know.sample
     deal = var.deal_hidden
     it = 0
     while it < limit:
@@ -390,9 +445,11 @@ def endgame(
     rng: random.Random,
     budget: Budget,
     match: Match | None = None,
+    model: OpponentModel | None = None,
 ) -> int | None:
-    """The best move by exact search over the consistent hidden hands, or None when the
-    position is too big or the time ran out."""
+    """The best move by exact search over the consistent hidden hands (weighted by the
+    opponent ``model`` when there is one), or None when the position is too big or the time
+    ran out."""
     me = know.me
     opp = 1 - me
     legal: list[int] = base.legal()
@@ -405,16 +462,25 @@ def endgame(
             h = sum(1 << t for t in combo)
             if know.consistent(h):
                 hands.append(h)
+    weights: list[float] = [1.0] * len(hands)
     if not hands:
-        hands = [know.sample(rng)[0] for _ in range(ENDGAME_DEALS)]
+        draw = model.sample if model is not None else know.sample
+        hands = [draw(rng)[0] for _ in range(ENDGAME_DEALS)]
+        weights = [1.0] * len(hands)
+    elif model is not None:
+        weights = [model.weigh(h) for h in hands]
+        if len(hands) > ENDGAME_DEALS:
+            hands = rng.choices(hands, weights=weights, k=ENDGAME_DEALS)
+            weights = [1.0] * len(hands)
     elif len(hands) > ENDGAME_DEALS:
         hands = rng.sample(hands, ENDGAME_DEALS)
+        weights = [1.0] * len(hands)
     reward = _with_match(_reward_fn(var, me), var.name, me, match)
     # Exact search may use at most half of the time cap; ISMCTS gets the rest if it fails.
     deadline = time.perf_counter() + (budget.ms if budget.ms is not None else 1e9) / 2000.0
     totals = dict.fromkeys(legal, 0.0)
     ctl = [0.0, deadline]
-    for h in hands:
+    for h, w in zip(hands, weights, strict=True):
         sim = base.clone()
         rest = [t for t in hidden_list if not h >> t & 1]
         var.deal_hidden(sim, opp, h, rest)
@@ -423,7 +489,7 @@ def endgame(
             child = sim.clone()
             child.play(m)
             try:
-                totals[m] += _solve(var, child, reward, me, -math.inf, math.inf, table, ctl)
+                totals[m] += w * _solve(var, child, reward, me, -math.inf, math.inf, table, ctl)
             except _OutOfTime:
                 return None
     return max(legal, key=lambda m: totals[m])
@@ -443,16 +509,18 @@ def hard(view: View, rng: random.Random, budget: Any = None, stop: Any = None) -
         return var.to_public(base, legal[0])
     know = knowledge(view)
     match = match_context(view)
+    model = opponent_model(var, know, view, rng)
     if var.name in ENDGAME_TILES and _no_more_draws(var, view):
         held = len(view["hand"]) + know.opp_size
         if held <= ENDGAME_TILES[var.name]:
-            m = endgame(var, base, know, rng, b, match)
+            m = endgame(var, base, know, rng, b, match, model)
             if m is not None:
                 return var.to_public(base, m)
             if b.ms is not None:  # what the exact search left of the time
                 spent = (time.perf_counter() - start) * 1000.0
                 b = Budget(b.iterations, max(1.0, b.ms - spent))
-    m, _stats = ismcts(var, base, know, rng, b, stop, match)
+    m, _stats = ismcts(var, base, know, rng, b, stop, match,
+                       model.sample if model is not None else None)
     return var.to_public(base, m)
 
 

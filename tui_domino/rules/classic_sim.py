@@ -31,6 +31,27 @@ def _pips(mask: int) -> int:
     return sum(_PIPS[i] for i in _BITS_LO[mask & 0x3FFF] + _BITS_HI[mask >> 14])
 
 
+def _blocking_choice(
+    opts: tuple[int, ...] | list[int], left: int, right: int, other: int, block: int
+) -> tuple[int, int]:
+    """The heaviest placement (tile, end: 0 left, 1 right), counting ``block`` pips more for
+    one after which the hand ``other`` has nothing that follows either end."""
+    best = -1
+    tile = side = 0
+    for t in opts:
+        a, b = _A[t], _B[t]
+        v = _PIPS[t]
+        if a == left or b == left:
+            s = v if other & (_NUM[a if b == left else b] | _NUM[right]) else v + block
+            if s > best:
+                best, tile, side = s, t, 0
+        if a == right or b == right:
+            s = v if other & (_NUM[left] | _NUM[b if a == right else a]) else v + block
+            if s > best:
+                best, tile, side = s, t, 1
+    return tile, side
+
+
 class ClassicSim:
     __slots__ = (
         "hands", "bz", "bp", "left", "right", "to_move", "reserve", "points", "winner",
@@ -167,9 +188,11 @@ class ClassicSim:
             self.winner = 1
             self.points[1] += p0 - p1
 
-    def playout(self, rng: random.Random, greedy: float = 0.0) -> None:
+    def playout(self, rng: random.Random, greedy: float = 0.0, block: int = 0) -> None:
         """Plays to the round's end: each turn a random playable tile — or, with probability
-        ``greedy``, the heaviest one — on a random end that takes it."""
+        ``greedy``, the heaviest one — on a random end that takes it. With ``block`` the
+        greedy choice is of a tile and an end together, and a placement after which the other
+        side holds nothing that follows counts ``block`` pips more (he will have to draw)."""
         if self.over:
             return
         rand = rng.random
@@ -180,6 +203,7 @@ class ClassicSim:
         reserve = self.reserve
         left, right = self.left, self.right
         p = self.to_move
+        side = -1  # the end the blocking choice picked (0 left, 1 right), else -1
         if self.empty:
             hand = hands[p]
             if self.forced >= 0:
@@ -202,12 +226,21 @@ class ClassicSim:
                 else:
                     opts = _BITS_LO[m & 0x3FFF] + _BITS_HI[m >> 14]
                     if greedy and rand() < greedy:
-                        t = max(opts, key=_PIPS.__getitem__)
+                        if block:
+                            t, side = _blocking_choice(opts, left, right, hands[1 - p], block)
+                        else:
+                            t = max(opts, key=_PIPS.__getitem__)
                     else:
                         t = opts[int(rand() * len(opts))]
                 a = _A[t]
                 b = _B[t]
-                if a == left or b == left:
+                if side == 0:
+                    left = a if b == left else b
+                    side = -1
+                elif side == 1:
+                    right = b if a == right else a
+                    side = -1
+                elif a == left or b == left:
                     if (a == right or b == right) and rand() < 0.5:
                         right = b if a == right else a
                     else:
