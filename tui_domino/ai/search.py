@@ -45,7 +45,7 @@ class Budget:
 
 
 # Per variant: iterations and the wall-clock cap of the hard player's default budget.
-DEFAULT_ITERATIONS = {"classic": 2500, "spider": 1800, "triominos": 2000}
+DEFAULT_ITERATIONS = {"classic": 6000, "spider": 1800, "triominos": 2000}
 DEFAULT_MS = 800.0
 
 # The reward: half for winning the round, half for the points margin (tanh-squashed).
