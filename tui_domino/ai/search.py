@@ -52,7 +52,8 @@ DEFAULT_MS = 800.0
 MARGIN_SCALE = {"classic": 25.0, "spider": 25.0, "triominos": 60.0}
 # Dominoes: the share of the reward for winning the round (the rest is for the margin).
 WIN_WEIGHT = 0.5
-UCB_C = 0.7
+# The exploration constant of UCB1, per variant (rewards lie in [-1, 1]).
+UCB_C = {"classic": 1.0, "spider": 0.7, "triominos": 0.7}
 # How deep the tree may grow (moves from the root); below it, the playout decides.
 MAX_DEPTH = {"classic": 1000, "spider": 1000, "triominos": 1000}
 
@@ -323,6 +324,7 @@ def ismcts(
     deadline = clock() + budget.ms / 1000.0 if budget.ms is not None else math.inf
     limit = budget.iterations if budget.iterations is not None else 1 << 30
     max_depth = MAX_DEPTH[var.name]
+    ucb_c = UCB_C[var.name]
     log = math.log
     sqrt = math.sqrt
     rand = rng.random
@@ -360,7 +362,7 @@ def ismcts(
             for mm in legal:
                 c = children[mm]
                 c.avail += 1
-                v = c.w / c.n + UCB_C * sqrt(log(c.avail) / c.n)
+                v = c.w / c.n + ucb_c * sqrt(log(c.avail) / c.n)
                 if v > bv:
                     bv, best, bm = v, c, mm
             assert best is not None
