@@ -20,15 +20,17 @@ from __future__ import annotations
 import math
 import random
 import time
+from bisect import bisect
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 from tui_domino import rules
-from tui_domino.ai.inference import Knowledge, knowledge
+from tui_domino.ai.inference import Evidence, Knowledge, evidence_weight, knowledge, play_evidence
 from tui_domino.ai.simulation import Sim, Variant, variant_of
 from tui_domino.rules import dominoes as D
 from tui_domino.rules import triangle_grid as grid
+from tui_domino.rules.triominos import VALUE as T_VALUE
 from tui_domino.rules.triominos_sim import CODE_TILE, PATTERN_MASK, mask_value
 from tui_domino.rules.triominos_sim import TriominosSim as _TSim
 
@@ -148,10 +150,7 @@ def _reward_fn(var: Variant, me: int) -> Any:
 def _triominos_gain(sim: _TSim, m: int) -> int:
     """What placing compact move ``m`` scores now (tile, hexagons, bridge), without playing."""
     k = m >> 8
-    t = CODE_TILE[m & 255]
-    from tui_domino.rules.triominos import VALUE
-
-    gain = VALUE[t]
+    gain = T_VALUE[CODE_TILE[m & 255]]
     if sim.placed == 0:
         return gain
     par = k & 1
@@ -246,12 +245,9 @@ class OpponentModel:
     tiles with probability proportional to exp(OPP_BETA * pips). ``sample`` draws from a pool
     of consistent hands by weight (the rest shuffled into the bazaar); ``weigh`` weighs one."""
 
-    def __init__(self, know: Knowledge, evidence: Any, rng: random.Random) -> None:
-        from tui_domino.ai.inference import evidence_weight
-
+    def __init__(self, know: Knowledge, evidence: Evidence, rng: random.Random) -> None:
         self._evidence = evidence
         self._weight = [math.exp(OPP_BETA * p) for p in D.PIPS]
-        self._of = evidence_weight
         self.pool = [know.sample(rng)[0] for _ in range(OPP_POOL)]
         self.cum: list[float] = []
         total = 0.0
@@ -262,11 +258,9 @@ class OpponentModel:
         self.hidden = [t for t in range(len(D.TILES)) if know.hidden >> t & 1]
 
     def weigh(self, hand: int) -> float:
-        return float(self._of(self._evidence, hand, self._weight))
+        return evidence_weight(self._evidence, hand, self._weight)
 
     def sample(self, r: random.Random) -> tuple[int, list[int]]:
-        from bisect import bisect
-
         h = self.pool[min(len(self.pool) - 1, bisect(self.cum, r.random() * self.total))]
         bazaar = [t for t in self.hidden if not h >> t & 1]
         r.shuffle(bazaar)
@@ -276,8 +270,6 @@ class OpponentModel:
 def opponent_model(var: Variant, know: Knowledge, view: View,
                    rng: random.Random) -> OpponentModel | None:
     """The weighted deals when the view holds evidence of the opponent's choices."""
-    from tui_domino.ai.inference import play_evidence
-
     if OPP_BETA <= 0 or var.name != "classic":
         return None
     evidence = play_evidence(view)

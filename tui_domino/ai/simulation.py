@@ -20,8 +20,8 @@ from tui_domino.rules import triominos as T
 from tui_domino.rules.classic_sim import DRAW_M as CLASSIC_DRAW
 from tui_domino.rules.classic_sim import PASS_M as CLASSIC_PASS
 from tui_domino.rules.classic_sim import ClassicSim
-from tui_domino.rules.spider_sim import SpiderSim
-from tui_domino.rules.triominos_sim import PATTERN_MASK, TriominosSim
+from tui_domino.rules.spider_sim import MULTI, SpiderSim
+from tui_domino.rules.triominos_sim import CODE_TILE, PATTERN_MASK, TriominosSim
 
 View = dict[str, Any]
 Sim = Any  # ClassicSim | SpiderSim | TriominosSim: they share the members used here
@@ -120,8 +120,6 @@ class SpiderVariant(DominoVariant):
         return points[1 - me] - points[me]
 
     def move_tiles(self, sim: Sim, m: int) -> list[int]:
-        from tui_domino.rules.spider_sim import MULTI
-
         if m < 0:
             return []
         if m & MULTI:
@@ -159,8 +157,6 @@ class TriominosVariant(Variant):
         return TriominosSim.from_public(move)
 
     def move_tiles(self, sim: Sim, m: int) -> list[int]:
-        from tui_domino.rules.triominos_sim import CODE_TILE
-
         return [] if m < 0 else [CODE_TILE[m & 255]]
 
     @staticmethod

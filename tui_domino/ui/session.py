@@ -57,6 +57,8 @@ class Session:
         self.seats = seats
         self.autosave = autosave
         self._last_human = self.human_seats[0] if self.human_seats else 0
+        # (state, (moves, to move, over, viewer), view): the last view built
+        self._view_cache: tuple[rules.RoundState, tuple[Any, ...], dict[str, Any]] | None = None
 
     # -- creating and restoring --------------------------------------------------------------
 
@@ -156,9 +158,9 @@ class Session:
         redraw asks for it several times and building it copies the whole history)."""
         st = self.state
         key = (len(st.history), st.to_move, st.is_over, self.viewer)
-        cached = getattr(self, "_view_cache", None)
+        cached = self._view_cache
         if cached is not None and cached[0] is st and cached[1] == key:
-            return cached[2]  # type: ignore[no-any-return]
+            return cached[2]
         view = st.view(self.viewer)
         self._view_cache = (st, key, view)
         return view

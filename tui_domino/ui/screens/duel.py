@@ -18,14 +18,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Static
+from textual.widgets import Button, Input, Static
 
 from tui_domino import rules
 from tui_domino.net import events as ev
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.selection import Selection
 from tui_domino.ui.session import VARIANT_TITLES, Seat, Session
-from tui_domino.ui.widgets.board import BoardView
 from tui_domino.ui.widgets.hand import HandView
 from tui_domino.ui.widgets.scoreboard import ScorePanel
 
@@ -204,17 +203,10 @@ class DuelScreen(GameScreen):
         yield Static(id="net-status")
         with Vertical(id="waiting"):
             yield Static(id="waiting-text")
-        with Horizontal(id="table"):
-            yield BoardView(id="board")
-            yield ScorePanel(id="side")
-        with Horizontal(id="hint-row"):
-            yield Static(id="hint")
-            yield Static(id="legend")
+        yield from self.compose_table()
         yield Input(id="chat", max_length=200, compact=True,
                     placeholder="Say something (⏎ sends, Esc closes)")
-        with Vertical(id="hand-box"):
-            yield HandView(id="hand")
-        yield Footer(compact=True)
+        yield from self.compose_hand()
 
     def on_mount(self) -> None:
         self._use_variant()

@@ -63,12 +63,20 @@ class GameScreen(Screen[None]):
     # -- layout --------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        yield from self.compose_table()
+        yield from self.compose_hand()
+
+    def compose_table(self) -> ComposeResult:
+        """The board beside the score panel, and the hint line under them."""
         with Horizontal(id="table"):
             yield BoardView(id="board")
             yield ScorePanel(id="side")
         with Horizontal(id="hint-row"):
             yield Static(id="hint")
             yield Static(id="legend")
+
+    def compose_hand(self) -> ComposeResult:
+        """The hand and the footer."""
         with Vertical(id="hand-box"):
             yield HandView(id="hand")
         yield Footer(compact=True)
