@@ -217,32 +217,36 @@ def verify_deal(
         raise ShuffleFault(0, "the decks have the wrong length")
     a_inv, b_inv = inv(a), inv(b)
     # Stage 1: X is the tile set encrypted with a, each tile once.
-    sigma1: list[int] = []
-    for p in tr.x:
-        i = index.get(mul(a_inv, p))
-        if i is None:
-            raise ShuffleFault(0, "the host's shuffle holds something that is not a tile")
-        sigma1.append(i)
-    if len(set(sigma1)) != n:
-        raise ShuffleFault(0, "the host's shuffle deals a tile twice (a stacked deck)")
+    sigma1 = _unwrap(tr.x, a_inv, index, 0, "host")
     # Stage 2: Y is X encrypted with b, each element once.
-    x_index = {p: j for j, p in enumerate(tr.x)}
-    sigma2: list[int] = []
-    for p in tr.y:
-        j = x_index.get(mul(b_inv, p))
-        if j is None:
-            raise ShuffleFault(1, "the joiner's shuffle holds something that is not a tile")
-        sigma2.append(j)
-    if len(set(sigma2)) != n:
-        raise ShuffleFault(1, "the joiner's shuffle deals a tile twice (a stacked deck)")
+    sigma2 = _unwrap(tr.y, b_inv, {p: j for j, p in enumerate(tr.x)}, 1, "joiner")
     # Stages 3 and 4: per-position keys.
-    for j in range(n):
-        if mul(smul(a_keys[j], a_inv), tr.y[j]) != tr.z[j]:
-            raise ShuffleFault(0, f"the host's keys do not explain deck position {j}")
-    for j in range(n):
-        if mul(smul(b_keys[j], b_inv), tr.z[j]) != tr.w[j]:
-            raise ShuffleFault(1, f"the joiner's keys do not explain deck position {j}")
+    _check_keys(tr.y, tr.z, a_keys, a_inv, 0, "host")
+    _check_keys(tr.z, tr.w, b_keys, b_inv, 1, "joiner")
     return [sigma1[sigma2[j]] for j in range(n)]
+
+
+def _unwrap(deck: Sequence[bytes], key_inv: bytes, source: dict[bytes, int], player: int,
+            who: str) -> list[int]:
+    """Where each element of ``deck``, decrypted with ``key_inv``, sits in ``source``; a
+    ShuffleFault for ``player`` unless that is a permutation."""
+    order: list[int] = []
+    for p in deck:
+        i = source.get(mul(key_inv, p))
+        if i is None:
+            raise ShuffleFault(player, f"the {who}'s shuffle holds something that is not a tile")
+        order.append(i)
+    if len(set(order)) != len(deck):
+        raise ShuffleFault(player, f"the {who}'s shuffle deals a tile twice (a stacked deck)")
+    return order
+
+
+def _check_keys(before: Sequence[bytes], after: Sequence[bytes], keys: Sequence[bytes],
+                key_inv: bytes, player: int, who: str) -> None:
+    """Each position's key turns ``before`` into ``after`` (the shuffle key taken off)."""
+    for j in range(len(before)):
+        if mul(smul(keys[j], key_inv), before[j]) != after[j]:
+            raise ShuffleFault(player, f"the {who}'s keys do not explain deck position {j}")
 
 
 def same_bytes(x: bytes, y: bytes) -> bool:
