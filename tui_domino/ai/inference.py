@@ -10,7 +10,8 @@ hold a tile that fitted then; so each slot has an *exclusion mask* (the union of
 of the void events since it was acquired), and its complement within the unseen tiles is what
 it may hold. Which slots he still holds is not always known (a tile he plays could come from
 any slot), so the slots kept are the youngest possible ones: the played tile right after a draw
-is the drawn one (nothing else fitted), and any other play is charged to the oldest slot. The
+is the drawn one (nothing else fitted), and any other play is charged to the oldest slot that
+could have held it (one that lived through no void event the tile fitted). The
 allowed masks are then nested (older slots are more constrained), which gives two properties:
 
 - sound: the true hidden hand always passes the masks (a test checks it over many games);
@@ -208,6 +209,25 @@ def _opening_exclusion(view: View, first_tile: tuple[int, ...] | None) -> int:
     return 0
 
 
+def _charge(slots: list[int], voids: list[int], tile: int) -> None:
+    """Removes the slot a tile just placed by the opponent is charged to: the oldest slot that
+    could have held it, one that lived through no void event the tile fitted. The truth is one
+    of those slots, no older; charging the oldest possible one keeps the remaining slots at
+    least as loose as the true ones (so the masks stay sound) while keeping every older slot's
+    constraints, which charging the oldest slot of all would throw away."""
+    held = 0  # union of the void events the slots from index i on lived through
+    start = len(voids)
+    for i in range(len(slots) - 1, -1, -1):
+        while start > slots[i]:
+            start -= 1
+            held |= voids[start]
+        if held & tile:  # slots i and older cannot have held it
+            del slots[min(i + 1, len(slots) - 1)]
+            return
+    if slots:
+        del slots[0]
+
+
 def knowledge(view: View) -> Knowledge:
     """The per-slot masks of the opponent's hand from ``view``'s history."""
     variant = VARIANTS[view["variant"]]
@@ -253,13 +273,13 @@ def knowledge(view: View) -> Knowledge:
             if kind == "pass":
                 voids.append(board.fits())
             elif kind == "place":
-                count = len(mv["placements"]) if "placements" in mv else 1
+                tiles = [p["tile"] if "tile" in p else p["corners"]
+                         for p in mv.get("placements") or [mv]]
                 if last_was_opp_draw and slots:
                     slots.pop()  # the drawn tile: nothing else fitted
-                    count -= 1
-                for _ in range(count):
-                    if slots:
-                        slots.pop(0)  # charge it to the oldest slot
+                    tiles = tiles[1:]
+                for t in tiles:
+                    _charge(slots, voids, variant.mask_of([t]))
         last_was_opp_draw = False
         if kind == "place":
             board.play(mv)
