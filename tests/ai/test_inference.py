@@ -142,3 +142,20 @@ def test_the_opponent_model_samples_only_consistent_hands():
                 checked += 1
             state.apply(normal(view, rng))
     assert checked > 50
+
+
+def test_a_placed_tile_is_charged_to_the_oldest_slot_that_could_hold_it():
+    from tui_domino.ai.inference import _charge
+
+    # Void events: ends 2|3 (both deal slots lived through it), then 5|5 (all three slots).
+    voids = [D.NUM[2] | D.NUM[3], D.NUM[5]]
+    # Two deal slots (lived through events 0 and 1) and one drawn at event 0 (lived through 1).
+    slots = [0, 0, 1]
+    _charge(slots, voids, 1 << _tile(2, 4))  # fitted event 0: only the drawn slot could hold it
+    assert slots == [0, 0]
+    slots = [0, 0, 1]
+    _charge(slots, voids, 1 << _tile(1, 4))  # fitted nothing: any slot, the oldest is charged
+    assert slots == [0, 1]
+    slots = [0, 0, 1]
+    _charge(slots, voids, 1 << _tile(5, 6))  # fits every slot's events: cannot happen; sound
+    assert len(slots) == 2
