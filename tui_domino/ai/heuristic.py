@@ -181,7 +181,7 @@ def triominos_scores(
 ) -> dict[int, float]:
     me = view["player"]
     opp_may = know.may_hold()
-    hex_bonus = sim._hexagon[1]
+    hex_bonus = sim.hexagon_bonus[1]
     out: dict[int, float] = {}
     for m in legal:
         if m < 0:

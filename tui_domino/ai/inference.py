@@ -170,7 +170,7 @@ class _TriominosBoard:
     def play(self, move: dict[str, Any]) -> None:
         r, c = move["cell"]
         x, y, z = move["corners"]
-        self.sim._put(grid.key(r, c), x * 36 + y * 6 + z)
+        self.sim.put(grid.key(r, c), x * 36 + y * 6 + z)
 
     def fits(self) -> int:
         m = 0

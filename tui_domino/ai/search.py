@@ -29,9 +29,7 @@ from tui_domino import rules
 from tui_domino.ai.inference import Evidence, Knowledge, evidence_weight, knowledge, play_evidence
 from tui_domino.ai.simulation import Sim, Variant, variant_of
 from tui_domino.rules import dominoes as D
-from tui_domino.rules import triangle_grid as grid
-from tui_domino.rules.triominos import VALUE as T_VALUE
-from tui_domino.rules.triominos_sim import CODE_TILE, PATTERN_MASK, mask_value
+from tui_domino.rules.triominos_sim import PATTERN_MASK, mask_value
 from tui_domino.rules.triominos_sim import TriominosSim as _TSim
 
 View = dict[str, Any]
@@ -147,28 +145,6 @@ def _reward_fn(var: Variant, me: int) -> Any:
     return reward_d
 
 
-def _triominos_gain(sim: _TSim, m: int) -> int:
-    """What placing compact move ``m`` scores now (tile, hexagons, bridge), without playing."""
-    k = m >> 8
-    gain = T_VALUE[CODE_TILE[m & 255]]
-    if sim.placed == 0:
-        return gain
-    par = k & 1
-    pcnt = sim.pcnt
-    o0, o1, o2 = grid.CORNER_OFFSETS[par]
-    hexes = (pcnt.get(k + o0, 0) == 5) + (pcnt.get(k + o1, 0) == 5) + (pcnt.get(k + o2, 0) == 5)
-    if hexes:
-        gain += sim._hexagon[hexes]
-    occ = sim.occ
-    n0, n1, n2 = grid.NEIGHBOUR_OFFSETS[par]
-    a, b, c = (k + n0) in occ, (k + n1) in occ, (k + n2) in occ
-    if a + b + c == 1:
-        opp = grid.OPPOSITE[par][0 if a else 1 if b else 2]
-        if pcnt.get(k + grid.CORNER_OFFSETS[par][opp], 0):
-            gain += sim._bridge
-    return gain
-
-
 # The classic playout: with probability CLASSIC_GREEDY a side plays its heaviest placement,
 # counting CLASSIC_BLOCK pips more for one that leaves the other side (in this deal) nothing
 # to follow, so that he must draw; otherwise a random one.
@@ -201,8 +177,9 @@ def _triominos_playout(sim: _TSim, rng: random.Random) -> None:
             continue
         best = ms[0]
         bv = -1
+        gain = sim.gain
         for m in ms:
-            g = _triominos_gain(sim, m)
+            g = gain(m)
             if g > bv:
                 bv, best = g, m
         sim.play(best)

@@ -87,8 +87,8 @@ class TriominosSim:
     __slots__ = (
         "hands", "bazaar", "pnum", "pcnt", "occ", "frontier", "turn", "points", "winner",
         "over", "end_reason", "draws", "forced", "placed",
-        "_open_triple", "_open_zero", "_hexagon", "_bridge", "_draw_pen", "_max_draws",
-        "_stuck", "_domino", "_blocked_pen",
+        "opening_triple", "opening_zero", "hexagon_bonus", "bridge_bonus",
+        "_draw_pen", "_max_draws", "_stuck", "_domino", "_blocked_pen",
     )
 
     def __init__(self, options: dict[str, Any]) -> None:
@@ -106,10 +106,13 @@ class TriominosSim:
         self.draws = 0
         self.forced = -1  # tile index the opener must lead, or -1
         self.placed = 0
-        self._open_triple, self._open_zero = options["opening_bonus"]
+        # The bonuses a placement can score (read by ``gain`` and by the computer players):
+        # opening with a triple (with 0-0-0), hexagons by how many one placement completes
+        # (index 1-3), and a bridge.
+        self.opening_triple, self.opening_zero = options["opening_bonus"]
         h = options["hexagon_bonus"]
-        self._hexagon = (0, h[0], h[1], h[2])
-        self._bridge: int = options["bridge_bonus"]
+        self.hexagon_bonus = (0, h[0], h[1], h[2])
+        self.bridge_bonus: int = options["bridge_bonus"]
         self._draw_pen: int = options["draw_penalty"]
         md = options["max_draws"]
         self._max_draws: int = _NO_LIMIT if md is None else md
@@ -159,7 +162,7 @@ class TriominosSim:
             s.hands[p] = m
         s.bazaar = [INDEX[t] for t in reversed(state.bazaar)]
         for (r, c), (x, y, z), _player in state.board:
-            s._put(grid.key(r, c), x * 36 + y * 6 + z)
+            s.put(grid.key(r, c), x * 36 + y * 6 + z)
         s.points = list(state.points)
         s.winner = state.winner
         s.end_reason = state.end_reason
@@ -208,6 +211,31 @@ class TriominosSim:
             return [DRAW_MOVE]
         return [PASS_MOVE]
 
+    def gain(self, m: int) -> int:
+        """What the placement ``m`` scores now: the tile's value, plus the opening bonus on an
+        empty board, else any hexagons it completes and a bridge (without playing it)."""
+        k = m >> 8
+        t = CODE_TILE[m & 255]
+        gain = VALUE[t]
+        if self.placed == 0:
+            if t in TRIPLE_INDEX:
+                gain += self.opening_zero if t == ZERO_TRIPLE else self.opening_triple
+            return gain
+        par = k & 1
+        pcnt = self.pcnt
+        o0, o1, o2 = _CORNER_OFFSETS[par]
+        hexes = (pcnt.get(k + o0, 0) == 5) + (pcnt.get(k + o1, 0) == 5) + (pcnt.get(k + o2, 0) == 5)
+        if hexes:
+            gain += self.hexagon_bonus[hexes]
+        occ = self.occ
+        n0, n1, n2 = _NEIGHBOUR_OFFSETS[par]
+        a, b, c = (k + n0) in occ, (k + n1) in occ, (k + n2) in occ
+        if a + b + c == 1:
+            opp = _OPPOSITE[par][0 if a else 1 if b else 2]
+            if pcnt.get(k + _CORNER_OFFSETS[par][opp], 0):
+                gain += self.bridge_bonus
+        return gain
+
     def play(self, m: int) -> None:
         """Plays a legal compact move (not checked)."""
         p = self.turn
@@ -230,29 +258,11 @@ class TriominosSim:
         code = m & 255
         t = CODE_TILE[code]
         self.hands[p] ^= BIT[t]
-        gain = VALUE[t]
+        gain = self.gain(m)
         if self.placed == 0:
-            if t in TRIPLE_INDEX:
-                gain += self._open_zero if t == ZERO_TRIPLE else self._open_triple
             self.forced = -1
-        else:
-            par = k & 1
-            pcnt = self.pcnt
-            o0, o1, o2 = _CORNER_OFFSETS[par]
-            hexes = (
-                (pcnt.get(k + o0, 0) == 5) + (pcnt.get(k + o1, 0) == 5) + (pcnt.get(k + o2, 0) == 5)
-            )
-            if hexes:
-                gain += self._hexagon[hexes]
-            occ = self.occ
-            n0, n1, n2 = _NEIGHBOUR_OFFSETS[par]
-            a, b, c = (k + n0) in occ, (k + n1) in occ, (k + n2) in occ
-            if a + b + c == 1:
-                opp = _OPPOSITE[par][0 if a else 1 if b else 2]
-                if pcnt.get(k + _CORNER_OFFSETS[par][opp], 0):
-                    gain += self._bridge
         points[p] += gain
-        self._put(k, code)
+        self.put(k, code)
         self.draws = 0
         if not self.hands[p]:
             left = 0
@@ -281,7 +291,7 @@ class TriominosSim:
 
     # -- internals ------------------------------------------------------------------------------
 
-    def _put(self, k: int, code: int) -> None:
+    def put(self, k: int, code: int) -> None:
         """Puts corner code ``code`` on cell ``k``, updating the point map and the frontier."""
         par = k & 1
         pnum = self.pnum
