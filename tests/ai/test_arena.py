@@ -61,3 +61,31 @@ def test_statistics():
     assert arena.elo(0.5, 100) == pytest.approx(0)
     assert arena.elo(0.75, 100) == pytest.approx(190.8, abs=0.1)
     assert arena.percentile([1, 2, 3, 4], 0.5) == pytest.approx(2.5)
+
+
+def test_the_tuning_script_overrides_search_constants_and_refuses_unknown_ones(
+    monkeypatch, capsys
+):
+    import importlib.util
+    from pathlib import Path
+
+    from tui_domino.ai import search
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "arena_tuned.py"
+    spec = importlib.util.spec_from_file_location("arena_tuned", path)
+    assert spec is not None and spec.loader is not None
+    tuned = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tuned)
+    # Registered with monkeypatch so the module's constants come back after the test.
+    monkeypatch.setattr(search, "UCB_C", dict(search.UCB_C))
+    monkeypatch.setattr(search, "CLASSIC_GREEDY", search.CLASSIC_GREEDY)
+    spider_c = search.UCB_C["spider"]
+    assert tuned.main(["--set", "UCB_C.classic=1.5", "--set", "CLASSIC_GREEDY=0.95", "--",
+                       "--variant", "classic", "--a", "hard", "--b", "random", "--games", "2",
+                       "--iterations", "20", "--quiet", "--json"]) == 0
+    assert search.UCB_C["classic"] == 1.5 and search.UCB_C["spider"] == spider_c
+    assert search.CLASSIC_GREEDY == 0.95
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["games"] == 2
+    for bad in ("FOO=1", "UCB_C.chess=1", "UCB_C.classic", "CLASSIC_BLOCK=oops"):
+        assert tuned.main(["--set", bad]) == 2
+    assert "arena_tuned:" in capsys.readouterr().err
