@@ -47,7 +47,8 @@ class Knowledge:
     groups: list[tuple[int, int]] = field(default_factory=list)
     # Per group, the allowed tiles as a list (for sampling).
     _lists: list[list[int]] = field(default_factory=list, repr=False)
-    _hidden_list: list[int] = field(default_factory=list, repr=False)
+    # The unseen tiles, in increasing order.
+    hidden_tiles: list[int] = field(default_factory=list, repr=False)
 
     @property
     def opp(self) -> int:
@@ -71,6 +72,11 @@ class Knowledge:
             out += [self.hidden & ~mask] * n
         return out
 
+    def outside(self, opp_mask: int) -> list[int]:
+        """The unseen tiles not in ``opp_mask``: the bazaar, if that is the opponent's hand
+        (in increasing order, not a draw order)."""
+        return [t for t in self.hidden_tiles if not opp_mask >> t & 1]
+
     def consistent(self, opp_mask: int) -> bool:
         """Whether ``opp_mask`` can be the opponent's hand under these masks."""
         if opp_mask & ~self.hidden or opp_mask.bit_count() != self.opp_size:
@@ -93,10 +99,10 @@ class Knowledge:
         for lst, (_mask, n) in zip(self._lists, self.groups, strict=True):
             free = [t for t in lst if not chosen >> t & 1]
             if len(free) < n:  # inconsistent history: never happens for a real game
-                free = [t for t in self._hidden_list if not chosen >> t & 1]
+                free = self.outside(chosen)
             for t in rng.sample(free, n):
                 chosen |= 1 << t
-        bazaar = [t for t in self._hidden_list if not chosen >> t & 1]
+        bazaar = self.outside(chosen)
         rng.shuffle(bazaar)
         return chosen, bazaar
 
@@ -296,7 +302,7 @@ def knowledge(view: View) -> Knowledge:
     groups = [(hidden & ~excl[s], n) for s, n in sorted(counts.items())]
     know.groups = groups
     know._lists = [_bits(m) for m, _ in groups]
-    know._hidden_list = _bits(hidden)
+    know.hidden_tiles = _bits(hidden)
     return know
 
 

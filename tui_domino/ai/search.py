@@ -224,6 +224,7 @@ class OpponentModel:
 
     def __init__(self, know: Knowledge, evidence: Evidence, rng: random.Random) -> None:
         self._evidence = evidence
+        self._know = know
         self._weight = [math.exp(OPP_BETA * p) for p in D.PIPS]
         self.pool = [know.sample(rng)[0] for _ in range(OPP_POOL)]
         self.cum: list[float] = []
@@ -232,14 +233,13 @@ class OpponentModel:
             total += self.weigh(h)
             self.cum.append(total)
         self.total = total
-        self.hidden = [t for t in range(len(D.TILES)) if know.hidden >> t & 1]
 
     def weigh(self, hand: int) -> float:
         return evidence_weight(self._evidence, hand, self._weight)
 
     def sample(self, r: random.Random) -> tuple[int, list[int]]:
         h = self.pool[min(len(self.pool) - 1, bisect(self.cum, r.random() * self.total))]
-        bazaar = [t for t in self.hidden if not h >> t & 1]
+        bazaar = self._know.outside(h)
         r.shuffle(bazaar)
         return h, bazaar
 
@@ -426,7 +426,7 @@ def endgame(
     legal: list[int] = base.legal()
     if len(legal) == 1:
         return legal[0]
-    hidden_list = [t for t in range(len(var.tiles)) if know.hidden >> t & 1]
+    hidden_list = know.hidden_tiles
     hands: list[int] = []
     if len(hidden_list) <= 12:
         for combo in combinations(hidden_list, know.opp_size):
@@ -453,7 +453,7 @@ def endgame(
     ctl = [0.0, deadline]
     for h, w in zip(hands, weights, strict=True):
         sim = base.clone()
-        rest = [t for t in hidden_list if not h >> t & 1]
+        rest = know.outside(h)
         var.deal_hidden(sim, opp, h, rest)
         table: dict[tuple[Any, ...], float] = {}
         for m in legal:

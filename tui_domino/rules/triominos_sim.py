@@ -289,8 +289,6 @@ class TriominosSim:
             ms = legal()
             play(ms[int(rand() * len(ms))])
 
-    # -- internals ------------------------------------------------------------------------------
-
     def put(self, k: int, code: int) -> None:
         """Puts corner code ``code`` on cell ``k``, updating the point map and the frontier."""
         par = k & 1
@@ -322,6 +320,8 @@ class TriominosSim:
                 if cell in frontier:
                     q0, q1, q2 = _CORNER_OFFSETS[cell & 1]
                     frontier[cell] = g(cell + q0, 6) * 49 + g(cell + q1, 6) * 7 + g(cell + q2, 6)
+
+    # -- internals ------------------------------------------------------------------------------
 
     def _check_blocked(self) -> None:
         """With an empty bazaar: ends the round when neither player can place."""
