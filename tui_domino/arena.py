@@ -9,6 +9,13 @@ half a win each. The report gives each side's win rate with a 95% Wilson interva
 points margin per game (Spider: points charged to the other side minus points charged to
 it), the Elo difference that the win rate implies, and the time per move (every call of the
 player, median and 95th percentile; forced moves are answered at once).
+
+With ``--matches`` a game is a whole match to the variant's usual target (``--target`` to
+change it), played as in the game: the players see the match totals, and the winner of a
+round leads the next one freely (not in Spider). Games 2k and 2k+1 play match k, the same
+deals with the seats swapped. A game counts as a win for the side that won the match (its
+margin: the difference of the final totals); the report adds the share of the rounds in
+those matches that A won.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from typing import Any
 from tui_domino import rules
 from tui_domino.ai.levels import LEVELS
 from tui_domino.ai.search import Budget
+from tui_domino.rules.options import check_target
 
 VARIANTS = ("classic", "spider", "triominos")
 
@@ -39,6 +47,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="cap on the hard player's time per move, in milliseconds")
     parser.add_argument("--iterations", type=int, default=None,
                         help="the hard player's iterations per move (default: per variant)")
+    parser.add_argument("--matches", action="store_true",
+                        help="each game is a whole match (the winner of a round leads the next)")
+    parser.add_argument("--target", type=int, default=None,
+                        help="with --matches: the match target (default: the variant's usual)")
     parser.add_argument("--json", action="store_true", help="end with one line of JSON")
     parser.add_argument("--quiet", action="store_true", help="no line per game")
 
@@ -82,6 +94,44 @@ def margin_of(state: rules.RoundState, side_seat: int) -> int:
     return pts[side_seat] - pts[1 - side_seat]
 
 
+def _play_round(
+    state: rules.RoundState,
+    seat_level: list[str],
+    seat_of_a: int,
+    rngs: list[random.Random],
+    budget: Any,
+    times: tuple[list[float], list[float]],
+    choice_times: tuple[list[float], list[float]] | None,
+    match: rules.Match | None = None,
+) -> None:
+    """Plays ``state`` to its end; with ``match`` the players' views carry its totals."""
+    clock = time.perf_counter
+    while not state.is_over:
+        p = state.to_move
+        assert p is not None
+        view = state.view(p)
+        if match is not None:
+            view["match"] = {"totals": list(match.banked), "target": match.target}
+        t0 = clock()
+        move = LEVELS[seat_level[p]](view, rngs[p], budget)
+        dt = (clock() - t0) * 1000.0
+        side = 0 if p == seat_of_a else 1
+        times[side].append(dt)
+        if choice_times is not None and len(state.legal_moves()) > 1:
+            choice_times[side].append(dt)
+        state.apply(move)
+
+
+def _round_score(state: rules.RoundState, seat_of_a: int) -> tuple[float, int]:
+    """A's score in a finished round (1, 0.5 or 0) and A's points margin in it."""
+    margin = margin_of(state, seat_of_a)
+    if state.variant == "triominos":
+        return (1.0 if margin > 0 else 0.0 if margin < 0 else 0.5), margin
+    if state.winner is None:
+        return 0.5, margin
+    return (1.0 if state.winner == seat_of_a else 0.0), margin
+
+
 def play_game(
     variant: str,
     levels: tuple[str, str],
@@ -98,43 +148,70 @@ def play_game(
     seat_level[seat_of_a] = levels[0]
     # Seat p of deal k gets the same generator in both games of the deal.
     rngs = [random.Random(f"tui-domino/arena/{seed}/{game // 2}/{p}") for p in (0, 1)]
-    clock = time.perf_counter
-    while not state.is_over:
-        p = state.to_move
-        assert p is not None
-        view = state.view(p)
-        t0 = clock()
-        move = LEVELS[seat_level[p]](view, rngs[p], budget)
-        dt = (clock() - t0) * 1000.0
-        side = 0 if p == seat_of_a else 1
-        times[side].append(dt)
-        if choice_times is not None and len(state.legal_moves()) > 1:
-            choice_times[side].append(dt)
-        state.apply(move)
-    margin = margin_of(state, seat_of_a)
-    if variant == "triominos":
-        score = 1.0 if margin > 0 else 0.0 if margin < 0 else 0.5
-    elif state.winner is None:
-        score = 0.5
-    else:
-        score = 1.0 if state.winner == seat_of_a else 0.0
-    return score, margin
+    _play_round(state, seat_level, seat_of_a, rngs, budget, times, choice_times)
+    return _round_score(state, seat_of_a)
+
+
+MAX_ROUNDS = 500  # a match that no round decides (every one tied) stops here, a tie
+
+
+def play_match(
+    variant: str,
+    levels: tuple[str, str],
+    seat_of_a: int,
+    seed: int,
+    game: int,
+    budget: Any,
+    times: tuple[list[float], list[float]],
+    choice_times: tuple[list[float], list[float]] | None = None,
+    target: int | None = None,
+) -> tuple[float, int, list[float]]:
+    """Plays one match (games 2k and 2k+1 play match k: the same deals, seats swapped);
+    returns (A's score: 1 or 0, A's margin in the match totals, A's score in each round).
+    Spider's totals are points charged, so its margin is the other side's minus A's."""
+    match = rules.new_match(variant, target=target, seed=deal_seed(seed, game // 2))
+    seat_level = [levels[1], levels[1]]
+    seat_level[seat_of_a] = levels[0]
+    rngs = [random.Random(f"tui-domino/arena/{seed}/match/{game // 2}/{p}") for p in (0, 1)]
+    rounds: list[float] = []
+    while len(rounds) < MAX_ROUNDS:
+        _play_round(match.round, seat_level, seat_of_a, rngs, budget, times, choice_times,
+                    match)
+        rounds.append(_round_score(match.round, seat_of_a)[0])
+        if match.is_over:
+            break
+        match.next_round()
+    t = match.totals
+    margin = t[seat_of_a] - t[1 - seat_of_a]
+    if variant == "spider":
+        margin = -margin
+    if match.winner is None:  # only after MAX_ROUNDS rounds without a decision
+        return 0.5, margin, rounds
+    return (1.0 if match.winner == seat_of_a else 0.0), margin, rounds
 
 
 def run(variant: str, a: str, b: str, games: int, seed: int, budget: Any,
-        quiet: bool = True, out: Any = None) -> dict[str, Any]:
+        quiet: bool = True, out: Any = None, matches: bool = False,
+        target: int | None = None) -> dict[str, Any]:
     out = out or sys.stdout
     times: tuple[list[float], list[float]] = ([], [])
     choices: tuple[list[float], list[float]] = ([], [])
     score = 0.0
     margins: list[int] = []
+    rounds: list[float] = []
     for g in range(games):
-        s, m = play_game(variant, (a, b), g % 2, seed, g, budget, times, choices)
+        if matches:
+            s, m, rs = play_match(variant, (a, b), g % 2, seed, g, budget, times, choices,
+                                  target)
+            rounds += rs
+        else:
+            s, m = play_game(variant, (a, b), g % 2, seed, g, budget, times, choices)
         score += s
         margins.append(m)
         if not quiet:
-            print(f"game {g + 1:>4}: A ({a}) in seat {g % 2}: "
-                  f"{'win' if s == 1 else 'loss' if s == 0 else 'tie'}, margin {m:+d}; "
+            extra = f" ({len(rs)} rounds, A won {sum(rs):g})" if matches else ""
+            print(f"{'match' if matches else 'game'} {g + 1:>4}: A ({a}) in seat {g % 2}: "
+                  f"{'win' if s == 1 else 'loss' if s == 0 else 'tie'}, margin {m:+d}{extra}; "
                   f"A so far {score / (g + 1):.3f}", file=out, flush=True)
     n = max(1, games)
     pa = score / n
@@ -157,20 +234,32 @@ def run(variant: str, a: str, b: str, games: int, seed: int, budget: Any,
               "count": len(ts)}
         for key, ts in (("a", choices[0]), ("b", choices[1]))
     }
-    return {
+    report: dict[str, Any] = {
         "variant": variant,
         "games": games,
         "a": side(a, pa, (lo, hi), mean_margin, times[0]),
         "b": side(b, 1 - pa, (1 - hi, 1 - lo), -mean_margin, times[1]),
         "elo_a_minus_b": round(elo(pa, games), 1),
-        # Not in the JSON line: the time of the moves with more than one legal move.
-        "choice_ms": choice_ms,
     }
+    if matches:
+        # The rounds of a match are not independent of each other (the winner leads the
+        # next one), so their interval is only indicative.
+        rlo, rhi = wilson(sum(rounds), len(rounds))
+        report["target"] = check_target(variant, target)
+        report["rounds"] = {"played": len(rounds),
+                            "a_win_rate": round(sum(rounds) / max(1, len(rounds)), 4),
+                            "ci95": [round(rlo, 4), round(rhi, 4)]}
+    # Not in the JSON line: the time of the moves with more than one legal move.
+    report["choice_ms"] = choice_ms
+    return report
 
 
 def main(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("arena: --games must be at least 1", file=sys.stderr)
+        return 2
+    if args.target is not None and (not args.matches or args.target < 1):
+        print("arena: --target needs --matches and a positive number", file=sys.stderr)
         return 2
     budget = None
     if args.budget_ms is not None or args.iterations is not None:
@@ -180,9 +269,11 @@ def main(args: argparse.Namespace) -> int:
 
             budget = Budget(iterations=DEFAULT_ITERATIONS[args.variant], ms=args.budget_ms)
     t0 = time.perf_counter()
-    r = run(args.variant, args.a, args.b, args.games, args.seed, budget, quiet=args.quiet)
+    r = run(args.variant, args.a, args.b, args.games, args.seed, budget, quiet=args.quiet,
+            matches=args.matches, target=args.target)
     elapsed = time.perf_counter() - t0
-    print(f"arena: {args.variant}, {args.games} games, seed {args.seed}, "
+    unit = f"matches to {r['target']}" if args.matches else "games"
+    print(f"arena: {args.variant}, {args.games} {unit}, seed {args.seed}, "
           f"{elapsed:.1f} s")
     for key in ("a", "b"):
         s = r[key]
@@ -194,6 +285,10 @@ def main(args: argparse.Namespace) -> int:
         print(f"  {key.upper()} moves with a choice (more than one legal move): {c['count']}, "
               f"median {c['median']:.1f} ms, p95 {c['p95']:.1f} ms")
     print(f"  Elo A - B: {r['elo_a_minus_b']:+.1f}")
+    if args.matches:
+        rr = r["rounds"]
+        print(f"  rounds in the matches: {rr['played']}, A won {rr['a_win_rate']:.3f} "
+              f"[{rr['ci95'][0]:.3f}, {rr['ci95'][1]:.3f}] (ties half)")
     if args.json:
         print(json.dumps(r))
     return 0

@@ -89,3 +89,51 @@ def test_the_tuning_script_overrides_search_constants_and_refuses_unknown_ones(
     for bad in ("FOO=1", "UCB_C.chess=1", "UCB_C.classic", "CLASSIC_BLOCK=oops"):
         assert tuned.main(["--set", bad]) == 2
     assert "arena_tuned:" in capsys.readouterr().err
+
+
+def test_a_match_arena_plays_whole_matches_and_reports_their_rounds(capsys):
+    r = run(capsys, "--variant", "classic", "--a", "normal", "--b", "random", "--games", "4",
+            "--seed", "5", "--matches", "--target", "30", "--json", "--quiet")
+    assert r["target"] == 30
+    rounds = r["rounds"]
+    assert rounds["played"] >= 4  # at least one round a match
+    lo, hi = rounds["ci95"]
+    assert 0 <= lo <= rounds["a_win_rate"] <= hi <= 1
+    # A match's margin is the difference of its final totals: the winner reached 30.
+    assert r["a"]["win_rate"] in (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def test_the_two_games_of_a_match_share_its_deals_with_seats_swapped(capsys):
+    r = run(capsys, "--variant", "classic", "--a", "normal", "--b", "normal", "--games", "4",
+            "--seed", "2", "--matches", "--target", "50", "--json", "--quiet")
+    assert r["a"]["win_rate"] == pytest.approx(0.5)
+    assert r["a"]["mean_margin"] == pytest.approx(0)
+    assert r["rounds"]["a_win_rate"] == pytest.approx(0.5)
+
+
+def test_in_a_match_the_players_see_the_banked_totals(monkeypatch):
+    seen: list[tuple[int, dict]] = []
+    normal = arena.LEVELS["normal"]
+
+    def spy(view, rng, budget=None):
+        seen.append((len(view["history"]), view["match"]))
+        return normal(view, rng, budget)
+
+    monkeypatch.setitem(arena.LEVELS, "spy", spy)
+    times: tuple[list[float], list[float]] = ([], [])
+    score, margin, rounds = arena.play_match("classic", ("spy", "random"), 0, 9, 0, None,
+                                             times, target=40)
+    assert len(rounds) >= 2 and score in (0.0, 1.0)
+    assert (margin > 0) == (score == 1.0)
+    totals = [m["totals"] for _, m in seen]
+    assert totals[0] == [0, 0] and all(m["target"] == 40 for _, m in seen)
+    assert any(t != [0, 0] for t in totals)  # later rounds see what was banked
+
+
+def test_the_arena_refuses_a_target_without_matches(capsys):
+    p = argparse.ArgumentParser()
+    arena.add_arguments(p)
+    args = p.parse_args(["--variant", "classic", "--a", "normal", "--b", "random",
+                         "--target", "50"])
+    assert arena.main(args) == 2
+    assert "--target needs --matches" in capsys.readouterr().err

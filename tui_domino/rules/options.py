@@ -73,9 +73,9 @@ def resolve_options(variant: str, options: dict[str, Any] | None) -> dict[str, A
 
 
 def check_target(variant: str, target: int | None) -> int:
+    """The match target; the variant's usual choices are ``TARGETS``, any positive number works."""
     if target is None:
         return DEFAULT_TARGET[variant]
-    """The match target; the variant's usual choices are ``TARGETS``, any positive number works."""
     if not _is_int(target) or target < 1:
         raise ValueError(f"target must be a positive whole number, not {target!r}")
     return target
