@@ -132,6 +132,13 @@ def _round_score(state: rules.RoundState, seat_of_a: int) -> tuple[float, int]:
     return (1.0 if state.winner == seat_of_a else 0.0), margin
 
 
+def opening_seat(variant: str, seed: int, game: int) -> int:
+    """The seat that opens game ``game``'s round by the opening rule."""
+    p = rules.new_round(variant, seed=deal_seed(seed, game // 2)).to_move
+    assert p is not None
+    return p
+
+
 def play_game(
     variant: str,
     levels: tuple[str, str],
@@ -199,6 +206,7 @@ def run(variant: str, a: str, b: str, games: int, seed: int, budget: Any,
     score = 0.0
     margins: list[int] = []
     rounds: list[float] = []
+    lead = {True: [0, 0.0], False: [0, 0.0]}  # A led / followed: [games, A's score]
     for g in range(games):
         if matches:
             s, m, rs = play_match(variant, (a, b), g % 2, seed, g, budget, times, choices,
@@ -206,6 +214,9 @@ def run(variant: str, a: str, b: str, games: int, seed: int, budget: Any,
             rounds += rs
         else:
             s, m = play_game(variant, (a, b), g % 2, seed, g, budget, times, choices)
+            led = opening_seat(variant, seed, g) == g % 2
+            lead[led][0] += 1
+            lead[led][1] += s
         score += s
         margins.append(m)
         if not quiet:
@@ -249,6 +260,11 @@ def run(variant: str, a: str, b: str, games: int, seed: int, budget: Any,
         report["rounds"] = {"played": len(rounds),
                             "a_win_rate": round(sum(rounds) / max(1, len(rounds)), 4),
                             "ci95": [round(rlo, 4), round(rhi, 4)]}
+    else:
+        # Not in the JSON line: A's score in the games it led (by the opening rule) and in
+        # those it followed.
+        report["lead"] = {k: {"games": n, "a_win_rate": round(w / n, 4) if n else None}
+                          for k, (n, w) in (("led", lead[True]), ("followed", lead[False]))}
     # Not in the JSON line: the time of the moves with more than one legal move.
     report["choice_ms"] = choice_ms
     return report
@@ -285,6 +301,11 @@ def main(args: argparse.Namespace) -> int:
         print(f"  {key.upper()} moves with a choice (more than one legal move): {c['count']}, "
               f"median {c['median']:.1f} ms, p95 {c['p95']:.1f} ms")
     print(f"  Elo A - B: {r['elo_a_minus_b']:+.1f}")
+    lead = r.pop("lead", None)
+    if lead is not None:
+        parts = [f"{k} {v['games']} games, A won {v['a_win_rate']:.3f}"
+                 for k, v in lead.items() if v["games"]]
+        print(f"  A led (opening rule): {'; '.join(parts)}")
     if args.matches:
         rr = r["rounds"]
         print(f"  rounds in the matches: {rr['played']}, A won {rr['a_win_rate']:.3f} "

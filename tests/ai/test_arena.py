@@ -137,3 +137,14 @@ def test_the_arena_refuses_a_target_without_matches(capsys):
                          "--target", "50"])
     assert arena.main(args) == 2
     assert "--target needs --matches" in capsys.readouterr().err
+
+
+def test_the_report_splits_a_sides_games_by_who_led():
+    # Each deal is played from both chairs, so A leads exactly one game of each deal; two
+    # copies of one level win as leader what they lose as follower.
+    r = arena.run("classic", "normal", "normal", 40, 4, None)
+    led, followed = r["lead"]["led"], r["lead"]["followed"]
+    assert led["games"] == followed["games"] == 20
+    assert led["a_win_rate"] + followed["a_win_rate"] == pytest.approx(1)
+    assert [arena.opening_seat("classic", 4, g) for g in (0, 1)] == [
+        arena.opening_seat("classic", 4, 0)] * 2
