@@ -41,7 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", choices=VARIANTS, required=True)
     parser.add_argument("--a", choices=tuple(LEVELS), required=True, help="level of side A")
     parser.add_argument("--b", choices=tuple(LEVELS), required=True, help="level of side B")
-    parser.add_argument("--games", type=int, default=100, help="rounds to play (default 100)")
+    parser.add_argument("--games", type=int, default=100,
+                        help="rounds (with --matches: matches) to play (default 100)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
     parser.add_argument("--budget-ms", type=float, default=None,
                         help="cap on the hard player's time per move, in milliseconds")
