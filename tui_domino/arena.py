@@ -71,6 +71,21 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def ratio_interval(clusters: list[list[float]], z: float = 1.96) -> tuple[float, float]:
+    """A 95% interval of sum(wins) / sum(trials) from clusters [trials, wins] that are
+    independent of each other though the trials within one are not (the delta method)."""
+    n = sum(c[0] for c in clusters)
+    k = len(clusters)
+    if n == 0:
+        return (0.0, 1.0)
+    r = sum(c[1] for c in clusters) / n
+    if k < 2:
+        return (0.0, 1.0)
+    var = k / (k - 1) * sum((w - r * t) ** 2 for t, w in clusters) / (n * n)
+    half = z * math.sqrt(var)
+    return (max(0.0, r - half), min(1.0, r + half))
+
+
 def elo(p: float, n: int) -> float:
     """The Elo difference implied by score ``p`` (clamped to half a game from 0 or 1)."""
     eps = 0.5 / max(1, n)
@@ -207,12 +222,16 @@ def run(variant: str, a: str, b: str, games: int, seed: int, budget: Any,
     score = 0.0
     margins: list[int] = []
     rounds: list[float] = []
+    per_deal: dict[int, list[float]] = {}  # deal k: [rounds played, rounds A won]
     lead = {True: [0, 0.0], False: [0, 0.0]}  # A led / followed: [games, A's score]
     for g in range(games):
         if matches:
             s, m, rs = play_match(variant, (a, b), g % 2, seed, g, budget, times, choices,
                                   target)
             rounds += rs
+            d = per_deal.setdefault(g // 2, [0, 0.0])
+            d[0] += len(rs)
+            d[1] += sum(rs)
         else:
             s, m = play_game(variant, (a, b), g % 2, seed, g, budget, times, choices)
             led = opening_seat(variant, seed, g) == g % 2
@@ -254,9 +273,10 @@ def run(variant: str, a: str, b: str, games: int, seed: int, budget: Any,
         "elo_a_minus_b": round(elo(pa, games), 1),
     }
     if matches:
-        # The rounds of a match are not independent of each other (the winner leads the
-        # next one), so their interval is only indicative.
-        rlo, rhi = wilson(sum(rounds), len(rounds))
+        # The rounds of a match depend on each other (the winner leads the next one), and
+        # the two matches of a deal share its deals: the interval treats each deal's pair of
+        # matches as one sample.
+        rlo, rhi = ratio_interval(list(per_deal.values()))
         report["target"] = check_target(variant, target)
         report["rounds"] = {"played": len(rounds),
                             "a_win_rate": round(sum(rounds) / max(1, len(rounds)), 4),

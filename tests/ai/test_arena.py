@@ -148,3 +148,15 @@ def test_the_report_splits_a_sides_games_by_who_led():
     assert led["a_win_rate"] + followed["a_win_rate"] == pytest.approx(1)
     assert [arena.opening_seat("classic", 4, g) for g in (0, 1)] == [
         arena.opening_seat("classic", 4, 0)] * 2
+
+
+def test_the_interval_of_rounds_in_matches_widens_when_a_match_decides_them_together():
+    # Ten clusters of ten trials: the same 60% either spread evenly (6 of 10 in each) or
+    # concentrated (all or nothing). Dependence within clusters must widen the interval.
+    even = arena.ratio_interval([[10, 6]] * 10)
+    lumpy = arena.ratio_interval([[10, 10]] * 6 + [[10, 0]] * 4)
+    assert even[0] == pytest.approx(0.6) == even[1]  # no spread between clusters
+    assert lumpy[0] < 0.35 and lumpy[1] > 0.85
+    assert arena.ratio_interval([]) == (0.0, 1.0)
+    lo, hi = arena.ratio_interval([[7, 5], [6, 4], [9, 5], [5, 5], [8, 6]])
+    assert lo < 25 / 35 < hi
