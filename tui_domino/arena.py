@@ -27,6 +27,7 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from tui_domino import rules
@@ -110,32 +111,47 @@ def margin_of(state: rules.RoundState, side_seat: int) -> int:
     return pts[side_seat] - pts[1 - side_seat]
 
 
-def _play_round(
-    state: rules.RoundState,
-    seat_level: list[str],
-    seat_of_a: int,
-    rngs: list[random.Random],
-    budget: Any,
-    times: tuple[list[float], list[float]],
-    choice_times: tuple[list[float], list[float]] | None,
-    match: rules.Match | None = None,
-) -> None:
-    """Plays ``state`` to its end; with ``match`` the players' views carry its totals."""
-    clock = time.perf_counter
-    while not state.is_over:
-        p = state.to_move
-        assert p is not None
-        view = state.view(p)
-        if match is not None:
-            view["match"] = {"totals": list(match.banked), "target": match.target}
-        t0 = clock()
-        move = LEVELS[seat_level[p]](view, rngs[p], budget)
-        dt = (clock() - t0) * 1000.0
-        side = 0 if p == seat_of_a else 1
-        times[side].append(dt)
-        if choice_times is not None and len(state.legal_moves()) > 1:
-            choice_times[side].append(dt)
-        state.apply(move)
+@dataclass
+class Pairing:
+    """Two levels of one variant in the arena, and the time each side took per move."""
+
+    variant: str
+    levels: tuple[str, str]  # side A, side B
+    seed: int
+    budget: Any = None
+    # Per side (A, B): every move's time, and the time of the moves with a choice, in ms.
+    times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
+    choice_times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
+
+    def seats(self, seat_of_a: int, key: str) -> tuple[list[str], list[random.Random]]:
+        """The level in each seat, and each seat's generator (seat p of game pair ``key``
+        gets the same one in both games of the pair)."""
+        seat_level = [self.levels[1], self.levels[1]]
+        seat_level[seat_of_a] = self.levels[0]
+        rngs = [random.Random(f"tui-domino/arena/{self.seed}/{key}/{p}") for p in (0, 1)]
+        return seat_level, rngs
+
+    def play_round(self, state: rules.RoundState, seat_of_a: int,
+                   seats: tuple[list[str], list[random.Random]],
+                   match: rules.Match | None = None) -> None:
+        """Plays ``state`` to its end with ``seats`` (from :meth:`seats`); with ``match`` the
+        players' views carry its totals."""
+        seat_level, rngs = seats
+        clock = time.perf_counter
+        while not state.is_over:
+            p = state.to_move
+            assert p is not None
+            view = state.view(p)
+            if match is not None:
+                view["match"] = {"totals": list(match.banked), "target": match.target}
+            t0 = clock()
+            move = LEVELS[seat_level[p]](view, rngs[p], self.budget)
+            dt = (clock() - t0) * 1000.0
+            side = 0 if p == seat_of_a else 1
+            self.times[side].append(dt)
+            if len(state.legal_moves()) > 1:
+                self.choice_times[side].append(dt)
+            state.apply(move)
 
 
 def _round_score(state: rules.RoundState, seat_of_a: int) -> tuple[float, int]:
@@ -155,51 +171,31 @@ def opening_seat(variant: str, seed: int, game: int) -> int:
     return p
 
 
-def play_game(
-    variant: str,
-    levels: tuple[str, str],
-    seat_of_a: int,
-    seed: int,
-    game: int,
-    budget: Any,
-    times: tuple[list[float], list[float]],
-    choice_times: tuple[list[float], list[float]] | None = None,
-) -> tuple[float, int]:
-    """Plays one round; returns (A's score: 1, 0.5 or 0; A's points margin)."""
-    state = rules.new_round(variant, seed=deal_seed(seed, game // 2))
-    seat_level = [levels[1], levels[1]]
-    seat_level[seat_of_a] = levels[0]
-    # Seat p of deal k gets the same generator in both games of the deal.
-    rngs = [random.Random(f"tui-domino/arena/{seed}/{game // 2}/{p}") for p in (0, 1)]
-    _play_round(state, seat_level, seat_of_a, rngs, budget, times, choice_times)
+def play_game(pairing: Pairing, game: int) -> tuple[float, int]:
+    """Plays game ``game``, one round (games 2k and 2k+1 play deal k, seats swapped: A sits
+    in seat ``game % 2``); returns (A's score: 1, 0.5 or 0; A's points margin)."""
+    state = rules.new_round(pairing.variant, seed=deal_seed(pairing.seed, game // 2))
+    seat_of_a = game % 2
+    pairing.play_round(state, seat_of_a, pairing.seats(seat_of_a, str(game // 2)))
     return _round_score(state, seat_of_a)
 
 
 MAX_ROUNDS = 500  # a match that no round decides (every one tied) stops here, a tie
 
 
-def play_match(
-    variant: str,
-    levels: tuple[str, str],
-    seat_of_a: int,
-    seed: int,
-    game: int,
-    budget: Any,
-    times: tuple[list[float], list[float]],
-    choice_times: tuple[list[float], list[float]] | None = None,
-    target: int | None = None,
-) -> tuple[float, int, list[float]]:
-    """Plays one match (games 2k and 2k+1 play match k: the same deals, seats swapped);
-    returns (A's score: 1 or 0, A's margin in the match totals, A's score in each round).
-    Spider's totals are points charged, so its margin is the other side's minus A's."""
-    match = rules.new_match(variant, target=target, seed=deal_seed(seed, game // 2))
-    seat_level = [levels[1], levels[1]]
-    seat_level[seat_of_a] = levels[0]
-    rngs = [random.Random(f"tui-domino/arena/{seed}/match/{game // 2}/{p}") for p in (0, 1)]
+def play_match(pairing: Pairing, game: int,
+               target: int | None = None) -> tuple[float, int, list[float]]:
+    """Plays game ``game`` as one match (games 2k and 2k+1 play match k: the same deals,
+    seats swapped); returns (A's score: 1 or 0, A's margin in the match totals, A's score in
+    each round). Spider's totals are points charged, so its margin is the other side's minus
+    A's."""
+    variant = pairing.variant
+    match = rules.new_match(variant, target=target, seed=deal_seed(pairing.seed, game // 2))
+    seat_of_a = game % 2
+    seats = pairing.seats(seat_of_a, f"match/{game // 2}")  # one generator per seat a match
     rounds: list[float] = []
     while len(rounds) < MAX_ROUNDS:
-        _play_round(match.round, seat_level, seat_of_a, rngs, budget, times, choice_times,
-                    match)
+        pairing.play_round(match.round, seat_of_a, seats, match)
         rounds.append(_round_score(match.round, seat_of_a)[0])
         if match.is_over:
             break
@@ -217,8 +213,8 @@ def run(variant: str, a: str, b: str, games: int, seed: int, budget: Any,
         quiet: bool = True, out: Any = None, matches: bool = False,
         target: int | None = None) -> dict[str, Any]:
     out = out or sys.stdout
-    times: tuple[list[float], list[float]] = ([], [])
-    choices: tuple[list[float], list[float]] = ([], [])
+    pairing = Pairing(variant, (a, b), seed, budget)
+    times, choices = pairing.times, pairing.choice_times
     score = 0.0
     margins: list[int] = []
     rounds: list[float] = []
@@ -226,14 +222,13 @@ def run(variant: str, a: str, b: str, games: int, seed: int, budget: Any,
     lead = {True: [0, 0.0], False: [0, 0.0]}  # A led / followed: [games, A's score]
     for g in range(games):
         if matches:
-            s, m, rs = play_match(variant, (a, b), g % 2, seed, g, budget, times, choices,
-                                  target)
+            s, m, rs = play_match(pairing, g, target)
             rounds += rs
             d = per_deal.setdefault(g // 2, [0, 0.0])
             d[0] += len(rs)
             d[1] += sum(rs)
         else:
-            s, m = play_game(variant, (a, b), g % 2, seed, g, budget, times, choices)
+            s, m = play_game(pairing, g)
             led = opening_seat(variant, seed, g) == g % 2
             lead[led][0] += 1
             lead[led][1] += s

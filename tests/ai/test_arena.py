@@ -120,9 +120,8 @@ def test_in_a_match_the_players_see_the_banked_totals(monkeypatch):
         return normal(view, rng, budget)
 
     monkeypatch.setitem(arena.LEVELS, "spy", spy)
-    times: tuple[list[float], list[float]] = ([], [])
-    score, margin, rounds = arena.play_match("classic", ("spy", "random"), 0, 9, 0, None,
-                                             times, target=40)
+    pairing = arena.Pairing("classic", ("spy", "random"), 9)
+    score, margin, rounds = arena.play_match(pairing, 0, target=40)
     assert len(rounds) >= 2 and score in (0.0, 1.0)
     assert (margin > 0) == (score == 1.0)
     totals = [m["totals"] for _, m in seen]
