@@ -134,16 +134,14 @@ class Pairing:
     def play_round(self, state: rules.RoundState, seat_of_a: int,
                    seats: tuple[list[str], list[random.Random]],
                    match: rules.Match | None = None) -> None:
-        """Plays ``state`` to its end with ``seats`` (from :meth:`seats`); with ``match`` the
-        players' views carry its totals."""
+        """Plays ``state`` to its end with ``seats`` (from :meth:`seats`); with ``match``
+        (whose current round ``state`` is) the players' views carry its totals."""
         seat_level, rngs = seats
         clock = time.perf_counter
         while not state.is_over:
             p = state.to_move
             assert p is not None
-            view = state.view(p)
-            if match is not None:
-                view["match"] = {"totals": list(match.banked), "target": match.target}
+            view = state.view(p) if match is None else match.player_view(p)
             t0 = clock()
             move = LEVELS[seat_level[p]](view, rngs[p], self.budget)
             dt = (clock() - t0) * 1000.0
@@ -164,20 +162,16 @@ def _round_score(state: rules.RoundState, seat_of_a: int) -> tuple[float, int]:
     return (1.0 if state.winner == seat_of_a else 0.0), margin
 
 
-def opening_seat(variant: str, seed: int, game: int) -> int:
-    """The seat that opens game ``game``'s round by the opening rule."""
-    p = rules.new_round(variant, seed=deal_seed(seed, game // 2)).to_move
-    assert p is not None
-    return p
-
-
-def play_game(pairing: Pairing, game: int) -> tuple[float, int]:
+def play_game(pairing: Pairing, game: int) -> tuple[float, int, bool]:
     """Plays game ``game``, one round (games 2k and 2k+1 play deal k, seats swapped: A sits
-    in seat ``game % 2``); returns (A's score: 1, 0.5 or 0; A's points margin)."""
+    in seat ``game % 2``); returns (A's score: 1, 0.5 or 0; A's points margin; whether A
+    opened the round, by the opening rule)."""
     state = rules.new_round(pairing.variant, seed=deal_seed(pairing.seed, game // 2))
     seat_of_a = game % 2
+    a_leads = state.to_move == seat_of_a
     pairing.play_round(state, seat_of_a, pairing.seats(seat_of_a, str(game // 2)))
-    return _round_score(state, seat_of_a)
+    score, margin = _round_score(state, seat_of_a)
+    return score, margin, a_leads
 
 
 MAX_ROUNDS = 500  # a match that no round decides (every one tied) stops here, a tie
@@ -217,19 +211,16 @@ def run(variant: str, a: str, b: str, games: int, seed: int, budget: Any,
     times, choices = pairing.times, pairing.choice_times
     score = 0.0
     margins: list[int] = []
-    rounds: list[float] = []
     per_deal: dict[int, list[float]] = {}  # deal k: [rounds played, rounds A won]
     lead = {True: [0, 0.0], False: [0, 0.0]}  # A led / followed: [games, A's score]
     for g in range(games):
         if matches:
             s, m, rs = play_match(pairing, g, target)
-            rounds += rs
             d = per_deal.setdefault(g // 2, [0, 0.0])
             d[0] += len(rs)
             d[1] += sum(rs)
         else:
-            s, m = play_game(pairing, g)
-            led = opening_seat(variant, seed, g) == g % 2
+            s, m, led = play_game(pairing, g)
             lead[led][0] += 1
             lead[led][1] += s
         score += s
@@ -271,10 +262,12 @@ def run(variant: str, a: str, b: str, games: int, seed: int, budget: Any,
         # The rounds of a match depend on each other (the winner leads the next one), and
         # the two matches of a deal share its deals: the interval treats each deal's pair of
         # matches as one sample.
-        rlo, rhi = ratio_interval(list(per_deal.values()))
+        clusters = list(per_deal.values())
+        played = int(sum(c[0] for c in clusters))
+        rlo, rhi = ratio_interval(clusters)
         report["target"] = check_target(variant, target)
-        report["rounds"] = {"played": len(rounds),
-                            "a_win_rate": round(sum(rounds) / max(1, len(rounds)), 4),
+        report["rounds"] = {"played": played,
+                            "a_win_rate": round(sum(c[1] for c in clusters) / max(1, played), 4),
                             "ci95": [round(rlo, 4), round(rhi, 4)]}
     else:
         # Not in the JSON line: A's score in the games it led (by the opening rule) and in

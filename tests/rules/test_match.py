@@ -80,3 +80,18 @@ def test_corrupt_match_json_is_a_value_error():
                    {**d, "banked": "x"}, {**d, "variant": "spider"}):
         with pytest.raises(ValueError):
             rules.match_from_json(broken)
+
+
+def test_a_players_view_carries_the_totals_banked_before_the_round():
+    rng = random.Random(6)
+    m = rules.new_match("classic", target=150, seed=2)
+    p = m.round.to_move
+    view = m.player_view(p)
+    assert view.pop("match") == {"totals": [0, 0], "target": 150}
+    assert view == m.round.view(p)
+    play_round(m, rng)
+    banked = m.totals
+    m.next_round()
+    p = m.round.to_move
+    assert m.player_view(p)["match"] == {"totals": banked, "target": 150}
+    assert "match" not in m.round.view(p)  # the round's own view is untouched

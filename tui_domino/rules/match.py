@@ -73,6 +73,14 @@ class Match:
     def is_over(self) -> bool:
         return self.winner is not None
 
+    def player_view(self, player: int) -> dict[str, Any]:
+        """What a computer player sees: the round's view for ``player`` with the match
+        context, ``view["match"] = {"totals": banked before this round, "target"}``, so that
+        it can play for the match."""
+        view = self.round.view(player)
+        view["match"] = {"totals": list(self.banked), "target": self.target}
+        return view
+
     def next_leader(self) -> int | None:
         """Who leads the next round freely: the last round's winner (not in Spider)."""
         if self.variant == "spider":

@@ -180,11 +180,8 @@ class Session:
         return random.Random(f"{self.match.seed}/{self.match.round_no}/{len(self.state.history)}")
 
     def player_view(self, player: int) -> dict[str, Any]:
-        """What a computer player sees: its view, with the match context (the totals banked
-        before this round and the target) so that it can play for the match."""
-        view = self.state.view(player)
-        view["match"] = {"totals": list(self.match.banked), "target": self.match.target}
-        return view
+        """What a computer player sees: its view with the match context."""
+        return self.match.player_view(player)
 
     def computer_move(self) -> rules.Move:
         """The computer's choice for the player to move (call from a worker thread)."""
