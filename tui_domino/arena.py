@@ -77,11 +77,9 @@ def ratio_interval(clusters: list[list[float]], z: float = 1.96) -> tuple[float,
     independent of each other though the trials within one are not (the delta method)."""
     n = sum(c[0] for c in clusters)
     k = len(clusters)
-    if n == 0:
+    if n == 0 or k < 2:
         return (0.0, 1.0)
     r = sum(c[1] for c in clusters) / n
-    if k < 2:
-        return (0.0, 1.0)
     var = k / (k - 1) * sum((w - r * t) ** 2 for t, w in clusters) / (n * n)
     half = z * math.sqrt(var)
     return (max(0.0, r - half), min(1.0, r + half))
@@ -283,9 +281,15 @@ def main(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("arena: --games must be at least 1", file=sys.stderr)
         return 2
-    if args.target is not None and (not args.matches or args.target < 1):
-        print("arena: --target needs --matches and a positive number", file=sys.stderr)
-        return 2
+    if args.target is not None:
+        if not args.matches:
+            print("arena: --target needs --matches", file=sys.stderr)
+            return 2
+        try:
+            check_target(args.variant, args.target)
+        except ValueError as e:
+            print(f"arena: {e}", file=sys.stderr)
+            return 2
     budget = None
     if args.budget_ms is not None or args.iterations is not None:
         budget = Budget(iterations=args.iterations, ms=args.budget_ms)

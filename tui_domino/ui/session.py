@@ -179,16 +179,12 @@ class Session:
     def ai_rng(self) -> random.Random:
         return random.Random(f"{self.match.seed}/{self.match.round_no}/{len(self.state.history)}")
 
-    def player_view(self, player: int) -> dict[str, Any]:
-        """What a computer player sees: its view with the match context."""
-        return self.match.player_view(player)
-
     def computer_move(self) -> rules.Move:
         """The computer's choice for the player to move (call from a worker thread)."""
         tm = self.state.to_move
         assert tm is not None
         choose = ai.PLAYERS[self.seats[tm].level]
-        return choose(self.player_view(tm), self.ai_rng(), None)  # type: ignore[no-any-return]
+        return choose(self.match.player_view(tm), self.ai_rng(), None)  # type: ignore[no-any-return]
 
     def computer_searches(self) -> bool:
         """Whether the computer to move thinks by searching (in a separate process)."""
@@ -204,7 +200,7 @@ class Session:
         assert tm is not None
         level = self.seats[tm].level
         seed = self.ai_rng().getrandbits(32)
-        return await worker.choose_in_process(self.player_view(tm), level, budget_ms, seed)
+        return await worker.choose_in_process(self.match.player_view(tm), level, budget_ms, seed)
 
     def next_round(self) -> None:
         self.match.next_round()
