@@ -4,7 +4,10 @@ fair player can see, against a fair level on the arena's deals.
     python scripts/ceiling.py --knows hand --b random --games 400 --seed 71
 
 ``--knows hand``: each search iteration deals the opponent his true hand (the bazaar's order
-still shuffled); ``--knows all``: his hand and the bazaar's true order. This is a measuring
+still shuffled); ``--knows all``: his hand and the bazaar's true order; ``--knows numbers``: a
+hand the fair inference allows that holds exactly the numbers his true hand holds (so the
+numbers he cannot follow are known, not his tiles; found by sampling, the true hand when
+``NUMBER_TRIES`` samples find none). This is a measuring
 instrument, not a level: it reads the round's real state, which the game's players never do.
 It plays the same search (``search.ismcts``, the default iterations) without the opponent
 model and the exact endgame, which only stand in for what it is shown.
@@ -24,10 +27,18 @@ from tui_domino import arena, rules  # noqa: E402
 from tui_domino.ai import search  # noqa: E402
 from tui_domino.ai.inference import knowledge  # noqa: E402
 from tui_domino.ai.simulation import variant_of  # noqa: E402
+from tui_domino.rules import dominoes as D  # noqa: E402
 from tui_domino.rules.classic_sim import ClassicSim  # noqa: E402
 from tui_domino.rules.state import RoundState  # noqa: E402
 
 _current: dict[str, RoundState] = {}
+NUMBER_TRIES = 1000
+_fallbacks = [0, 0]  # [searches that fell back to the true hand, searches]
+
+
+def numbers(hand: int) -> int:
+    """The set of numbers on the tiles of ``hand`` (a 7-bit mask)."""
+    return sum(1 << n for n in range(7) if hand & D.NUM[n])
 
 
 def seer(knows: str) -> Any:
@@ -42,9 +53,22 @@ def seer(knows: str) -> Any:
         hand = true.hands[1 - view["player"]]
         bazaar = list(true.bz[true.bp:])
 
+        pool: list[int] = []
+        if knows == "numbers":
+            want = numbers(hand)
+            tries = [know.sample(rng)[0] for _ in range(NUMBER_TRIES)]
+            pool = [h for h in tries if numbers(h) == want]
+            _fallbacks[0] += not pool
+            _fallbacks[1] += 1
+
         def sample(r: random.Random) -> tuple[int, list[int]]:
             if knows == "all":
                 return hand, bazaar
+            if knows == "numbers":
+                h = pool[int(r.random() * len(pool))] if pool else hand
+                rest = know.outside(h)
+                r.shuffle(rest)
+                return h, rest
             order = bazaar[:]
             r.shuffle(order)
             return hand, order
@@ -58,7 +82,7 @@ def seer(knows: str) -> Any:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--knows", choices=("hand", "all"), default="hand")
+    parser.add_argument("--knows", choices=("hand", "all", "numbers"), default="hand")
     parser.add_argument("--b", choices=("random", "easy", "normal", "hard"), default="random")
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=71)
@@ -76,6 +100,8 @@ def main() -> None:
     print(f"knows {args.knows}, vs {args.b}, {args.games} games, seed {args.seed}: "
           f"win rate {r['a']['win_rate']:.3f} [{lo:.3f}, {hi:.3f}], "
           f"mean margin {r['a']['mean_margin']:+.2f}")
+    if args.knows == "numbers":
+        print(f"searches that fell back to the true hand: {_fallbacks[0]} of {_fallbacks[1]}")
 
 
 if __name__ == "__main__":
