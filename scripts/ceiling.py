@@ -7,10 +7,10 @@ fair player can see, against a fair level on the arena's deals.
 still shuffled); ``--knows all``: his hand and the bazaar's true order; ``--knows numbers``: a
 hand the fair inference allows that holds exactly the numbers his true hand holds (so the
 numbers he cannot follow are known, not his tiles; found by sampling, the true hand when
-``NUMBER_TRIES`` samples find none). This is a measuring
-instrument, not a level: it reads the round's real state, which the game's players never do.
-It plays the same search (``search.ismcts``, the default iterations) without the opponent
-model and the exact endgame, which only stand in for what it is shown.
+``NUMBER_TRIES`` samples find none). This is a measuring instrument, not a level: it reads the
+round's real state, which the game's players never do. It plays the same search
+(``search.ismcts``, the default iterations) without the opponent model and the exact endgame,
+which only stand in for what it is shown.
 """
 
 from __future__ import annotations
