@@ -119,6 +119,12 @@ async def test_host_and_join_from_the_menu_play_and_chat() -> None:
         await ann.press("t")
         assert hosting.has_class("-chatting")
         await ann.press(*"good luck")
+        # the arrows belong to the line being typed, not to the hand
+        chosen = (hosting.sel.tile_index, hosting.sel.place_index)
+        notices = len(ann_app._notifications)
+        await ann.press("up", "down", "down")
+        assert (hosting.sel.tile_index, hosting.sel.place_index) == chosen
+        assert len(ann_app._notifications) == notices
         await ann.press("enter")
         assert not hosting.has_class("-chatting")
         await until(both, lambda: "<Ann> good luck" in text_of(joined, "#log"), "the chat")

@@ -214,3 +214,22 @@ async def test_triominos_mouse_click_on_a_place() -> None:
         assert rec["player"] == 0
         assert rec["move"]["cell"] == list(places[other].cell)
         assert rec["move"]["corners"] == list(places[other].corners)
+
+
+async def test_keys_typed_in_one_burst_are_applied_in_order() -> None:
+    """A terminal read can bring several keys at once (fast typing, key repeat): the tile
+    chosen by → must be the one ⏎ plays, never the tile selected before the arrow."""
+    from textual import events
+
+    state = classic_state([[6, 1], [0, 5], [6, 3]], [[6, 4], [4, 2]], bazaar_size=5)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, session_with(state, "classic"))
+        assert screen.sel.current_tile() == (1, 6)
+        driver = app._driver
+        assert driver is not None
+        for key in ("right", "enter"):  # no pause between them
+            driver.send_message(events.Key(key, None))
+        await settle(pilot)
+        first = state.history[0]
+        assert first["move"] == {"kind": "place", "tile": [3, 6], "end": "left"}

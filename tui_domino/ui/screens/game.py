@@ -33,7 +33,13 @@ class GameScreen(Screen[None]):
 
     CSS_PATH = "game.tcss"
 
+    # The arrows choose in the hand. They are bound here, not in the hand widget, so that they
+    # run in order with ⏎ and the other keys when a terminal read brings several at once.
     BINDINGS = [
+        Binding("left", "step('tile', -1)", "Tile", show=False),
+        Binding("right", "step('tile', 1)", "Tile", key_display="←→"),
+        Binding("up", "step('place', -1)", "Place", show=False),
+        Binding("down", "step('place', 1)", "Place", key_display="↑↓"),
         Binding("enter", "play", "Play", key_display="⏎"),
         Binding("d", "draw", "Draw"),
         Binding("p", "pass_turn", "Pass"),
@@ -417,14 +423,23 @@ class GameScreen(Screen[None]):
 
     # -- messages from the widgets -------------------------------------------------------------
 
-    def on_hand_view_step(self, message: HandView.Step) -> None:
-        if not self._my_turn():
+    def action_step(self, what: str, delta: int) -> None:
+        """Another tile (``what`` = "tile") or place ("place") for the one chosen; the arrow
+        keys act only while the hand has the focus (not, say, the chat's input)."""
+        if not isinstance(self.focused, HandView) or not self._my_turn():
             return
-        if message.what == "tile":
-            self.sel.move_tile(message.delta)
+        self._step(what, delta)
+
+    def _step(self, what: str, delta: int) -> None:
+        if what == "tile":
+            self.sel.move_tile(delta)
         else:
-            self.sel.cycle_place(message.delta)
+            self.sel.cycle_place(delta)
         self.redraw_choice()
+
+    def on_hand_view_step(self, message: HandView.Step) -> None:
+        if self._my_turn():
+            self._step(message.what, message.delta)
 
     def on_hand_view_tile_clicked(self, message: HandView.TileClicked) -> None:
         if not self._my_turn():

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.style import Style
-from textual.binding import Binding
 from textual.events import Click
 from textual.message import Message
 from textual.strip import Strip
@@ -17,16 +16,11 @@ from tui_domino.ui.widgets.canvas_lines import StyleBook, canvas_strip, componen
 
 
 class HandView(Widget, can_focus=True):
-    """Your tiles. ←/→ choose a tile, ↑/↓ choose where it goes."""
+    """Your tiles. The game screen binds ←/→ (a tile) and ↑/↓ (where it goes) while this has
+    the focus; a click on a tile, or on the arrow at either edge of a long hand, posts a
+    message."""
 
     COMPONENT_CLASSES = component_classes("hand")
-
-    BINDINGS = [
-        Binding("left", "tile(-1)", "Tile", show=False),
-        Binding("right", "tile(1)", "Tile", key_display="←→"),
-        Binding("up", "place(-1)", "Place", show=False),
-        Binding("down", "place(1)", "Place", key_display="↑↓"),
-    ]
 
     DEFAULT_CSS = """
     HandView { height: 4; }
@@ -121,9 +115,3 @@ class HandView(Widget, can_focus=True):
         elif isinstance(key, tuple):
             event.stop()
             self.post_message(self.Step("tile", key[1]))
-
-    def action_tile(self, delta: int) -> None:
-        self.post_message(self.Step("tile", delta))
-
-    def action_place(self, delta: int) -> None:
-        self.post_message(self.Step("place", delta))
