@@ -134,7 +134,9 @@ async def test_triominos_placement_with_rotation() -> None:
         screen.redraw_choice()
         first = screen.sel.current_place()
         assert screen.sel.rotations_here() == 3
+        assert screen.hint().startswith("⏎ play 1-2-3 to open the round, turn 1/3")
         await pilot.press("r")
+        assert screen.hint().startswith("⏎ play 1-2-3 to open the round, turn 2/3")
         turned = screen.sel.current_place()
         assert turned.cell == first.cell and turned.corners != first.corners
         assert set(permutations(turned.corners)) == set(permutations((1, 2, 3)))

@@ -188,11 +188,13 @@ class GameScreen(Screen[None]):
             return f"on the {ARM_NAMES[place.arm]} arm{close}"
         if place.end is not None:
             return "to open the round" if place.end == "center" else f"on the {place.end} end"
-        cells = list(dict.fromkeys(m.cell for m in self.sel.places()))
-        label = LABELS[cells.index(place.cell) % len(LABELS)]
         n = self.sel.rotations_here()
         here = [m for m in self.sel.places() if m.cell == place.cell]
         rot = f", turn {1 + here.index(place)}/{n}" if n > 1 else ""
+        if not self.session.view()["board"]:  # the first tile: no place on the board to name
+            return f"to open the round{rot}"
+        cells = list(dict.fromkeys(m.cell for m in self.sel.places()))
+        label = LABELS[cells.index(place.cell) % len(LABELS)]
         return f"at {label}{rot}"
 
     def hint(self) -> str:
