@@ -87,11 +87,13 @@ def board_offset(app: Any, key: int) -> Offset:
     raise AssertionError(f"no place {key} on the board")
 
 
-def hand_offset(app: Any, index: int) -> Offset:
+def hand_offset(app: Any, index: int | tuple[str, int]) -> Offset:
+    """Where to click in the hand to hit tile ``index``, or ("scroll", ±1), the arrow at
+    either edge of a hand too long to show whole."""
     hand = app.screen.query_one(HandView)
     cv = hand.canvas()
     for h in cv.hits:
         if h.key == index:
             region = hand.content_region
-            return Offset(region.x + h.x0 + 2 - cv.min_x, region.y + 1)
-    raise AssertionError(f"tile {index} not shown")
+            return Offset(region.x + (h.x0 + h.x1) // 2 - cv.min_x, region.y + 1)
+    raise AssertionError(f"{index} not shown in the hand")

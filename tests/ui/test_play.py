@@ -22,6 +22,8 @@ from tui_domino.ui.screens.match_over import MatchOverScreen
 from tui_domino.ui.screens.summary import RoundSummary
 from tui_domino.ui.selection import Selection
 from tui_domino.ui.session import Seat, Session
+from tui_domino.ui.widgets.board import BoardView
+from tui_domino.ui.widgets.hand import HandView
 
 
 async def open_game(app, pilot, session: Session) -> GameScreen:  # type: ignore[no-untyped-def]
@@ -235,3 +237,23 @@ async def test_keys_typed_in_one_burst_are_applied_in_order() -> None:
         await settle(pilot)
         first = state.history[0]
         assert first["move"] == {"kind": "place", "tile": [3, 6], "end": "left"}
+
+
+async def test_the_arrow_at_the_edge_of_a_long_hand_steps_like_the_arrow_key() -> None:
+    hand = [[0, 0], [0, 1], [0, 2], [0, 3], [1, 1], [1, 2], [1, 3], [2, 2], [2, 3], [3, 3],
+            [0, 4], [1, 4], [2, 4]]  # 13 tiles: 80 columns show 12
+    state = classic_state(hand, [[4, 4]], bazaar_size=5)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, session_with(state, "classic"))
+        first = screen.sel.tile_index
+        screen.query_one(BoardView).focus()  # the click must bring the focus back
+        await pilot.pause()
+        await pilot.click(offset=hand_offset(app, ("scroll", 1)))
+        await pilot.pause()
+        assert isinstance(screen.focused, HandView)
+        stepped = screen.sel.tile_index
+        assert stepped != first
+        await pilot.press("left", "right")
+        assert screen.sel.tile_index == stepped
+        assert state.history == []  # choosing plays nothing

@@ -426,13 +426,11 @@ class GameScreen(Screen[None]):
     # -- messages from the widgets -------------------------------------------------------------
 
     def action_step(self, what: str, delta: int) -> None:
-        """Another tile (``what`` = "tile") or place ("place") for the one chosen; the arrow
-        keys act only while the hand has the focus (not, say, the chat's input)."""
+        """Another tile (``what`` = "tile") or place ("place") for the one chosen, while the
+        hand has the focus (the arrow keys in the chat's input are the input's; a click on
+        the hand gives it the focus)."""
         if not isinstance(self.focused, HandView) or not self._my_turn():
             return
-        self._step(what, delta)
-
-    def _step(self, what: str, delta: int) -> None:
         if what == "tile":
             self.sel.move_tile(delta)
         else:
@@ -440,8 +438,7 @@ class GameScreen(Screen[None]):
         self.redraw_choice()
 
     def on_hand_view_step(self, message: HandView.Step) -> None:
-        if self._my_turn():
-            self._step(message.what, message.delta)
+        self.action_step(message.what, message.delta)
 
     def on_hand_view_tile_clicked(self, message: HandView.TileClicked) -> None:
         if not self._my_turn():
