@@ -21,6 +21,7 @@ from tui_domino.net.transport import DuelSession
 from tui_domino.ui.screens.duel import DuelOverScreen, DuelScreen, push_duel
 from tui_domino.ui.screens.net_setup import DuelSetupScreen
 from tui_domino.ui.screens.summary import RoundSummary
+from tui_domino.ui.widgets.hand import HandView
 
 DEADLINE = 30.0
 
@@ -115,6 +116,16 @@ async def test_host_and_join_from_the_menu_play_and_chat() -> None:
             return [view["net"]["round"], [(r["player"], r["move"]) for r in view["history"]]]
 
         await until(both, lambda: moves(hosting) == moves(joined), "the same table")
+        # the side waiting for the other's move may look through its hand, without a notice
+        pilot, screen = next((p, s) for p, s in screens.items() if not s.duel.my_turn())
+        assert screen.thinking
+        hand, notices = screen.query_one(HandView), len(pilot.app._notifications)
+        for step in (1, -1):
+            before = screen.sel.tile_index
+            await pilot.press("right" if step > 0 else "left")
+            assert screen.sel.tile_index == (before + step) % len(screen.sel.hand)
+            assert hand.selected == screen.sel.tile_index
+        assert len(pilot.app._notifications) == notices
         # a line of chat
         await ann.press("t")
         assert hosting.has_class("-chatting")

@@ -257,3 +257,42 @@ async def test_the_arrow_at_the_edge_of_a_long_hand_steps_like_the_arrow_key() -
         await pilot.press("left", "right")
         assert screen.sel.tile_index == stepped
         assert state.history == []  # choosing plays nothing
+
+
+async def test_the_hand_can_be_looked_through_while_the_computer_thinks() -> None:
+    """←→ during the computer's turn choose a tile without a notice; the tile stays chosen
+    for the player's turn when it fits then (not the first tile that fits)."""
+    import threading
+
+    state = classic_state([[6, 1], [0, 5], [6, 3], [2, 5]], [[6, 4], [4, 2]], bazaar_size=5)
+    session = session_with(state, "classic")
+    go = threading.Event()
+
+    def computer_move() -> rules.Move:  # the computer thinks until the test lets it answer
+        assert go.wait(10)
+        return next(m for m in state.legal_moves() if m.tile == (1, 3))  # the ends: 3 and 2
+
+    session.computer_move = computer_move  # type: ignore[method-assign]
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        screen = await open_game(app, pilot, session)
+        hand = screen.query_one(HandView)
+        assert screen.sel.current_tile() == (1, 6)
+        await pilot.press("enter")  # 1-6 on the left: the ends are 1 and 2
+        await pilot.pause()
+        assert screen.thinking and hand.selected is None  # nothing raised while it thinks
+        notices = len(app._notifications)
+        await pilot.press("right", "right")  # 0-5, 2-5, 3-6: from 2-5 round to 0-5
+        assert screen.sel.current_tile() == (0, 5)
+        assert hand.selected == screen.sel.tile_index  # shown raised
+        await pilot.press("left")
+        assert screen.sel.current_tile() == (3, 6)
+        await pilot.press("enter")  # playing still waits for the turn
+        assert len(app._notifications) == notices + 1
+        assert len(state.history) == 1
+        go.set()
+        await settle(pilot)
+        assert state.to_move == 0 and len(state.history) == 2
+        fits = screen.sel.playable()
+        assert fits == {1, 2}  # 2-5 and 3-6 fit; without the look 2-5 would be chosen
+        assert screen.sel.current_tile() == (3, 6) and hand.selected == screen.sel.tile_index

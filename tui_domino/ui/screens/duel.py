@@ -338,13 +338,14 @@ class DuelScreen(GameScreen):
         self.show_status()
         waiting = not self.table.has_view()
         self.set_class(waiting, "-waiting")
+        # (with no round dealt the round reads as over: nobody is thinking)
+        self.thinking = not self.duel.my_turn() and not self.table.state.is_over
         if waiting:
             self.query_one("#waiting-text", Static).update(self.waiting_text())
             return
-        self.thinking = not self.duel.my_turn() and not self.table.state.is_over
         view = self.table.view()
         mine = self.duel.my_turn() and not self._sending
-        self.sel.update(view["hand"], self.duel.legal_moves() if mine else [])
+        self.update_choice(view["hand"], self.duel.legal_moves() if mine else [])
         self.draw_board(follow)
         self.draw_hand()
         self.query_one(ScorePanel).show(self.table, self.thinking)

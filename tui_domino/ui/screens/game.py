@@ -65,6 +65,7 @@ class GameScreen(Screen[None]):
         self._summary_shown = False
         self._shown_viewer: int | None = None if session.hot_seat else session.viewer
         self._hidden = False
+        self._browsed = False  # the player has looked through the hand during the other's turn
 
     # -- layout --------------------------------------------------------------------------------
 
@@ -119,7 +120,7 @@ class GameScreen(Screen[None]):
         s = self.session
         view = s.view()
         human = s.is_human_turn() and not self._hidden
-        self.sel.update(view["hand"], s.state.legal_moves() if human else [])
+        self.update_choice(view["hand"], s.state.legal_moves() if human else [])
         self.draw_board(follow)
         self.draw_hand()
         self.query_one(ScorePanel).show(s, self.thinking)
@@ -128,6 +129,13 @@ class GameScreen(Screen[None]):
         owner = "Your hand" if not s.hot_seat else f"{s.seats[s.viewer].name}'s hand"
         n = len(view["hand"])
         box.border_title = f"{owner} · {n} tile{'' if n == 1 else 's'}"
+
+    def update_choice(self, hand: list[Any], legal: list[rules.Move]) -> None:
+        """The selection after a change of the round (``legal`` is empty unless it is the
+        player's turn; a tile looked at during the other's turn stays chosen if it fits)."""
+        if legal:
+            self._browsed = False
+        self.sel.update(hand, legal)
 
     def draw_board(self, follow: bool = True) -> None:
         s = self.session
@@ -166,10 +174,14 @@ class GameScreen(Screen[None]):
         view = self.session.view()
         chosen = {p.tile for p in self.sel.pending}
         marked = {i for i, t in enumerate(self.sel.hand) if t in chosen}
+        if self.session.is_human_turn():
+            selected = self.sel.tile_index if self.sel.playable() else None
+        else:
+            selected = self.sel.tile_index if self._browsed else None
         self.query_one(HandView).show(
             self.session.variant,
             [tuple(t) for t in view["hand"]],
-            self.sel.tile_index if self.session.is_human_turn() and self.sel.playable() else None,
+            selected,
             self.sel.playable(),
             marked,
             hidden=self._hidden,
@@ -408,7 +420,7 @@ class GameScreen(Screen[None]):
         self.board.scroll_relative(dx, dy, animate=False)
 
     def action_pick(self, n: int) -> None:
-        if not self._my_turn():
+        if self._browse(n - 1) or not self._my_turn():
             return
         self.sel.select_tile(n - 1)
         self.redraw_choice()
@@ -429,7 +441,11 @@ class GameScreen(Screen[None]):
         """Another tile (``what`` = "tile") or place ("place") for the one chosen, while the
         hand has the focus (the arrow keys in the chat's input are the input's; a click on
         the hand gives it the focus)."""
-        if not isinstance(self.focused, HandView) or not self._my_turn():
+        if not isinstance(self.focused, HandView):
+            return
+        if what == "tile" and self._browse(None, delta):
+            return
+        if not self._my_turn():
             return
         if what == "tile":
             self.sel.move_tile(delta)
@@ -440,8 +456,22 @@ class GameScreen(Screen[None]):
     def on_hand_view_step(self, message: HandView.Step) -> None:
         self.action_step(message.what, message.delta)
 
+    def _browse(self, index: int | None, delta: int = 0) -> bool:
+        """During the other side's turn, choose a tile of the hand to look at (``index``,
+        or ``delta`` places on): it stays chosen for the player's turn if it fits then.
+        False when it is not the other side's turn."""
+        if not self.thinking or self._hidden or not self.sel.hand:
+            return False
+        if index is None:
+            self.sel.move_tile(delta)
+        else:
+            self.sel.select_tile(index)
+        self._browsed = True
+        self.draw_hand()
+        return True
+
     def on_hand_view_tile_clicked(self, message: HandView.TileClicked) -> None:
-        if not self._my_turn():
+        if self._browse(message.index) or not self._my_turn():
             return
         if message.index == self.sel.tile_index and self.sel.current_place() is not None:
             self.action_play()

@@ -59,7 +59,7 @@ KEYS = """\
 
 | key | does |
 |---|---|
-| ← → or 1-9 | choose a tile of your hand (bright tiles fit) |
+| ← → or 1-9 | choose a tile of your hand (bright tiles fit), even while the other side plays |
 | ↑ ↓ | choose where it goes (highlighted on the table) |
 | Enter | play it (or click the tile / the place twice) |
 | r | turn the triomino at its place |
