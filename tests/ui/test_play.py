@@ -296,3 +296,21 @@ async def test_the_hand_can_be_looked_through_while_the_computer_thinks() -> Non
         fits = screen.sel.playable()
         assert fits == {1, 2}  # 2-5 and 3-6 fit; without the look 2-5 would be chosen
         assert screen.sel.current_tile() == (3, 6) and hand.selected == screen.sel.tile_index
+
+
+async def test_notices_stand_clear_of_the_hand_and_the_hint_line() -> None:
+    from textual.widgets._toast import Toast
+
+    state = classic_state([[6, 1], [0, 5], [6, 3], [2, 5], [1, 1], [3, 3], [4, 4]],
+                          [[6, 4], [4, 2]], bazaar_size=5)
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        screen = await open_game(app, pilot, session_with(state, "classic"))
+        await pilot.press("p")  # passing is not allowed: a notice with a title, two lines
+        await pilot.pause()
+        toasts = list(screen.query(Toast))
+        assert toasts
+        below = screen.query_one("#hint-row").region.union(screen.query_one("#hand-box").region)
+        for toast in toasts:
+            assert toast.region.height >= 3
+            assert not toast.region.overlaps(below), (toast.region, below)
