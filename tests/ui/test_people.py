@@ -32,6 +32,33 @@ async def test_hot_seat_hides_the_hand_between_turns() -> None:
         assert screen.session.viewer == 1 - first
 
 
+async def test_the_second_player_is_named_only_when_a_person_plays() -> None:
+    from textual.widgets import Input, Select
+
+    from tui_domino.ui.screens.new_game import NewGameScreen
+
+    app = make_app(seed=4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        second = screen.query_one("#second", Input)
+        screen.query_one("#opponent", Select).value = "computer:hard"
+        await pilot.pause()
+        assert not second.display and not screen.query_one("#second-label").display
+        screen.query_one("#opponent", Select).value = "person"
+        await pilot.pause()
+        assert second.display and screen.query_one("#second-label").display
+        second.value = "Bob"
+        screen.query_one("#name", Input).value = "Ann"
+        await pilot.press("f5")
+        await settle(pilot)
+        table = app.screen_stack[-2]  # the hand-over screen covers the table
+        assert [s.name for s in table.session.seats] == ["Ann", "Bob"]
+        assert all(s.kind == "human" for s in table.session.seats)
+
+
 async def test_help_and_palette() -> None:
     app = make_app(seed=4)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -92,7 +92,8 @@ class NewGameScreen(Screen[None]):
                 yield Label("Target", id="target-label")
                 yield Select(self._targets(variant), value=rules.DEFAULT_TARGET[variant],
                              allow_blank=False, id="target", compact=True)
-                yield Label("Other name")
+                # shown only for a second person at this keyboard
+                yield Label("Second player", id="second-label")
                 yield Input(settings.second_name, id="second", max_length=14, compact=True)
             yield Static("House rules", id="rules-title")
             yield Grid(id="house")
@@ -132,7 +133,8 @@ class NewGameScreen(Screen[None]):
 
     def _sync_second(self) -> None:
         person = self.query_one("#opponent", Select).value == "person"
-        self.query_one("#second", Input).disabled = not person
+        self.query_one("#second-label").display = person
+        self.query_one("#second", Input).display = person
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "variant":
