@@ -314,3 +314,22 @@ async def test_notices_stand_clear_of_the_hand_and_the_hint_line() -> None:
         for toast in toasts:
             assert toast.region.height >= 3
             assert not toast.region.overlaps(below), (toast.region, below)
+
+
+async def test_spider_the_centre_double_is_not_offered_with_other_doubles() -> None:
+    tiles = [list(t) for t in permutations(range(7), 2) if t[0] < t[1]] + [[n, n] for n in range(7)]
+    hand0 = [[1, 1], [3, 3], [0, 2], [2, 4], [4, 5], [5, 6], [0, 6]]
+    others = [t for t in tiles if t not in hand0]
+    state = rules.new_round("spider", deal={"hands": [hand0, others[:7]], "bazaar": others[7:]})
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        screen = await open_game(app, pilot, session_with(state, "spider"))
+        assert state.to_move == 0 and screen.sel.current_tile() == (1, 1)
+        assert screen.hint() == "⏎ play 1-1 in the centre"
+        await pilot.press("m")
+        assert screen.sel.pending == []
+        assert any("alone" in n.message for n in app._notifications)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert state.history[0]["move"] == {
+            "kind": "place", "placements": [{"tile": [1, 1], "arm": "center", "close": False}]}

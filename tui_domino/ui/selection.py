@@ -197,6 +197,8 @@ class Selection:
         place = self.current_place()
         if place is None or not place.double:
             return "not-double"
+        if place.arm == "center":
+            return "centre"
         self.pending.append(ArmPlace(place.tile, place.arm, self.close and self.can_close(place)))
         self.close = False
         # move on to the next double that still has an arm

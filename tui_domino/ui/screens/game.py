@@ -235,7 +235,7 @@ class GameScreen(Screen[None]):
                 text += f" · ↑↓ {len(places)} places"
             if s.variant == "spider" and sel.can_close(place):
                 text += " · c close" if not sel.close else " · c keep open"
-            if s.variant == "spider" and tile[0] == tile[1]:
+            if s.variant == "spider" and tile[0] == tile[1] and place.arm != "center":
                 text += " · m +double"
             if sel.pending:
                 chosen = ", ".join(
@@ -411,6 +411,8 @@ class GameScreen(Screen[None]):
         what = self.sel.toggle_mark()
         if what == "not-double":
             self.notify("Only doubles can be played together, one per arm.", timeout=3)
+        elif what == "centre":
+            self.notify("The centre double opens the round alone.", timeout=3)
         self.redraw_choice()
 
     def action_recentre(self) -> None:
