@@ -298,7 +298,7 @@ async def test_the_hand_can_be_looked_through_while_the_computer_thinks() -> Non
         assert screen.sel.current_tile() == (3, 6) and hand.selected == screen.sel.tile_index
 
 
-async def test_notices_stand_clear_of_the_hand_and_the_hint_line() -> None:
+async def test_notices_stand_clear_of_the_board_the_hand_and_the_hint_line() -> None:
     from textual.widgets._toast import Toast
 
     state = classic_state([[6, 1], [0, 5], [6, 3], [2, 5], [1, 1], [3, 3], [4, 4]],
@@ -311,9 +311,11 @@ async def test_notices_stand_clear_of_the_hand_and_the_hint_line() -> None:
         toasts = list(screen.query(Toast))
         assert toasts
         below = screen.query_one("#hint-row").region.union(screen.query_one("#hand-box").region)
+        board = screen.query_one(BoardView).region
         for toast in toasts:
             assert toast.region.height >= 3
             assert not toast.region.overlaps(below), (toast.region, below)
+            assert not toast.region.overlaps(board), (toast.region, board)
 
 
 async def test_spider_the_centre_double_is_not_offered_with_other_doubles() -> None:
