@@ -442,7 +442,7 @@ class GameScreen(Screen[None]):
     def action_step(self, what: str, delta: int) -> None:
         """Another tile (``what`` = "tile") or place ("place") for the one chosen, while the
         hand has the focus (the arrow keys in the chat's input are the input's; a click on
-        the hand gives it the focus)."""
+        the hand gives it the focus). During the other side's turn only the tile moves."""
         if not isinstance(self.focused, HandView):
             return
         if what == "tile" and self._browse(None, delta):
