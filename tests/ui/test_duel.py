@@ -41,6 +41,12 @@ def text_of(screen: Any, selector: str) -> str:
     return str(screen.query_one(selector, Static).render())
 
 
+def footer_actions(screen: Any) -> set[str]:
+    from textual.widgets._footer import FooterKey
+
+    return {k.action for k in screen.query(FooterKey)}
+
+
 def duel_of(app: Any) -> DuelScreen:
     screen = next((s for s in app.screen_stack if isinstance(s, DuelScreen)), None)
     assert screen is not None, app.screen_stack
@@ -95,6 +101,9 @@ async def test_host_and_join_from_the_menu_play_and_chat() -> None:
                     and not hosting.has_class("-waiting") and not joined.has_class("-waiting"),
                     "the deal")
         assert "Duel with Bob" in text_of(hosting, "#net-status")
+        # the footer of the side that waited for the deal now lists the keys to play with
+        await until(both, lambda: {"play", "draw", "pass_turn"} <= footer_actions(hosting),
+                    "the host's playing keys")
         assert "Duel with Ann" in text_of(joined, "#net-status")
         assert "connected" in text_of(joined, "#net-status")
         # six turns through the keys, whoever is to move
@@ -282,3 +291,35 @@ async def test_a_host_refused_by_the_joiner_waits_again() -> None:
             if picky is not None:
                 await picky.close()
             await session.close()
+
+
+async def test_a_fresh_join_is_not_called_a_resumed_match(tmp_path: Any) -> None:
+    """``tui-domino join`` connects before the screen opens, so the greeting may be in
+    before the screen reads it. Only a match taken up from its log 'resumes'."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        host = await DuelSession.host(port=0, addr="127.0.0.1", name="Ann",
+                                      settings=MatchSettings("classic", target=5),
+                                      journal_path=tmp_path / "host.jsonl")
+        bot = asyncio.ensure_future(run_bot(host, "greedy", seed=3, in_thread=False))
+        session = await DuelSession.join("127.0.0.1", host.port, name="Bob")
+        await until([pilot], lambda: session.core.started, "the greeting")
+        assert not session.resumed
+        screen = push_duel(app, session)
+        await until([pilot], lambda: screen.is_mounted and "joined Ann" in text_of(screen, "#log"),
+                    "the greeting on the screen")
+        assert "resumes" not in text_of(screen, "#log")
+        bot.cancel()
+        await session.close()
+        await host.close()
+        await pilot.press("escape", "y")  # leave the duel
+        await until([pilot], lambda: not any(isinstance(s, DuelScreen)
+                                             for s in app.screen_stack), "the exit")
+        # the host's log, opened again, is a match that resumes
+        again = await DuelSession.host(port=0, addr="127.0.0.1", name="Ann",
+                                       journal_path=tmp_path / "host.jsonl")
+        assert again.resumed
+        screen = push_duel(app, again)
+        await until([pilot], lambda: screen.is_mounted and "resumes" in text_of(screen, "#log"),
+                    "the resume")
+        await again.close()

@@ -54,6 +54,7 @@ class DuelSession:
         self._target: tuple[str, int] | None = None
         self._writer_obj: asyncio.StreamWriter | None = None
         self.journal_path: Path | None = None
+        self.resumed = False  # the match was taken up again from its log
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -70,6 +71,7 @@ class DuelSession:
     ) -> DuelSession:
         """Listens on ``addr:port`` (port 0: any free port, see ``.port``)."""
         core = jr.resume(journal_path) if journal_path else None
+        resumed = core is not None
         if core is None:
             if journal_path and Path(journal_path).exists():
                 Path(journal_path).unlink()
@@ -77,6 +79,7 @@ class DuelSession:
             core = DuelCore("host", name, seed or os.urandom(32),
                             settings=settings or MatchSettings(), journal=journal)
         self = cls(core, **kw)
+        self.resumed = resumed
         self.journal_path = Path(journal_path) if journal_path else None
         self._server = await asyncio.start_server(self._on_client, addr, port,
                                                   limit=MAX_FRAME + 1)
@@ -101,12 +104,14 @@ class DuelSession:
         """Connects to a host; raises OSError (refused, unreachable, timed out) when the
         first connection cannot be made."""
         core = jr.resume(journal_path) if journal_path else None
+        resumed = core is not None
         if core is None:
             if journal_path and Path(journal_path).exists():
                 Path(journal_path).unlink()
             journal = jr.Journal(journal_path) if journal_path else None
             core = DuelCore("join", name, seed or os.urandom(32), want=want, journal=journal)
         self = cls(core, **kw)
+        self.resumed = resumed
         self.journal_path = Path(journal_path) if journal_path else None
         self._target = (host, port)
         async with asyncio.timeout(connect_timeout):

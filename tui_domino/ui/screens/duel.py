@@ -231,8 +231,7 @@ class DuelScreen(GameScreen):
 
     @work(exclusive=True, group="duel-events")
     async def listen(self) -> None:
-        if self.duel.core.started and not any(isinstance(e, ev.Connected)
-                                              for e in self._backlog):
+        if self.duel.resumed:
             self.note(f"The match with {self.table.opponent} resumes.", "green")
         for e in self._backlog:
             self.handle(e)
@@ -337,7 +336,9 @@ class DuelScreen(GameScreen):
             return
         self.show_status()
         waiting = not self.table.has_view()
-        self.set_class(waiting, "-waiting")
+        if waiting != self.has_class("-waiting"):
+            self.set_class(waiting, "-waiting")
+            self.refresh_bindings()  # the keys to play with come and go with the deal
         # (with no round dealt the round reads as over: nobody is thinking)
         self.thinking = not self.duel.my_turn() and not self.table.state.is_over
         if waiting:
