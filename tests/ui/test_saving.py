@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from textual.widgets import Static
+
 from tests.ui.conftest import make_app, settle
 from tests.ui.helpers import game
 from tui_domino.ui import storage
@@ -28,6 +30,8 @@ async def test_saved_after_every_move_and_continue_resumes(home: Path) -> None:
         expected = screen.session.to_json()
         await pilot.press("escape")
         assert isinstance(app.screen, MenuScreen)
+        line = str(app.screen.query_one("#saved", Static).render())
+        assert line == "Continue: Domino Spider, round 1: Ann 0 · Computer 0"
     assert not list(home.glob("*.tmp"))
     app2 = make_app()
     async with app2.run_test(size=(80, 24)) as pilot:
@@ -43,11 +47,15 @@ async def test_corrupt_save_is_kept_aside_with_a_message(home: Path) -> None:
     storage.save_path().write_text("{ this is not json")
     app = make_app()
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await pilot.press("c")
-        await pilot.pause()
+        await pilot.pause()  # told at once, on the menu, not when Continue is chosen
         assert isinstance(app.screen, MenuScreen)
         messages = [n.message for n in app._notifications]
         assert any("could not be read" in m for m in messages)
+        assert str(app.screen.query_one("#saved", Static).render()) == "No saved match."
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        assert any("no saved match" in n.message for n in app._notifications)
     assert not storage.save_path().exists()
     kept = list(home.glob("current-match.unreadable-*.json"))
     assert len(kept) == 1 and kept[0].read_text() == "{ this is not json"
@@ -86,3 +94,19 @@ async def test_settings_are_kept(home: Path) -> None:
         assert app.settings.ascii
         await pilot.press("escape")
     assert storage.Settings.load().ascii is True
+
+
+async def test_the_menu_line_counts_the_points_of_the_round_in_play(home: Path) -> None:
+    from tui_domino.ui.screenshots import session_after
+
+    session = session_after("triominos", seed=5, moves=6)
+    session.autosave = True
+    points = session.state.points
+    assert any(points) and session.match.totals == [0, 0]  # scored in this round only
+    session.save()
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        line = str(app.screen.query_one("#saved", Static).render())
+        assert line == (f"Continue: Triominos, round 1: You {points[0]} · "
+                        f"Computer {points[1]}")

@@ -11,8 +11,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-VARIANT_TITLES = {"classic": "Classic dominoes", "spider": "Domino Spider",
-                  "triominos": "Triominos"}
+from tui_domino.ui.session import VARIANT_TITLES
+
 VARIANTS = tuple(VARIANT_TITLES)
 STATE_TEXT = {"lobby": "in the lobby", "menu": "at the menu", "game": "playing",
               "duel": "in a duel"}

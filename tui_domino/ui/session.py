@@ -128,6 +128,13 @@ class Session:
     def state(self) -> rules.RoundState:
         return self.match.round
 
+    def scores(self) -> list[int]:
+        """Each seat's match total, with the points of the round in play."""
+        state, match = self.state, self.match
+        if state.is_over:
+            return list(match.totals)
+        return [match.banked[i] + state.points[i] for i in (0, 1)]
+
     @property
     def human_seats(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if not s.is_computer]

@@ -60,7 +60,8 @@ class MenuScreen(Screen[None]):
     def fill(self) -> None:
         menu = self.query_one(OptionList)
         menu.clear_options()
-        saved = storage.has_save()
+        line = self.saved_match()
+        saved = line is not None
         menu.add_options(
             [
                 Option("New game", id="new"),
@@ -73,9 +74,24 @@ class MenuScreen(Screen[None]):
         )
         menu.highlighted = 1 if saved else 0
         menu.focus()
-        self.query_one("#saved", Static).update(
-            "A match is waiting: Continue." if saved else "No saved match."
-        )
+        self.query_one("#saved", Static).update(line or "No saved match.")
+
+    def saved_match(self) -> str | None:
+        """A line on the saved match (None without one). A save that cannot be read is
+        told now, and moved aside, rather than when Continue is chosen."""
+        from tui_domino.ui.session import VARIANT_TITLES, Session
+
+        try:
+            session = Session.load_saved()
+        except storage.SaveError as exc:
+            self.notify(str(exc), title="Saved match unreadable", severity="error", timeout=12)
+            return None
+        if session is None:
+            return None
+        scores = " · ".join(f"{seat.name} {points}"
+                            for seat, points in zip(session.seats, session.scores(), strict=True))
+        return (f"Continue: {VARIANT_TITLES[session.variant]}, "
+                f"round {session.match.round_no}: {scores}")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_choose(event.option.id or "")

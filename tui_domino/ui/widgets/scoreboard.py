@@ -35,9 +35,7 @@ class ScorePanel(Vertical):
         t.append(f"{VARIANT_TITLES[session.variant]}\n", style="bold")
         word = "limit" if spider else "target"
         t.append(f"Round {match.round_no} · {word} {match.target}\n", style="dim")
-        totals = match.totals if state.is_over else [
-            match.banked[i] + state.points[i] for i in (0, 1)
-        ]
+        totals = session.scores()
         for p in (0, 1):
             mark = "▶ " if state.to_move == p else "  "
             name = session.seats[p].name[:13]
