@@ -11,7 +11,12 @@ from tui_domino.ui.drawing.canvas import ASCII_MAP
 from tui_domino.ui.drawing.hand import layout_hand
 from tui_domino.ui.drawing.snake import layout_classic, opener_index
 from tui_domino.ui.drawing.spinner import layout_spider
-from tui_domino.ui.drawing.triangle_grid import corner_points, layout_triominos
+from tui_domino.ui.drawing.triangle_grid import (
+    LABELS,
+    corner_points,
+    label_spot,
+    layout_triominos,
+)
 from tui_domino.ui.selection import Selection
 
 
@@ -84,12 +89,21 @@ def test_triominos_places_get_letters() -> None:
     state = played("triominos", 4, 12)
     sel = Selection("triominos")
     sel.update(state.hands[state.to_move or 0], state.legal_moves())
+
+    def cells_for(i: int) -> int:
+        sel.select_tile(i)
+        return len({p.cell for p in sel.places()})
+
+    sel.select_tile(max(sel.playable(), key=cells_for))  # the tile with the most places
     places = sel.places()
-    if not places:
-        pytest.skip("no place in this position")
-    cv = layout_triominos(state.to_json(), places, 0)
-    cells = {tuple(p.cell) for p in places}
-    assert len({id(h) for h in cv.hits}) == len(cells)
+    cells = list(dict.fromkeys(tuple(p.cell) for p in places))  # as the hint names them
+    assert len(cells) >= 2
+    for chosen in (0, len(places) - 1):
+        cv = layout_triominos(state.to_json(), places, chosen)
+        assert len({id(h) for h in cv.hits}) == len(cells)
+        for n, cell in enumerate(cells):  # the chosen cell keeps its letter under the preview
+            style = "selcell" if cell == tuple(places[chosen].cell) else "place-num"
+            assert cv.get(*label_spot(*cell)) == (LABELS[n], style)
 
 
 def test_hand_scrolls_to_the_selection() -> None:

@@ -69,8 +69,8 @@ def layout_triominos(
     selected: int | None,
     viewer: int = 0,
 ) -> Canvas:
-    """``places``: Moves (tile, cell, corners) of the selected tile; the selected one is
-    previewed with its numbers, every other cell gets a letter."""
+    """``places``: Moves (tile, cell, corners) of the selected tile; every cell gets a
+    letter, and the selected one is previewed with its numbers."""
     cv = Canvas()
     board = view.get("board") or []
     last = last_cells(view.get("history") or [])
@@ -104,7 +104,9 @@ def layout_triominos(
         for x, y, ch in edges(r, c):
             cv.put(x, y, ch, "sel")
         x, y = label_spot(r, c)
-        cv.put(x, y, " ", "selcell")
+        # its letter stays, as the hint line names it (the opening place has none to name)
+        letter = LABELS[list(seen).index(sel_cell) % len(LABELS)] if board else " "
+        cv.put(x, y, letter, "selcell")
         for (vr, vx), n in zip(corner_points(r, c), p.corners, strict=True):
             cv.put(3 * vx, 3 * vr, str(n), "sel-num")
         cv.hit(*hit_box(r, c), selected)
