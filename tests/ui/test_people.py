@@ -6,7 +6,7 @@ from tests.ui.conftest import make_app, settle
 from tests.ui.helpers import game
 from tui_domino.ui.screens.handover import HandoverScreen
 from tui_domino.ui.screens.help import HelpScreen
-from tui_domino.ui.session import Seat
+from tui_domino.ui.session import Seat, two_people
 from tui_domino.ui.widgets.hand import HandView
 
 
@@ -57,6 +57,17 @@ async def test_the_second_player_is_named_only_when_a_person_plays() -> None:
         table = app.screen_stack[-2]  # the hand-over screen covers the table
         assert [s.name for s in table.session.seats] == ["Ann", "Bob"]
         assert all(s.kind == "human" for s in table.session.seats)
+
+
+def test_two_people_at_one_terminal_are_named_apart() -> None:
+    def names(first: str, second: str) -> list[str]:
+        return [seat.name for seat in two_people(first, second)]
+
+    assert names("You", "Guest") == ["Player 1", "Guest"]  # never "You's hand"
+    assert names("Ann", " you ") == ["Ann", "Player 2"]
+    assert names("", "") == ["Player 1", "Player 2"]
+    assert names("Ann", "Ann") == ["Ann", "Ann 2"]
+    assert all(not seat.is_computer for seat in two_people("Ann", "Bob"))
 
 
 async def test_help_and_palette() -> None:

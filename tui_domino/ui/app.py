@@ -17,7 +17,7 @@ from tui_domino.ui import storage
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.screens.menu import MenuScreen
 from tui_domino.ui.screens.too_small import TooSmallScreen
-from tui_domino.ui.session import Seat, Session
+from tui_domino.ui.session import Seat, Session, two_people
 
 MIN_SIZE = (80, 24)
 
@@ -235,7 +235,7 @@ def main_app(
         def begin() -> None:
             level = opponent or settings.last_level
             if level == "person":
-                seats = [Seat(settings.name), Seat(settings.second_name)]
+                seats = two_people(settings.name, settings.second_name)
             else:
                 seats = [Seat(settings.name), Seat("Computer", "computer", level)]
             app.start_match(variant, seats)

@@ -45,6 +45,18 @@ class Seat:
         return f"{self.name} ({self.level})" if self.is_computer else self.name
 
 
+def two_people(first: str, second: str) -> list[Seat]:
+    """The seats of two people at one terminal. "You" names nobody when both play here
+    ("You's hand"), so it becomes "Player 1" or "Player 2"; equal names are told apart."""
+    names = [name.strip() for name in (first, second)]
+    for i, name in enumerate(names):
+        if not name or name.casefold() == "you":
+            names[i] = f"Player {i + 1}"
+    if names[1] == names[0]:
+        names[1] += " 2"
+    return [Seat(names[0]), Seat(names[1])]
+
+
 def tile_text(tile: Any) -> str:
     return "-".join(str(n) for n in tile)
 

@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from tui_domino import ai, rules
-from tui_domino.ui.session import VARIANT_TITLES
+from tui_domino.ui.session import VARIANT_TITLES, Seat, two_people
 
 # House rules offered on this screen: option -> (label, [(choice label, value), ...]).
 HOUSE_RULES: dict[str, dict[str, tuple[str, list[tuple[str, Any]]]]] = {
@@ -161,16 +161,11 @@ class NewGameScreen(Screen[None]):
             self.action_back()
 
     def action_start(self) -> None:
-        from tui_domino.ui.session import Seat
-
         settings = self.app.settings  # type: ignore[attr-defined]
         name = self.query_one("#name", Input).value.strip() or "You"
         opponent = str(self.query_one("#opponent", Select).value)
         if opponent == "person":
-            second = self.query_one("#second", Input).value.strip() or "Guest"
-            if second == name:
-                second += " 2"
-            seats = [Seat(name), Seat(second)]
+            seats = two_people(name, self.query_one("#second", Input).value)
         else:
             level = opponent.split(":", 1)[1]
             seats = [Seat(name), Seat("Computer", "computer", level)]
