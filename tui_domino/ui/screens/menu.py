@@ -10,6 +10,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui_domino.ui import storage
+from tui_domino.ui.session import VARIANT_TITLES, Session
 
 TITLE = """\
 ┌───┬───┐  ┌───┐
@@ -79,8 +80,6 @@ class MenuScreen(Screen[None]):
     def saved_match(self) -> str | None:
         """A line on the saved match (None without one). A save that cannot be read is
         told now, and moved aside, rather than when Continue is chosen."""
-        from tui_domino.ui.session import VARIANT_TITLES, Session
-
         try:
             session = Session.load_saved()
         except storage.SaveError as exc:
