@@ -65,6 +65,11 @@ async def test_classic_draw_then_pass_with_explanations() -> None:
         assert state.history[0]["tile"] == [0, 0]
         assert state.to_move == 0 and not screen.sel.playable()
         assert screen.sel.can("pass") and "press p to pass" in screen.hint()
+        # ⏎ with nothing to play lights the hint line up, which says why; no notice repeats it
+        notices = len(app._notifications)
+        await pilot.press("enter")
+        assert screen.query_one("#hint-row").has_class("-flash")
+        assert len(app._notifications) == notices and len(state.history) == 1
         await pilot.press("d")
         assert any("stay" in n.message for n in app._notifications)
         await pilot.press("p")

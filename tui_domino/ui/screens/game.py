@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Static
 
 from tui_domino import rules
@@ -66,6 +67,7 @@ class GameScreen(Screen[None]):
         self._shown_viewer: int | None = None if session.hot_seat else session.viewer
         self._hidden = False
         self._browsed = False  # the player has looked through the hand during the other's turn
+        self._flash: Timer | None = None
 
     # -- layout --------------------------------------------------------------------------------
 
@@ -353,18 +355,17 @@ class GameScreen(Screen[None]):
             return
         move = self.sel.build_move()
         if move is None:
-            if self.sel.can("draw"):
-                self.notify("No tile fits: press d to draw.", title="Nothing to play")
-            elif self.sel.can("pass"):
-                self.notify("No tile fits and you cannot draw: press p to pass.",
-                            title="Nothing to play")
-            else:
-                tile = self.sel.current_tile()
-                name = tile_text(tile) if tile else "That tile"
-                self.notify(f"{name} does not fit anywhere now; choose a bright tile.",
-                            title="Not allowed", severity="warning")
+            self.flash_hint()  # it says why: nothing fits (d, p), or this tile does not
             return
         self.apply_move(move)
+
+    def flash_hint(self) -> None:
+        """Lights the hint line up for a moment: a key did nothing, and the line says why."""
+        row = self.query_one("#hint-row")
+        row.add_class("-flash")
+        if self._flash is not None:
+            self._flash.stop()
+        self._flash = self.set_timer(0.8, lambda: row.remove_class("-flash"))
 
     def action_draw(self) -> None:
         if not self._my_turn():
