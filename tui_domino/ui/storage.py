@@ -90,10 +90,6 @@ def save_path() -> Path:
     return data_dir() / SAVE_NAME
 
 
-def has_save() -> bool:
-    return save_path().exists()
-
-
 def write_save(payload: dict[str, Any]) -> None:
     write_json_atomic(save_path(), {"kind": SAVE_KIND, "format": 1, **payload})
 
