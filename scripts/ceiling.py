@@ -83,7 +83,8 @@ def seer(knows: str) -> Any:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--knows", choices=("hand", "all", "numbers"), default="hand")
-    parser.add_argument("--b", choices=("random", "easy", "normal", "hard"), default="random")
+    parser.add_argument("--b", choices=("random", "easy", "greedy", "normal", "hard"),
+                        default="random")
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=71)
     args = parser.parse_args()
@@ -94,7 +95,7 @@ def main() -> None:
         return original_view(self, player)
 
     RoundState.view = view  # type: ignore[method-assign]
-    arena.LEVELS["seer"] = seer(args.knows)
+    arena.PLAYERS["seer"] = seer(args.knows)
     r = arena.run("classic", "seer", args.b, args.games, args.seed, None)
     lo, hi = r["a"]["ci95"]
     print(f"knows {args.knows}, vs {args.b}, {args.games} games, seed {args.seed}: "

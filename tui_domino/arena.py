@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tui_domino import rules
-from tui_domino.ai.levels import LEVELS
+from tui_domino.ai import PLAYERS
 from tui_domino.ai.search import Budget
 from tui_domino.rules.options import check_target
 
@@ -40,8 +40,8 @@ VARIANTS = ("classic", "spider", "triominos")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", choices=VARIANTS, required=True)
-    parser.add_argument("--a", choices=tuple(LEVELS), required=True, help="level of side A")
-    parser.add_argument("--b", choices=tuple(LEVELS), required=True, help="level of side B")
+    parser.add_argument("--a", choices=tuple(PLAYERS), required=True, help="level of side A")
+    parser.add_argument("--b", choices=tuple(PLAYERS), required=True, help="level of side B")
     parser.add_argument("--games", type=int, default=100,
                         help="rounds (with --matches: matches) to play (default 100)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
@@ -141,7 +141,7 @@ class Pairing:
             assert p is not None
             view = state.view(p) if match is None else match.player_view(p)
             t0 = clock()
-            move = LEVELS[seat_level[p]](view, rngs[p], self.budget)
+            move = PLAYERS[seat_level[p]](view, rngs[p], self.budget)
             dt = (clock() - t0) * 1000.0
             side = 0 if p == seat_of_a else 1
             self.times[side].append(dt)

@@ -17,7 +17,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--variant", choices=("classic", "spider", "triominos"),
                       help="start a match of this variant straight away")
     play.add_argument("--opponent", default=None,
-                      help="the computer's strength (random, easy, normal, hard) or 'person'")
+                      help="the computer's strength (random, easy, greedy, normal, hard) "
+                           "or 'person'")
     play.add_argument("--seed", type=int, default=None, help="deal the match from this seed")
     play.add_argument("--ascii", action="store_true", default=None,
                       help="draw with plain ASCII instead of box-drawing characters")

@@ -113,13 +113,13 @@ def test_the_two_games_of_a_match_share_its_deals_with_seats_swapped(capsys):
 
 def test_in_a_match_the_players_see_the_banked_totals(monkeypatch):
     seen: list[tuple[int, dict]] = []
-    normal = arena.LEVELS["normal"]
+    normal = arena.PLAYERS["normal"]
 
     def spy(view, rng, budget=None):
         seen.append((len(view["history"]), view["match"]))
         return normal(view, rng, budget)
 
-    monkeypatch.setitem(arena.LEVELS, "spy", spy)
+    monkeypatch.setitem(arena.PLAYERS, "spy", spy)
     pairing = arena.Pairing("classic", ("spy", "random"), 9)
     score, margin, rounds = arena.play_match(pairing, 0, target=40)
     assert len(rounds) >= 2 and score in (0.0, 1.0)
@@ -160,3 +160,14 @@ def test_the_interval_of_rounds_in_matches_widens_when_a_match_decides_them_toge
     assert arena.ratio_interval([]) == (0.0, 1.0)
     lo, hi = arena.ratio_interval([[7, 5], [6, 4], [9, 5], [5, 5], [8, 6]])
     assert lo < 25 / 35 < hi
+
+
+def test_the_arena_pits_every_strength_the_game_offers(capsys):
+    """The game's menu offers ``greedy`` too (the dominoes literature's yardstick)."""
+    from tui_domino import ai
+
+    assert {name for name, _ in ai.MENU} <= set(ai.PLAYERS)
+    r = run(capsys, "--variant", "classic", "--a", "greedy", "--b", "random", "--games", "4",
+            "--seed", "5", "--json", "--quiet")
+    assert r["a"]["level"] == "greedy" and r["b"]["level"] == "random"
+    assert r["games"] == 4
