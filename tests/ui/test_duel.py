@@ -323,3 +323,27 @@ async def test_a_fresh_join_is_not_called_a_resumed_match(tmp_path: Any) -> None
         await until([pilot], lambda: screen.is_mounted and "resumes" in text_of(screen, "#log"),
                     "the resume")
         await again.close()
+
+
+async def test_every_key_of_a_duel_fits_the_footer_at_80_columns() -> None:
+    from textual.widgets._footer import FooterKey
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        host = await DuelSession.host(port=0, addr="127.0.0.1", name="Ann",
+                                      settings=MatchSettings("triominos", target=400))
+        screen = push_duel(app, host)
+        guest = await DuelSession.join("127.0.0.1", host.port, name="Robot")
+        bot = asyncio.ensure_future(run_bot(guest, "greedy", seed=3, in_thread=False))
+        await until([pilot], lambda: screen.is_mounted and screen.table.has_view()
+                    and "rotate" in footer_actions(screen), "the deal")
+        await pilot.pause()
+        keys = list(screen.query(FooterKey))
+        assert {"play", "rotate", "menu", "chat"} <= {k.action for k in keys}
+        spans = sorted((k.region.x, k.region.right) for k in keys)
+        assert spans[-1][1] <= 80
+        # none hides another
+        assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False)), spans
+        bot.cancel()
+        await guest.close()
+        await host.close()

@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Footer, Input, Static
 
 from tui_domino import rules
 from tui_domino.net import events as ev
@@ -209,6 +209,8 @@ class DuelScreen(GameScreen):
         yield from self.compose_hand()
 
     def on_mount(self) -> None:
+        # A duel's keys (Leave, Chat) fill the footer at 80 columns; Ctrl+P still works.
+        self.query_one(Footer).show_command_palette = False
         self._use_variant()
         self.listen()
 
