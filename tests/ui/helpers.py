@@ -97,3 +97,15 @@ def hand_offset(app: Any, index: int | tuple[str, int]) -> Offset:
             region = hand.content_region
             return Offset(region.x + (h.x0 + h.x1) // 2 - cv.min_x, region.y + 1)
     raise AssertionError(f"{index} not shown in the hand")
+
+
+def assert_footer_fits(screen: Any, width: int = 80) -> set[str]:
+    """Every key of the screen's footer shows whole: none runs past ``width`` or hides
+    another (the palette's key is docked on the right). Returns the keys' actions."""
+    from textual.widgets._footer import FooterKey
+
+    keys = list(screen.query(FooterKey))
+    spans = sorted((k.region.x, k.region.right) for k in keys)
+    assert spans and spans[-1][1] <= width, spans
+    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False)), spans
+    return {k.action for k in keys}

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import pytest
+
 from tests.ui.conftest import make_app, settle
+from tests.ui.helpers import assert_footer_fits
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.session import Seat
 
@@ -37,3 +40,12 @@ async def test_start_up_objects_are_kept_out_of_the_collector() -> None:
         assert isinstance(app.screen, GameScreen)
         assert gc.get_freeze_count() > 0
     gc.unfreeze()
+
+
+@pytest.mark.parametrize("variant", ["classic", "spider", "triominos"])
+async def test_every_key_of_the_game_fits_the_footer_at_80_columns(variant: str) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_match(variant, [Seat("You"), Seat("Computer", "computer", "random")])
+        await settle(pilot)
+        assert {"play", "draw", "pass_turn", "help", "menu"} <= assert_footer_fits(app.screen)
