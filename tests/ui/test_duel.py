@@ -5,9 +5,10 @@ on 127.0.0.1 with free ports; every wait has a deadline."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from textual.pilot import Pilot
@@ -52,6 +53,23 @@ def duel_of(app: Any) -> DuelScreen:
     screen = next((s for s in app.screen_stack if isinstance(s, DuelScreen)), None)
     assert screen is not None, app.screen_stack
     return screen
+
+
+@contextlib.asynccontextmanager
+async def hosting_a_bot(app: Any, settings: MatchSettings
+                        ) -> AsyncIterator[tuple[DuelSession, DuelScreen, asyncio.Future[Any]]]:
+    """The app hosts a duel on the loopback and a greedy bot joins it: (the host's session,
+    its duel screen, the bot's task, whose result is the bot's view of the match)."""
+    host = await DuelSession.host(port=0, addr="127.0.0.1", name="Ann", settings=settings)
+    screen = push_duel(app, host)
+    guest = await DuelSession.join("127.0.0.1", host.port, name="Robot")
+    bot = asyncio.ensure_future(run_bot(guest, "greedy", seed=3, in_thread=False))
+    try:
+        yield host, screen, bot
+    finally:
+        bot.cancel()
+        await guest.close()
+        await host.close()
 
 
 async def play_a_turn(pilot: Pilot[Any], screen: DuelScreen) -> None:
@@ -167,12 +185,8 @@ async def test_host_and_join_from_the_menu_play_and_chat() -> None:
 
 async def test_a_whole_match_against_a_bot_seat() -> None:
     app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        session = await DuelSession.host(port=0, addr="127.0.0.1", name="Ann",
-                                         settings=MatchSettings("classic", target=5))
-        screen = push_duel(app, session)
-        guest = await DuelSession.join("127.0.0.1", session.port, name="Robot")
-        bot = asyncio.ensure_future(run_bot(guest, "greedy", seed=3, in_thread=False))
+    async with app.run_test(size=(80, 24)) as pilot, \
+            hosting_a_bot(app, MatchSettings("classic", target=5)) as (session, screen, bot):
         summaries = 0
         end = time.monotonic() + 60
         while not isinstance(app.screen, DuelOverScreen):
@@ -328,16 +342,9 @@ async def test_a_fresh_join_is_not_called_a_resumed_match(tmp_path: Any) -> None
 
 async def test_every_key_of_a_duel_fits_the_footer_at_80_columns() -> None:
     app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        host = await DuelSession.host(port=0, addr="127.0.0.1", name="Ann",
-                                      settings=MatchSettings("triominos", target=400))
-        screen = push_duel(app, host)
-        guest = await DuelSession.join("127.0.0.1", host.port, name="Robot")
-        bot = asyncio.ensure_future(run_bot(guest, "greedy", seed=3, in_thread=False))
+    async with app.run_test(size=(80, 24)) as pilot, \
+            hosting_a_bot(app, MatchSettings("triominos", target=400)) as (_, screen, _bot):
         await until([pilot], lambda: screen.is_mounted and screen.table.has_view()
                     and "rotate" in footer_actions(screen), "the deal")
         await pilot.pause()
         assert {"play", "rotate", "menu", "chat"} <= assert_footer_fits(screen)
-        bot.cancel()
-        await guest.close()
-        await host.close()
