@@ -166,7 +166,11 @@ def test_the_arena_pits_every_strength_the_game_offers(capsys):
     """The game's menu offers ``greedy`` too (the dominoes literature's yardstick)."""
     from tui_domino import ai
 
-    assert {name for name, _ in ai.MENU} <= set(ai.PLAYERS)
+    p = argparse.ArgumentParser()
+    arena.add_arguments(p)
+    for name, _ in ai.MENU:  # every strength of the game's menu is a side the arena takes
+        args = p.parse_args(["--variant", "classic", "--a", name, "--b", name])
+        assert (args.a, args.b) == (name, name)
     r = run(capsys, "--variant", "classic", "--a", "greedy", "--b", "random", "--games", "4",
             "--seed", "5", "--json", "--quiet")
     assert r["a"]["level"] == "greedy" and r["b"]["level"] == "random"

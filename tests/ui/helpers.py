@@ -99,12 +99,20 @@ def hand_offset(app: Any, index: int | tuple[str, int]) -> Offset:
     raise AssertionError(f"{index} not shown in the hand")
 
 
+def footer_keys(screen: Any) -> list[Any]:
+    from textual.widgets._footer import FooterKey
+
+    return list(screen.query(FooterKey))
+
+
+def footer_actions(screen: Any) -> set[str]:
+    return {k.action for k in footer_keys(screen)}
+
+
 def assert_footer_fits(screen: Any, width: int = 80) -> set[str]:
     """Every key of the screen's footer shows whole: none runs past ``width`` or hides
     another (the palette's key is docked on the right). Returns the keys' actions."""
-    from textual.widgets._footer import FooterKey
-
-    keys = list(screen.query(FooterKey))
+    keys = footer_keys(screen)
     spans = sorted((k.region.x, k.region.right) for k in keys)
     assert spans and spans[-1][1] <= width, spans
     assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False)), spans

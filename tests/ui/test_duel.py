@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static, TabbedContent
 
 from tests.ui.conftest import make_app
-from tests.ui.helpers import assert_footer_fits
+from tests.ui.helpers import assert_footer_fits, footer_actions
 from tui_domino.net import events as ev
 from tui_domino.net.core import MatchSettings
 from tui_domino.net.headless import run_bot
@@ -41,12 +41,6 @@ async def until(pilots: list[Pilot[Any]], test: Callable[[], object], what: str,
 
 def text_of(screen: Any, selector: str) -> str:
     return str(screen.query_one(selector, Static).render())
-
-
-def footer_actions(screen: Any) -> set[str]:
-    from textual.widgets._footer import FooterKey
-
-    return {k.action for k in screen.query(FooterKey)}
 
 
 def duel_of(app: Any) -> DuelScreen:

@@ -124,6 +124,7 @@ class Selection:
         return places
 
     def can_close(self, place: Any) -> bool:
+        """A double on an arm: it may close the arm, and join other doubles in one turn."""
         return isinstance(place, ArmPlace) and place.double and place.arm != "center"
 
     # -- changing the choice -------------------------------------------------------------------
@@ -197,7 +198,7 @@ class Selection:
         place = self.current_place()
         if place is None or not place.double:
             return "not-double"
-        if place.arm == "center":
+        if not self.can_close(place):  # a double, but the centre one: it opens a round alone
             return "centre"
         self.pending.append(ArmPlace(place.tile, place.arm, self.close and self.can_close(place)))
         self.close = False

@@ -176,15 +176,16 @@ class GameScreen(Screen[None]):
         view = self.session.view()
         chosen = {p.tile for p in self.sel.pending}
         marked = {i for i, t in enumerate(self.sel.hand) if t in chosen}
+        playable = self.sel.playable()
         if self.session.is_human_turn():
-            selected = self.sel.tile_index if self.sel.playable() else None
+            selected = self.sel.tile_index if playable else None
         else:
             selected = self.sel.tile_index if self._browsed else None
         self.query_one(HandView).show(
             self.session.variant,
             [tuple(t) for t in view["hand"]],
             selected,
-            self.sel.playable(),
+            playable,
             marked,
             hidden=self._hidden,
         )
@@ -235,9 +236,8 @@ class GameScreen(Screen[None]):
                     text += " · r turn"
             elif len(places) > 1:
                 text += f" · ↑↓ {len(places)} places"
-            if s.variant == "spider" and sel.can_close(place):
+            if s.variant == "spider" and sel.can_close(place):  # a double on an arm
                 text += " · c close" if not sel.close else " · c keep open"
-            if s.variant == "spider" and tile[0] == tile[1] and place.arm != "center":
                 text += " · m +double"
             if sel.pending:
                 chosen = ", ".join(

@@ -13,7 +13,7 @@ from tui_domino.ui.session import VARIANT_TITLES, Session
 
 class ScorePanel(Vertical):
     DEFAULT_CSS = """
-    ScorePanel { width: 26; padding: 0 1; background: $panel; }
+    ScorePanel { padding: 0 1; background: $panel; }  /* its width: the game's .tcss */
     ScorePanel #score { height: auto; }
     ScorePanel #log-title { color: $text-muted; margin-top: 1; }
     ScorePanel #log { height: 1fr; color: $text-muted; }
