@@ -105,6 +105,7 @@ async def test_spider_two_doubles_one_closed() -> None:
         await pilot.press("3")
         assert screen.sel.current_tile() == (3, 3)
         assert screen.sel.current_place().arm == "N"
+        assert screen.hint() == "⏎ play 3-3 on the North arm · c close · m +double"
         await pilot.press("c")  # close the North arm with it
         await pilot.press("m")  # keep it, choose another double
         assert screen.sel.current_tile() == (5, 5)
