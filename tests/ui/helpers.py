@@ -117,3 +117,8 @@ def assert_footer_fits(screen: Any, width: int = 80) -> set[str]:
     assert spans and spans[-1][1] <= width, spans
     assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False)), spans
     return {k.action for k in keys}
+
+
+def screen_lines(app: Any) -> list[str]:
+    """The screen's text as the terminal gets it, after the app's line filters."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.ui.conftest import make_app, settle
-from tests.ui.helpers import game
+from tests.ui.helpers import assert_footer_fits, footer_keys, game, screen_lines
+from tui_domino.ui.ascii import AsciiFilter, to_ascii
+from tui_domino.ui.screens.help import HelpScreen
+from tui_domino.ui.screens.new_game import NewGameScreen
+from tui_domino.ui.screens.settings import SettingsScreen
 from tui_domino.ui.screens.too_small import TooSmallScreen
 from tui_domino.ui.session import Seat
 from tui_domino.ui.widgets.board import BoardView
@@ -39,3 +45,74 @@ async def test_ascii_mode_draws_no_box_characters() -> None:
         )
         assert "+-+" in text
         assert not set(text) & set("┌┐└┘─│┬┴├┤")
+
+
+def not_ascii(lines: list[str]) -> list[str]:
+    return [line for line in lines if not line.isascii()]
+
+
+@pytest.mark.parametrize("variant", ["classic", "spider", "triominos"])
+async def test_ascii_mode_sends_only_ascii_to_the_terminal(variant: str) -> None:
+    app = make_app(seed=5)
+    app.settings.ascii = True
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_match(variant, [Seat("You"), Seat("Computer", "computer", "greedy")])
+        await settle(pilot)
+        app.notify("Saved.", title="A notice")  # a toast has a border of its own
+        await pilot.pause()
+        lines = screen_lines(app)
+        assert not not_ascii(lines)
+        text = "\n".join(lines)
+        assert "Enter play" in text  # the hint line names the key
+        assert "Your hand | " in text
+        assert lines[-1].startswith("<> Tile ^v Place Enter Play d Draw")  # the footer
+        assert "Enter" in {k.key_display for k in footer_keys(app.screen)}
+        assert_footer_fits(app.screen)
+
+
+async def test_ascii_mode_turns_on_and_off_while_playing() -> None:
+    app = make_app(seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_match("spider", [Seat("You"), Seat("Computer", "computer", "greedy")])
+        await settle(pilot)
+        before = screen_lines(app)
+        assert not_ascii(before) and "⏎ play" in "\n".join(before)
+        app.toggle_ascii()
+        await pilot.pause()
+        await pilot.pause()  # the notice of the change is on the screen too
+        assert not not_ascii(screen_lines(app))
+        assert "Enter play" in "\n".join(screen_lines(app))
+        app.toggle_ascii()
+        await pilot.pause()
+        after = "\n".join(screen_lines(app))
+        assert "⏎ play" in after and "─" in after
+
+
+@pytest.mark.parametrize("make", [SettingsScreen, NewGameScreen, HelpScreen])
+async def test_ascii_mode_reaches_the_menus_forms_and_help(make: type) -> None:
+    app = make_app(seed=5)
+    app.settings.ascii = True
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert not not_ascii(screen_lines(app))  # the main menu
+        app.push_screen(make())
+        await pilot.pause()
+        await pilot.pause()
+        assert not not_ascii(screen_lines(app))
+
+
+def test_the_ascii_filter_keeps_every_width_and_style() -> None:
+    from rich.cells import cell_len
+    from rich.segment import Segment
+    from rich.style import Style
+    from textual.color import Color
+
+    style = Style(bold=True)
+    texts = ["Round 1 · target 100", "╭─ Settings ─╮", "▐X▌ on", "Zoë → 日本", "▊ note ▎"]
+    out = AsciiFilter().apply([Segment(t, style) for t in texts], Color(0, 0, 0))
+    for before, seg in zip(texts, out, strict=True):
+        assert seg.text.isascii() and seg.style == style
+        assert cell_len(seg.text) == cell_len(before)
+    assert [seg.text for seg in out][:3] == [
+        "Round 1 | target 100", "+- Settings -+", "[X] on"]
+    assert to_ascii("Zoë → 日本") == "Zoe > ????"

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.events import Resize
+from textual.filter import LineFilter
 from textual.screen import Screen
 
 from tui_domino import rules
 from tui_domino.ui import storage
+from tui_domino.ui.ascii import AsciiFilter, key_words
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.screens.menu import MenuScreen
 from tui_domino.ui.screens.too_small import TooSmallScreen
@@ -52,6 +54,7 @@ class DominoApp(App[None]):
         self.autosave = autosave
         self.min_size = min_size
         self._too_small: TooSmallScreen | None = None
+        self._ascii_filter = AsciiFilter()
         if self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
         if not self.settings.animations:
@@ -128,6 +131,18 @@ class DominoApp(App[None]):
         for screen in self.screen_stack:
             if isinstance(screen, GameScreen):
                 screen.apply_settings()
+                screen.show_hint()
+            for widget in screen.walk_children(with_self=True):
+                widget.refresh()  # drops the lines drawn through the other filters
+            screen.refresh_bindings()  # the footer's keys are named anew
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        filters = super().get_line_filters()
+        return [*filters, self._ascii_filter] if self.settings.ascii else filters
+
+    def get_key_display(self, binding: Binding) -> str:
+        display = super().get_key_display(binding)
+        return key_words(display) if self.settings.ascii else display
 
     # -- terminal size -------------------------------------------------------------------------
 

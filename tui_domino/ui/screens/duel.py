@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Static
+from textual.widgets import Button, Input, Static
 
 from tui_domino import rules
 from tui_domino.net import events as ev
@@ -205,12 +205,12 @@ class DuelScreen(GameScreen):
             yield Static(id="waiting-text")
         yield from self.compose_table()
         yield Input(id="chat", max_length=200, compact=True,
-                    placeholder="Say something (⏎ sends, Esc closes)")
+                    placeholder="Say something (Enter sends, Esc closes)")
         yield from self.compose_hand()
 
+    PALETTE_KEY = False  # a duel's keys (Leave, Chat) fill the footer at 80 columns
+
     def on_mount(self) -> None:
-        # A duel's keys (Leave, Chat) fill the footer at 80 columns; Ctrl+P still works.
-        self.query_one(Footer).show_command_palette = False
         self._use_variant()
         self.listen()
 
@@ -353,7 +353,7 @@ class DuelScreen(GameScreen):
         self.draw_hand()
         self.query_one(ScorePanel).show(self.table, self.thinking)
         self.show_log()
-        self.query_one("#hint", Static).update(self.hint(), layout=False)
+        self.show_hint()
         n = len(view["hand"])
         self.query_one("#hand-box").border_title = f"Your hand · {n} tile{'' if n == 1 else 's'}"
 
@@ -519,7 +519,7 @@ class DuelScreen(GameScreen):
             return
         self.add_class("-chatting")
         chat = self.query_one("#chat", Input)
-        chat.placeholder = f"Say something to {self.table.opponent} (⏎ sends, Esc closes)"
+        chat.placeholder = f"Say something to {self.table.opponent} (Enter sends, Esc closes)"
         chat.focus()
 
     def close_chat(self) -> None:

@@ -15,6 +15,7 @@ from textual.widgets import Footer, Static
 
 from tui_domino import rules
 from tui_domino.ui import storage
+from tui_domino.ui.ascii import key_words
 from tui_domino.ui.drawing.canvas import Canvas
 from tui_domino.ui.drawing.snake import layout_classic
 from tui_domino.ui.drawing.spinner import layout_spider
@@ -33,6 +34,7 @@ class GameScreen(Screen[None]):
     """A match in play."""
 
     CSS_PATH = "game.tcss"
+    PALETTE_KEY = True  # the footer shows Ctrl+P's key (unless ASCII names the keys longer)
 
     # The arrows choose in the hand. They are bound here, not in the hand widget, so that they
     # run in order with ⏎ and the other keys when a terminal read brings several at once.
@@ -103,6 +105,9 @@ class GameScreen(Screen[None]):
         self.query_one(BoardView).set_ascii(ascii_only)
         self.query_one(HandView).ascii_only = ascii_only
         self.set_class(ascii_only, "-ascii")
+        # At 80 columns the footer's keys fill the line once ASCII names ⏎ "Enter"; Ctrl+P
+        # still opens the palette.
+        self.query_one(Footer).show_command_palette = self.PALETTE_KEY and not ascii_only
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         variant = self.session.variant
@@ -126,7 +131,7 @@ class GameScreen(Screen[None]):
         self.draw_board(follow)
         self.draw_hand()
         self.query_one(ScorePanel).show(s, self.thinking)
-        self.query_one("#hint", Static).update(self.hint(), layout=False)
+        self.show_hint()
         box = self.query_one("#hand-box")
         owner = "Your hand" if not s.hot_seat else f"{s.seats[s.viewer].name}'s hand"
         n = len(view["hand"])
@@ -193,7 +198,13 @@ class GameScreen(Screen[None]):
     def redraw_choice(self) -> None:
         self.draw_board(follow=True)
         self.draw_hand()
-        self.query_one("#hint", Static).update(self.hint(), layout=False)
+        self.show_hint()
+
+    def show_hint(self) -> None:
+        text = self.hint()
+        if self.has_class("-ascii"):
+            text = key_words(text)
+        self.query_one("#hint", Static).update(text, layout=False)
 
     def describe_place(self, place: Any) -> str:
         if isinstance(place, ArmPlace):
