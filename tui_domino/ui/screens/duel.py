@@ -171,6 +171,7 @@ class DuelScreen(GameScreen):
     match is over and seen, or when the player leaves."""
 
     CSS_PATH = ["game.tcss", "duel.tcss"]  # type: ignore[assignment]
+    PALETTE_KEY = False  # a duel's keys (Leave, Chat) fill the footer at 80 columns
 
     BINDINGS = [
         Binding("t", "chat", "Chat"),
@@ -207,8 +208,6 @@ class DuelScreen(GameScreen):
         yield Input(id="chat", max_length=200, compact=True,
                     placeholder="Say something (Enter sends, Esc closes)")
         yield from self.compose_hand()
-
-    PALETTE_KEY = False  # a duel's keys (Leave, Chat) fill the footer at 80 columns
 
     def on_mount(self) -> None:
         self._use_variant()
