@@ -60,7 +60,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     arena_parser = argparse.ArgumentParser(prog="tui-domino arena")
     arena.add_arguments(arena_parser)
-    return arena.main(arena_parser.parse_args(rest))
+    arena_args = arena_parser.parse_args(rest)
+    if arena_args.jobs != 1:
+        print("arena_tuned: the constants set here stay in this process: use --jobs 1",
+              file=sys.stderr)
+        return 2
+    return arena.main(arena_args)
 
 
 if __name__ == "__main__":

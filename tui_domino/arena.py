@@ -27,6 +27,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="each game is a whole match (the winner of a round leads the next)")
     parser.add_argument("--target", type=int, default=None,
                         help="with --matches: the match target (default: the variant's usual)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="games played in this many processes at once (the same results; "
+                             "the times per move are those of a machine that busy)")
     parser.add_argument("--json", action="store_true", help="end with one line of JSON")
     parser.add_argument("--quiet", action="store_true", help="no line per game")
 
@@ -201,9 +205,54 @@ def play_match(pairing: Pairing, game: int,
     return (1.0 if match.winner == seat_of_a else 0.0), margin, rounds
 
 
+# One game's result: its number, A's score (1, 0.5 or 0), A's points margin, and whether A
+# opened the round (a round) or A's score in each round (a match).
+Record = tuple[int, float, int, Any]
+
+
+def play(pairing: Pairing, game: int, matches: bool, target: int | None) -> Record:
+    if matches:
+        s, m, rs = play_match(pairing, game, target)
+        return game, s, m, rs
+    s, m, led = play_game(pairing, game)
+    return game, s, m, led
+
+
+def play_chunk(spec: tuple[Any, ...], games: list[int]) -> tuple[list[Record], Any, Any]:
+    """Plays ``games`` in a process of ``--jobs``; returns their records and each side's
+    times per move (all moves, and the moves with a choice)."""
+    variant, levels, seed, budget, matches, target = spec
+    pairing = Pairing(variant, levels, seed, budget)
+    records = [play(pairing, g, matches, target) for g in games]
+    return records, pairing.times, pairing.choice_times
+
+
+def records(pairing: Pairing, games: int, matches: bool, target: int | None,
+            jobs: int) -> Iterator[Record]:
+    """Every game's record in the order of the games, played here or in ``jobs`` processes
+    (each game depends only on the seed and its number, so the records are the same)."""
+    if jobs <= 1:
+        for g in range(games):
+            yield play(pairing, g, matches, target)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    size = 2 if matches else 10  # whole deals (pairs of games) in each chunk
+    chunks = [list(range(i, min(games, i + size))) for i in range(0, games, size)]
+    spec = (pairing.variant, pairing.levels, pairing.seed, pairing.budget, matches, target)
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        for recs, times, choice_times in pool.map(play_chunk, [spec] * len(chunks), chunks):
+            for side in (0, 1):
+                pairing.times[side].extend(times[side])
+                pairing.choice_times[side].extend(choice_times[side])
+            yield from recs
+
+
 def run(variant: str, a: str, b: str, games: int, seed: int, budget: Any,
         quiet: bool = True, out: Any = None, matches: bool = False,
-        target: int | None = None) -> dict[str, Any]:
+        target: int | None = None, jobs: int = 1) -> dict[str, Any]:
     out = out or sys.stdout
     pairing = Pairing(variant, (a, b), seed, budget)
     times, choices = pairing.times, pairing.choice_times
@@ -211,16 +260,15 @@ def run(variant: str, a: str, b: str, games: int, seed: int, budget: Any,
     margins: list[int] = []
     per_deal: dict[int, list[float]] = {}  # deal k: [rounds played, rounds A won]
     lead = {True: [0, 0.0], False: [0, 0.0]}  # A led / followed: [games, A's score]
-    for g in range(games):
+    for g, s, m, led_or_rounds in records(pairing, games, matches, target, jobs):
         if matches:
-            s, m, rs = play_match(pairing, g, target)
+            rs = led_or_rounds
             d = per_deal.setdefault(g // 2, [0, 0.0])
             d[0] += len(rs)
             d[1] += sum(rs)
         else:
-            s, m, led = play_game(pairing, g)
-            lead[led][0] += 1
-            lead[led][1] += s
+            lead[led_or_rounds][0] += 1
+            lead[led_or_rounds][1] += s
         score += s
         margins.append(m)
         if not quiet:
@@ -281,6 +329,9 @@ def main(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("arena: --games must be at least 1", file=sys.stderr)
         return 2
+    if args.jobs < 1:
+        print("arena: --jobs must be at least 1", file=sys.stderr)
+        return 2
     if args.target is not None:
         if not args.matches:
             print("arena: --target needs --matches", file=sys.stderr)
@@ -299,7 +350,7 @@ def main(args: argparse.Namespace) -> int:
             budget = Budget(iterations=DEFAULT_ITERATIONS[args.variant], ms=args.budget_ms)
     t0 = time.perf_counter()
     r = run(args.variant, args.a, args.b, args.games, args.seed, budget, quiet=args.quiet,
-            matches=args.matches, target=args.target)
+            matches=args.matches, target=args.target, jobs=args.jobs)
     elapsed = time.perf_counter() - t0
     unit = f"matches to {r['target']}" if args.matches else "games"
     print(f"arena: {args.variant}, {args.games} {unit}, seed {args.seed}, "

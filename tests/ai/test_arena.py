@@ -89,6 +89,10 @@ def test_the_tuning_script_overrides_search_constants_and_refuses_unknown_ones(
     for bad in ("FOO=1", "UCB_C.chess=1", "UCB_C.classic", "CLASSIC_BLOCK=oops"):
         assert tuned.main(["--set", bad]) == 2
     assert "arena_tuned:" in capsys.readouterr().err
+    # other processes would play with the constants of the module, not these
+    assert tuned.main(["--set", "UCB_C.classic=1.5", "--", "--variant", "classic", "--a",
+                       "hard", "--b", "random", "--jobs", "2"]) == 2
+    assert "use --jobs 1" in capsys.readouterr().err
 
 
 def test_a_match_arena_plays_whole_matches_and_reports_their_rounds(capsys):
@@ -175,3 +179,30 @@ def test_the_arena_pits_every_strength_the_game_offers(capsys):
             "--seed", "5", "--json", "--quiet")
     assert r["a"]["level"] == "greedy" and r["b"]["level"] == "random"
     assert r["games"] == 4
+
+
+@pytest.mark.parametrize("extra", [(), ("--matches", "--target", "50")])
+def test_games_in_two_processes_give_the_same_results(capsys, extra):
+    args = ("--variant", "classic", "--a", "hard", "--b", "random", "--games", "12",
+            "--seed", "4", "--iterations", "40", "--json", "--quiet", *extra)
+    p = argparse.ArgumentParser()
+    arena.add_arguments(p)
+    reports = []
+    for jobs in ("1", "2"):
+        assert arena.main(p.parse_args([*args, "--jobs", jobs])) == 0
+        lines = capsys.readouterr().out.strip().splitlines()
+        r = json.loads(lines[-1])
+        for side in ("a", "b"):
+            r[side].pop("move_ms")
+        # every move was timed once: the counts of moves with a choice agree too
+        counts = [line.split(":")[1].split(",")[0] for line in lines if "with a choice" in line]
+        reports.append((r, counts))
+    assert reports[0] == reports[1]
+
+
+def test_jobs_must_be_positive(capsys):
+    p = argparse.ArgumentParser()
+    arena.add_arguments(p)
+    args = p.parse_args(["--variant", "classic", "--a", "easy", "--b", "random", "--jobs", "0"])
+    assert arena.main(args) == 2
+    assert "--jobs must be at least 1" in capsys.readouterr().err
