@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.ui.conftest import make_app, settle
@@ -88,17 +90,23 @@ async def test_ascii_mode_turns_on_and_off_while_playing() -> None:
         assert "⏎ play" in after and "─" in after
 
 
-@pytest.mark.parametrize("make", [SettingsScreen, NewGameScreen, HelpScreen])
-async def test_ascii_mode_reaches_the_menus_forms_and_help(make: type) -> None:
+@pytest.mark.parametrize("make", [SettingsScreen, NewGameScreen, HelpScreen, "palette"])
+async def test_ascii_mode_reaches_the_menus_forms_help_and_palette(make: Any) -> None:
     app = make_app(seed=5)
     app.settings.ascii = True
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert not not_ascii(screen_lines(app))  # the main menu
-        app.push_screen(make())
+        if make == "palette":
+            await pilot.press("ctrl+p")
+        else:
+            app.push_screen(make())
         await pilot.pause()
         await pilot.pause()
-        assert not not_ascii(screen_lines(app))
+        lines = screen_lines(app)
+        assert not not_ascii(lines)
+        if make == "palette":
+            assert any(">  Search for commands" in line for line in lines)
 
 
 def test_the_ascii_filter_keeps_every_width_and_style() -> None:
@@ -116,3 +124,4 @@ def test_the_ascii_filter_keeps_every_width_and_style() -> None:
     assert [seg.text for seg in out][:3] == [
         "Round 1 | target 100", "+- Settings -+", "[X] on"]
     assert to_ascii("Zoë → 日本") == "Zoe > ????"
+    assert to_ascii("🔎 Search") == ">  Search"  # the palette's prompt keeps its two cells
