@@ -46,6 +46,12 @@ def test_triominos(snap_compare) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(make_app(), run_before=_game("triominos", 3, 26), terminal_size=SIZE)
 
 
+def test_triominos_in_ascii(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    app.settings.ascii = True
+    assert snap_compare(app, run_before=_game("triominos", 3, 26), terminal_size=SIZE)
+
+
 def test_round_summary(snap_compare) -> None:  # type: ignore[no-untyped-def]
     async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
         await pilot.app.push_screen(GameScreen(session_round_over("classic", 11)))
