@@ -122,6 +122,21 @@ def test_the_ascii_filter_keeps_every_width_and_style() -> None:
         assert seg.text.isascii() and seg.style == style
         assert cell_len(seg.text) == cell_len(before)
     assert [seg.text for seg in out][:3] == [
-        "Round 1 | target 100", "+- Settings -+", "[X] on"]
+        "Round 1 | target 100", "+- Settings -+", "|X| on"]
     assert to_ascii("Zoë → 日本") == "Zoe > ????"
     assert to_ascii("🔎 Search") == ">  Search"  # the palette's prompt keeps its two cells
+
+
+async def test_check_boxes_show_their_state_by_their_mark() -> None:
+    app = make_app(seed=5)
+    app.settings.ascii = True
+    app.settings.animations = False
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(SettingsScreen())
+        await pilot.pause()
+        text = "\n".join(screen_lines(app))
+        assert "|X| ASCII characters only" in text
+        assert "| | animations and pauses" in text  # off: no mark, whatever the colours
+        await pilot.click("#animations")
+        await pilot.pause()
+        assert "|X| animations and pauses" in "\n".join(screen_lines(app))

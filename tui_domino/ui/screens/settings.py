@@ -9,6 +9,15 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 
+class Tick(Checkbox):
+    """A check box that shows its state by its mark, not only by the mark's colour: X when
+    on, blank when off (in a monochrome terminal or ASCII mode the colours may not tell)."""
+
+    @property  # type: ignore[override]
+    def BUTTON_INNER(self) -> str:  # Textual's name for the mark
+        return "X" if self.value else " "
+
+
 class SettingsScreen(Screen[None]):
     BINDINGS = [Binding("escape", "back", "Back")]
 
@@ -35,11 +44,11 @@ class SettingsScreen(Screen[None]):
                 yield Select([(t, t) for t in themes], value=s.theme if s.theme in themes
                              else self.app.theme, allow_blank=False, id="theme", compact=True)
                 yield Label("Drawing")
-                yield Checkbox("ASCII characters only", s.ascii, id="ascii", compact=True)
+                yield Tick("ASCII characters only", s.ascii, id="ascii", compact=True)
                 yield Label("Dominoes")
-                yield Checkbox("pips when there is room", s.pips, id="pips", compact=True)
+                yield Tick("pips when there is room", s.pips, id="pips", compact=True)
                 yield Label("Animations")
-                yield Checkbox("animations and pauses", s.animations, id="animations",
+                yield Tick("animations and pauses", s.animations, id="animations",
                                compact=True)
                 yield Label("Computer's pause")
                 yield Select([("none", 0.0), ("short", 0.3), ("normal", 0.6), ("long", 1.2)],
