@@ -140,3 +140,22 @@ async def test_check_boxes_show_their_state_by_their_mark() -> None:
         await pilot.click("#animations")
         await pilot.pause()
         assert "|X| animations and pauses" in "\n".join(screen_lines(app))
+
+
+async def test_the_round_summary_in_ascii_marks_nothing_with_a_dash() -> None:
+    from tui_domino.ui.screens.game import GameScreen
+    from tui_domino.ui.screens.summary import RoundSummary
+    from tui_domino.ui.screenshots import session_round_over
+
+    app = make_app()
+    app.settings.ascii = True
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(GameScreen(session_round_over("classic", 11)))
+        await settle(pilot)
+        assert isinstance(app.screen, RoundSummary)
+        lines = screen_lines(app)
+        assert not not_ascii(lines)
+        row = next(line for line in lines if "going out" in line).strip()
+        # the winner's column scores, the other's is empty: a dash, not a rule
+        assert row.startswith("|") and row.endswith("|") and "|" not in row[1:-1]
+        assert " - " in row and "+21" in row

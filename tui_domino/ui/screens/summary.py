@@ -31,7 +31,7 @@ def summary_table(session: Session) -> Table:
         cells = []
         for p, n in zip(pts, counts, strict=True):
             if not n:
-                cells.append("·")
+                cells.append("–")  # an en dash: nothing (ASCII mode draws "-")
             elif what in counted:
                 cells.append(f"{p:+d} ({n})")
             else:
