@@ -13,8 +13,8 @@ class Tick(Checkbox):
     """A check box that shows its state by its mark, not only by the mark's colour: X when
     on, blank when off (in a monochrome terminal or ASCII mode the colours may not tell)."""
 
-    @property  # type: ignore[override]
-    def BUTTON_INNER(self) -> str:  # Textual's name for the mark
+    @property
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # Textual's name for the mark
         return "X" if self.value else " "
 
 
