@@ -121,3 +121,31 @@ def test_spider_playout_end_states_obey_the_rules():
             assert all(sim.closed) or (
                 sim.bp == len(sim.bz) and not (h0 & open_ends) and not (h1 & open_ends)
             )
+
+
+def test_the_rules_check_script_runs_and_reports_agreement(monkeypatch, capsys):
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "rules_check.py"
+    spec = importlib.util.spec_from_file_location("rules_check", path)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    monkeypatch.setattr(sys, "argv", ["rules_check", "--rounds", "20", "--triominos-rounds", "4",
+                                      "--matches", "3", "--triominos-matches", "1",
+                                      "--seed", "7"])
+    assert script.main() == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 6 and all(": agree (" in line for line in lines)
+    # a disagreement is reported, not hidden: a simulator that forgets the round's points
+    play = ClassicSim.play
+
+    def forgetful(sim, m):
+        play(sim, m)
+        sim.points = [0, 0]
+
+    monkeypatch.setattr(ClassicSim, "play", forgetful)
+    assert script.main() == 1
+    assert "DISAGREE" in capsys.readouterr().out
