@@ -166,3 +166,31 @@ def test_a_user_name_becomes_a_safe_player_name() -> None:
     assert player_name("\x1b[31mred\x07") == "[31mred"
     assert player_name("a" * 40) == "a" * 16
     assert player_name("  ") == "guest"
+
+
+async def test_a_visitor_who_leaves_while_the_game_starts_leaves_no_game_behind(
+    server: GameServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The game's process is held back until the visitor has gone: on a busy machine starting
+    # it takes seconds, and a visitor may hang up meanwhile.
+    hold = asyncio.Event()
+    started: list[asyncio.subprocess.Process] = []
+    spawn = asyncio.create_subprocess_exec
+
+    async def slow_spawn(*args: Any, **kw: Any) -> asyncio.subprocess.Process:
+        await hold.wait()
+        proc = await spawn(*args, **kw)
+        started.append(proc)
+        return proc
+
+    monkeypatch.setattr(asyncio, "create_subprocess_exec", slow_spawn)
+    term = await visit(server.port, "ann")
+    await eventually(lambda: bool(server.visits), "the visit starts its game")
+    v = next(iter(server.visits))
+    await term.close()
+    await eventually(lambda: v.ended, "the server sees the visitor go")
+    hold.set()
+    await eventually(lambda: bool(started), "the game's process starts")
+    await asyncio.wait_for(started[0].wait(), 10)  # and is stopped, not left to run
+    await eventually(lambda: not server.visits, "the visit ends")
+    assert v.master is None
