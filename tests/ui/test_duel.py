@@ -76,10 +76,12 @@ async def play_a_turn(pilot: Pilot[Any], screen: DuelScreen) -> None:
         await pilot.press("p")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def refusing_port() -> socket.socket:
+    """A socket bound to a loopback port and never listening: a connection to it is refused
+    for as long as the socket is held, and no other test can take the port meanwhile."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    return s
 
 
 async def test_host_and_join_from_the_menu_play_and_chat() -> None:
@@ -203,7 +205,8 @@ async def test_a_whole_match_against_a_bot_seat() -> None:
 
 async def test_a_refused_connection_is_told_on_the_join_screen() -> None:
     app = make_app()
-    port = free_port()  # nobody listens there any more
+    held = refusing_port()
+    port = held.getsockname()[1]
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("d")
         await until([pilot], lambda: isinstance(app.screen, DuelSetupScreen), "the setup")
@@ -218,6 +221,19 @@ async def test_a_refused_connection_is_told_on_the_join_screen() -> None:
         app.screen.query_one("#address", Input).value = "127.0.0.1:99999"
         await pilot.press("f5")
         await until([pilot], lambda: "65535" in text_of(app.screen, "#message"), "a message")
+    held.close()
+
+
+async def test_a_duel_screen_closed_as_it_opens_is_no_crash() -> None:
+    # e.g. the connection drops, or the player leaves, before the screen was ever shown
+    app = make_app()
+    async with (app.run_test(size=(80, 24)) as pilot,
+                hosting_a_bot(app, MatchSettings("classic")) as (_host, screen, _bot)):
+        app.pop_screen()
+        for _ in range(5):
+            await pilot.pause()
+        assert not screen.is_attached and app.is_running
+        assert type(app.screen).__name__ == "MenuScreen"
 
 
 async def test_a_settings_mismatch_is_told_on_the_join_screen() -> None:

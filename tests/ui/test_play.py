@@ -341,3 +341,16 @@ async def test_spider_the_centre_double_is_not_offered_with_other_doubles() -> N
         await settle(pilot)
         assert state.history[0]["move"] == {
             "kind": "place", "placements": [{"tile": [1, 1], "arm": "center", "close": False}]}
+
+
+async def test_a_game_screen_closed_as_it_opens_is_no_crash() -> None:
+    from tui_domino.ui.screenshots import session_after
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.push_screen(GameScreen(session_after("classic", 4, 3)))
+        app.pop_screen()  # before the screen was ever shown
+        for _ in range(5):
+            await pilot.pause()
+        assert app.is_running and type(app.screen).__name__ == "MenuScreen"

@@ -210,6 +210,8 @@ class DuelScreen(GameScreen):
         yield from self.compose_hand()
 
     def on_mount(self) -> None:
+        if self.taken_off():
+            return
         self._use_variant()
         self.listen()
 
@@ -333,7 +335,7 @@ class DuelScreen(GameScreen):
     # -- drawing --------------------------------------------------------------------------------
 
     def refresh_all(self, follow: bool = True) -> None:
-        if not self.is_mounted:
+        if not self.is_mounted or self.taken_off():
             return
         self.show_status()
         waiting = not self.table.has_view()
@@ -473,6 +475,8 @@ class DuelScreen(GameScreen):
         return super().hint()
 
     def on_screen_resume(self) -> None:
+        if self.taken_off():
+            return
         self.apply_settings()
         self.refresh_all()
 

@@ -92,7 +92,14 @@ class GameScreen(Screen[None]):
             yield HandView(id="hand")
         yield Footer(compact=True)
 
+    def taken_off(self) -> bool:
+        """Whether the screen was closed before it was shown (its widgets are gone), e.g. a
+        duel whose connection dropped as it opened."""
+        return not self.query(BoardView)
+
     def on_mount(self) -> None:
+        if self.taken_off():
+            return
         self.add_class(self.session.variant)
         self.apply_settings()
         self.query_one(HandView).focus()
@@ -124,6 +131,8 @@ class GameScreen(Screen[None]):
         return self.query_one(BoardView)
 
     def refresh_all(self, follow: bool = True) -> None:
+        if self.taken_off():
+            return
         s = self.session
         view = s.view()
         human = s.is_human_turn() and not self._hidden
@@ -277,6 +286,8 @@ class GameScreen(Screen[None]):
 
     def next_step(self) -> None:
         """After any move: end of round, the computer's turn, or a hand-over."""
+        if self.taken_off():
+            return
         s = self.session
         self._turn += 1
         if s.state.is_over:
@@ -509,6 +520,8 @@ class GameScreen(Screen[None]):
         self.redraw_choice()
 
     def on_screen_resume(self) -> None:
+        if self.taken_off():
+            return
         self.apply_settings()
         if not self.session.state.is_over and not self.thinking:
             self.refresh_all()
