@@ -391,9 +391,8 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             os.close(slave)
             theirs.close()
         self.master = master
-        if self.ended:  # the visitor left while the game was starting: nobody will play it
+        if self.ended:  # the visitor left while the game was starting: _cleanup stops it
             ours.close()
-            await self._stop_game()
             return
         os.set_blocking(master, False)
         loop.add_reader(master, self._on_output)
@@ -526,8 +525,8 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def _cleanup(self) -> None:
         proc = self.proc
         if proc is not None and proc.returncode is None:
-            # The visit ended without stopping its game (it was cancelled): stop it now, or
-            # it would outlive the visit.
+            # The visit ended without stopping its game (cancelled, or left while the game
+            # was starting): stop it now, or it would outlive the visit.
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
         loop = asyncio.get_running_loop()

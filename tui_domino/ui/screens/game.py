@@ -70,6 +70,7 @@ class GameScreen(Screen[None]):
         self._hidden = False
         self._browsed = False  # the player has looked through the hand during the other's turn
         self._flash: Timer | None = None
+        self._board: BoardView | None = None  # made in compose
 
     # -- layout --------------------------------------------------------------------------------
 
@@ -80,7 +81,8 @@ class GameScreen(Screen[None]):
     def compose_table(self) -> ComposeResult:
         """The board beside the score panel, and the hint line under them."""
         with Horizontal(id="table"):
-            yield BoardView(id="board")
+            self._board = BoardView(id="board")
+            yield self._board
             yield ScorePanel(id="side")
         with Horizontal(id="hint-row"):
             yield Static(id="hint")
@@ -95,7 +97,7 @@ class GameScreen(Screen[None]):
     def taken_off(self) -> bool:
         """Whether the screen was closed before it was shown (its widgets are gone), e.g. a
         duel whose connection dropped as it opened."""
-        return not self.query(BoardView)
+        return self._board is None or not self._board.is_attached
 
     def on_mount(self) -> None:
         if self.taken_off():
@@ -109,7 +111,7 @@ class GameScreen(Screen[None]):
     def apply_settings(self) -> None:
         settings = getattr(self.app, "settings", None)
         ascii_only = bool(settings is not None and settings.ascii)
-        self.query_one(BoardView).set_ascii(ascii_only)
+        self.board.set_ascii(ascii_only)
         self.query_one(HandView).ascii_only = ascii_only
         self.set_class(ascii_only, "-ascii")
         # At 80 columns the footer's keys fill the line once ASCII names ⏎ "Enter"; Ctrl+P
@@ -128,7 +130,8 @@ class GameScreen(Screen[None]):
 
     @property
     def board(self) -> BoardView:
-        return self.query_one(BoardView)
+        assert self._board is not None
+        return self._board
 
     def refresh_all(self, follow: bool = True) -> None:
         if self.taken_off():
