@@ -66,16 +66,10 @@ def test_statistics():
 def test_the_tuning_script_overrides_search_constants_and_refuses_unknown_ones(
     monkeypatch, capsys
 ):
-    import importlib.util
-    from pathlib import Path
-
+    from tests.scripts import load_script
     from tui_domino.ai import search
 
-    path = Path(__file__).resolve().parents[2] / "scripts" / "arena_tuned.py"
-    spec = importlib.util.spec_from_file_location("arena_tuned", path)
-    assert spec is not None and spec.loader is not None
-    tuned = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tuned)
+    tuned = load_script("arena_tuned")
     # Registered with monkeypatch so the module's constants come back after the test.
     monkeypatch.setattr(search, "UCB_C", dict(search.UCB_C))
     monkeypatch.setattr(search, "CLASSIC_GREEDY", search.CLASSIC_GREEDY)

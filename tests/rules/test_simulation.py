@@ -124,15 +124,11 @@ def test_spider_playout_end_states_obey_the_rules():
 
 
 def test_the_rules_check_script_runs_and_reports_agreement(monkeypatch, capsys):
-    import importlib.util
     import sys
-    from pathlib import Path
 
-    path = Path(__file__).resolve().parents[2] / "scripts" / "rules_check.py"
-    spec = importlib.util.spec_from_file_location("rules_check", path)
-    assert spec is not None and spec.loader is not None
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    from tests.scripts import load_script
+
+    script = load_script("rules_check")
     monkeypatch.setattr(sys, "argv", ["rules_check", "--rounds", "20", "--triominos-rounds", "4",
                                       "--matches", "3", "--triominos-matches", "1",
                                       "--seed", "7"])
