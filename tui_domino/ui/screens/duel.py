@@ -241,6 +241,8 @@ class DuelScreen(GameScreen):
         self._backlog = []
         self.refresh_all()
         async for e in self.duel.events():
+            if self.taken_off():  # the screen is going: nothing is left to show events on
+                return
             self.handle(e)
 
     def handle(self, e: ev.Event) -> None:

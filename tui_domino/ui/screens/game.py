@@ -95,8 +95,12 @@ class GameScreen(Screen[None]):
         yield Footer(compact=True)
 
     def taken_off(self) -> bool:
-        """Whether the screen was closed before it was shown (its widgets are gone), e.g. a
-        duel whose connection dropped as it opened."""
+        """Whether the screen is closed or being closed, its widgets gone or going, e.g. a
+        duel whose connection dropped as it opened: then nothing on it is to be drawn.
+        Textual marks every node of a screen it removes as pruning at once, then removes the
+        widgets one by one, so a single widget still attached proves nothing."""
+        if getattr(self, "_pruning", False) or getattr(self, "_closing", False):
+            return True
         return self._board is None or not self._board.is_attached
 
     def on_mount(self) -> None:
