@@ -144,6 +144,24 @@ def test_the_opponent_model_samples_only_consistent_hands():
     assert checked > 50
 
 
+def test_the_mixed_opponent_model_reads_a_random_player_and_a_heavy_first_one():
+    from tests.scripts import load_script
+    from tui_domino.ai import PLAYERS, search
+
+    reading = load_script("opponent_reading")
+    mixes = (0.0, search.OPP_MIX, 1.0)  # the heavy-first kind alone, the mixture, random alone
+    # Against a player who picks at random, the heavy-first kind alone is misled (it weighs the
+    # true hand below the pool's average); the mixture is not, and reads him far better.
+    (heavy, mixed, rand), views = reading.truth_scores(PLAYERS["random"], mixes, rounds=30)
+    assert views > 200
+    assert heavy < 0 < mixed <= rand + 0.1
+    assert mixed > heavy + 0.15
+    # Against the heavy-first normal player, the mixture reads him better than the random kind.
+    (heavy, mixed, rand), views = reading.truth_scores(PLAYERS["normal"], mixes, rounds=30)
+    assert heavy > 0 and mixed > rand + 0.05
+    assert mixes[1] == search.OPP_MIX  # the script put the adopted prior back
+
+
 def test_a_placed_tile_is_charged_to_the_oldest_slot_that_could_hold_it():
     from tui_domino.ai.inference import _charge
 

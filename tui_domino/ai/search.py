@@ -210,22 +210,28 @@ def _triominos_value_fn(var: Variant, me: int) -> Any:
 PLAYOUTS: dict[str, Any] = {"classic": _classic_playout, "triominos": _triominos_playout}
 
 
-# The opponent model for weighting hidden deals (classic): he picks among his fitting tiles
-# with probability proportional to exp(OPP_BETA * pips); 0 turns the weighting off.
+# The opponent model for weighting hidden deals (classic). He is one of two kinds of player:
+# heavy-first, picking among his fitting tiles with probability proportional to
+# exp(OPP_BETA * pips), or one who picks uniformly at random, with prior OPP_MIX. A hand's
+# weight is the likelihood of his placements with it under each kind, mixed by the priors: over
+# the whole history, not move by move, so his choices also tell which kind he is. OPP_BETA 0
+# turns the weighting off; OPP_MIX 0 keeps the heavy-first kind alone.
 OPP_BETA = 0.8
+OPP_MIX = 0.5
 OPP_POOL = 256
 
 
 class OpponentModel:
     """Hidden deals weighted by the opponent's past choices (classic): a hand is weighted by
-    how likely his placements since his last draw were with it, if he picks among his fitting
-    tiles with probability proportional to exp(OPP_BETA * pips). ``sample`` draws from a pool
-    of consistent hands by weight (the rest shuffled into the bazaar); ``weigh`` weighs one."""
+    how likely his placements since his last draw were with it, mixed over two kinds of player
+    (heavy-first and uniformly random; see OPP_MIX). ``sample`` draws from a pool of consistent
+    hands by weight (the rest shuffled into the bazaar); ``weigh`` weighs one."""
 
     def __init__(self, know: Knowledge, evidence: Evidence, rng: random.Random) -> None:
         self._evidence = evidence
         self._know = know
         self._weight = [math.exp(OPP_BETA * p) for p in D.PIPS]
+        self._uniform = [1.0] * len(D.PIPS)
         self.pool = [know.sample(rng)[0] for _ in range(OPP_POOL)]
         self.cum: list[float] = []
         total = 0.0
@@ -235,7 +241,11 @@ class OpponentModel:
         self.total = total
 
     def weigh(self, hand: int) -> float:
-        return evidence_weight(self._evidence, hand, self._weight)
+        heavy = evidence_weight(self._evidence, hand, self._weight)
+        if not OPP_MIX:
+            return heavy
+        uniform = evidence_weight(self._evidence, hand, self._uniform)
+        return (1 - OPP_MIX) * heavy + OPP_MIX * uniform
 
     def sample(self, r: random.Random) -> tuple[int, list[int]]:
         h = self.pool[min(len(self.pool) - 1, bisect(self.cum, r.random() * self.total))]
