@@ -213,9 +213,10 @@ PLAYOUTS: dict[str, Any] = {"classic": _classic_playout, "triominos": _triominos
 # The opponent model for weighting hidden deals (classic). He is one of two kinds of player:
 # heavy-first, picking among his fitting tiles with probability proportional to
 # exp(OPP_BETA * pips), or one who picks uniformly at random, with prior OPP_MIX. A hand's
-# weight is the likelihood of his placements with it under each kind, mixed by the priors: over
-# the whole history, not move by move, so his choices also tell which kind he is. OPP_BETA 0
-# turns the weighting off; OPP_MIX 0 keeps the heavy-first kind alone.
+# weight is the likelihood of his placements with it under each kind, mixed by the priors:
+# over all the placements read (those since his last draw), not move by move, so his choices
+# also tell which kind he is. OPP_BETA 0 turns the weighting off; OPP_MIX 0 keeps the
+# heavy-first kind alone.
 OPP_BETA = 0.8
 OPP_MIX = 0.5
 OPP_POOL = 256
