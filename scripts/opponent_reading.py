@@ -5,11 +5,11 @@
 Plays seeded classic rounds: player 0 plays the normal level, player 1 each of the arena's
 random, easy, greedy and normal players in turn. At every view of player 0 that holds
 evidence of the opponent's choices (his placements since his last draw), it builds the
-search's opponent model once for each prior ``OPP_MIX`` of the uniformly random kind of player
-(0: the heavy-first kind alone; 1: the random kind alone) and scores how much it favours his
-true hand: the log of the true hand's weight over the mean weight of the model's pool of
-consistent hands. It prints the mean score per opponent and prior: 0 is no better than the
-masks alone, below 0 misled.
+search's opponent model, weighs its pool under each prior ``OPP_MIX`` of the uniformly random
+kind of player (0: the heavy-first kind alone; 1: the random kind alone) and scores how much
+each favours his true hand: the log of the true hand's weight over the mean weight of the
+pool of consistent hands. It prints the mean score per opponent and prior: 0 is no better
+than the masks alone, below 0 misled.
 """
 
 from __future__ import annotations
@@ -51,10 +51,13 @@ def truth_scores(opponent: Choose, mixes: Sequence[float], rounds: int,
                 if evidence:
                     know = knowledge(view)
                     truth = VARIANTS["classic"].mask_of(state.hands[1])
+                    # One pool of consistent hands, drawn once (it does not depend on the
+                    # prior), weighed under each prior in turn.
+                    model = search.OpponentModel(know, evidence, random.Random(s))
                     for i, mix in enumerate(mixes):
                         search.OPP_MIX = mix
-                        model = search.OpponentModel(know, evidence, random.Random(s))
-                        totals[i] += math.log(model.weigh(truth) * len(model.pool) / model.total)
+                        mean = sum(map(model.weigh, model.pool)) / len(model.pool)
+                        totals[i] += math.log(model.weigh(truth) / mean)
                     count += 1
                 state.apply(normal(view, rng))
     finally:

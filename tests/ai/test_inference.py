@@ -108,7 +108,7 @@ def test_play_evidence_follows_the_opponents_placements_since_his_last_draw():
 
 
 def test_evidence_weight_prefers_hands_without_heavier_tiles_passed_over():
-    from tui_domino.ai.inference import evidence_weight
+    from tui_domino.ai.inference import evidence_weight, uniform_choice_weight
 
     weight = [2.0 ** D.PIPS[t] for t in range(28)]
     # He played 1-2 when the ends were 2 and 3 (fits: every tile with a 2 or a 3).
@@ -120,6 +120,10 @@ def test_evidence_weight_prefers_hands_without_heavier_tiles_passed_over():
     assert evidence_weight(evidence, light, weight) == 1.0
     assert evidence_weight(evidence, heavy, weight) == pytest.approx(8 / (8 + 512))
     assert evidence_weight([], heavy, weight) == 1.0
+    # a player who picks any fitting tile: one chance in the number that fitted
+    assert uniform_choice_weight(evidence, heavy) == evidence_weight(evidence, heavy, [1.0] * 28)
+    assert uniform_choice_weight(evidence, heavy) == 0.5
+    assert uniform_choice_weight(evidence, light) == 1.0
 
 
 def test_the_opponent_model_samples_only_consistent_hands():

@@ -358,4 +358,15 @@ def evidence_weight(evidence: Evidence, opp_mask: int, weight: list[float]) -> f
     return w
 
 
-__all__ = ["Evidence", "Knowledge", "evidence_weight", "knowledge", "play_evidence"]
+def uniform_choice_weight(evidence: Evidence, opp_mask: int) -> float:
+    """How likely the opponent's choices were if his hand now is ``opp_mask``, when he picks
+    any of the fitting tiles with the same probability (``evidence_weight`` with equal
+    weights): one over the number of tiles that fitted, for each choice."""
+    w = 1.0
+    for _tile, fits, later in evidence:
+        w /= ((opp_mask | later) & fits).bit_count()
+    return w
+
+
+__all__ = ["Evidence", "Knowledge", "evidence_weight", "knowledge", "play_evidence",
+           "uniform_choice_weight"]

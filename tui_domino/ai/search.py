@@ -26,7 +26,14 @@ from itertools import combinations
 from typing import Any
 
 from tui_domino import rules
-from tui_domino.ai.inference import Evidence, Knowledge, evidence_weight, knowledge, play_evidence
+from tui_domino.ai.inference import (
+    Evidence,
+    Knowledge,
+    evidence_weight,
+    knowledge,
+    play_evidence,
+    uniform_choice_weight,
+)
 from tui_domino.ai.simulation import Sim, Variant, variant_of
 from tui_domino.rules import dominoes as D
 from tui_domino.rules.triominos_sim import PATTERN_MASK, mask_value
@@ -232,7 +239,6 @@ class OpponentModel:
         self._evidence = evidence
         self._know = know
         self._weight = [math.exp(OPP_BETA * p) for p in D.PIPS]
-        self._uniform = [1.0] * len(D.PIPS)
         self.pool = [know.sample(rng)[0] for _ in range(OPP_POOL)]
         self.cum: list[float] = []
         total = 0.0
@@ -245,7 +251,7 @@ class OpponentModel:
         heavy = evidence_weight(self._evidence, hand, self._weight)
         if not OPP_MIX:
             return heavy
-        uniform = evidence_weight(self._evidence, hand, self._uniform)
+        uniform = uniform_choice_weight(self._evidence, hand)
         return (1 - OPP_MIX) * heavy + OPP_MIX * uniform
 
     def sample(self, r: random.Random) -> tuple[int, list[int]]:
