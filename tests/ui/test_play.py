@@ -12,6 +12,7 @@ from tests.ui.helpers import (
     classic_state,
     game,
     hand_offset,
+    screen_lines,
     session_with,
     spider_state,
 )
@@ -30,6 +31,33 @@ async def open_game(app, pilot, session: Session) -> GameScreen:  # type: ignore
     await app.push_screen(GameScreen(session))
     await settle(pilot)
     return game(app)
+
+
+@pytest.mark.parametrize("save_fails", [False, True])
+async def test_the_round_summary_opens_clear_of_the_tables_notices(
+    save_fails: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hint raised before the last move does not sit over the summary; a failed save of
+    the last move still shows there."""
+    state = classic_state([[3, 6]], [[6, 6]], bazaar_size=3)
+    if save_fails:
+        def full_disk(self: Session) -> None:
+            raise OSError("No space left on device")
+
+        monkeypatch.setattr(Session, "save", full_disk)
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await open_game(app, pilot, session_with(state, "classic"))
+        await pilot.press("p")  # not allowed: he holds a tile that fits
+        await settle(pilot)
+        assert [n.title for n in app._notifications] == ["No passing"]
+        await pilot.press("enter")  # his last tile: the round is over
+        await settle(pilot)
+        assert isinstance(app.screen, RoundSummary)
+        shown = [n.message for n in app._notifications]
+        assert not any("pass" in m for m in shown)
+        assert any("could not be saved" in m for m in shown) == save_fails
+        assert "No passing" not in "\n".join(screen_lines(app))
 
 
 async def test_classic_keys_choose_tile_and_end() -> None:

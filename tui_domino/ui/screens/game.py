@@ -304,6 +304,10 @@ class GameScreen(Screen[None]):
                 self._summary_shown = True
                 from tui_domino.ui.screens.summary import RoundSummary
 
+                # The table's notices (hints, "not allowed") do not belong over the summary.
+                # Only those already shown go: one raised by this last move (a failed save)
+                # is still on its way to the app and arrives after the clearing.
+                self.app.clear_notifications()
                 self.app.push_screen(RoundSummary(s), self._after_summary)
             return
         if not s.is_human_turn():
