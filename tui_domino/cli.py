@@ -45,8 +45,30 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def missing_terminal() -> str | None:
+    """Why the game's screen cannot start here, or None when it can. The screen reads keys
+    from standard input and draws on standard error; either one redirected (or input at its
+    end, as from /dev/null) leaves no one to play, and the screen would wait for ever."""
+    for name, stream in (("standard input", sys.__stdin__), ("standard error", sys.__stderr__)):
+        try:
+            ok = stream is not None and stream.isatty()
+        except (OSError, ValueError):  # closed
+            ok = False
+        if not ok:
+            return (f"tui-domino: the game needs a terminal, and {name} is not one.\n"
+                    "Start it from a terminal. Without one, `tui-domino host` and "
+                    "`tui-domino join` play a duel on a plain console, and `tui-domino "
+                    "arena` plays computer against computer.")
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    # (``host`` and ``join`` fall back to a plain console without a terminal)
+    why = missing_terminal() if args.command in (None, "play") else None
+    if why is not None:
+        print(why, file=sys.stderr)
+        return 2
     if args.command == "bench":
         from tui_domino.bench import VARIANTS, run
 
