@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from tui_domino.net import events as ev
 from tui_domino.net.core import MatchSettings
 from tui_domino.net.headless import run_bot
@@ -22,16 +24,25 @@ async def until_event(session: DuelSession, test, seen: list | None = None,
                 return e
 
 
-async def test_a_refused_match_is_offered_again_to_the_next_joiner(tmp_path) -> None:
+@pytest.mark.parametrize("code", ["mismatch", "left"])
+async def test_a_refused_match_is_offered_again_to_the_next_joiner(tmp_path, code) -> None:
+    """The first joiner asks for another variant ("mismatch"), or greets and leaves at once,
+    before the host's welcome reaches him ("left": a console whose input ends)."""
     journal = tmp_path / "host.jsonl"
     host = await DuelSession.host(0, addr="127.0.0.1", name="Ann", heartbeat=0.5,
                                   settings=MatchSettings("classic", 50), journal_path=journal)
     picky = await DuelSession.join("127.0.0.1", host.port, name="Bob", heartbeat=0.5,
-                                   want=MatchSettings("spider"))
+                                   want=MatchSettings("spider") if code == "mismatch" else None)
+    if code == "left":
+        async with asyncio.timeout(10):
+            while not picky.core.connected:  # he has greeted (the greeting goes out at once)
+                await asyncio.sleep(0)
+        assert not picky.core.started  # the host's welcome is not in yet
+        await picky.leave()
     try:
         seen: list = []
         refused = await until_event(host, lambda e: isinstance(e, ev.ProtocolError), seen)
-        assert refused.from_peer and refused.code == "mismatch"
+        assert refused.from_peer and refused.code == code
         await until_event(host, lambda e: isinstance(e, ev.ConnectionState)
                           and e.state == "waiting", seen)
         assert not any(isinstance(e, ev.ConnectionState) and e.state == "reconnecting"

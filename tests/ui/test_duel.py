@@ -11,6 +11,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static, TabbedContent
 
@@ -292,7 +293,9 @@ async def test_a_cheat_verdict_is_shown_plainly() -> None:
             await session.close()
 
 
-async def test_a_host_refused_by_the_joiner_waits_again() -> None:
+@pytest.mark.parametrize("code", ["mismatch", "left"])
+async def test_a_host_refused_by_the_joiner_waits_again(code: str) -> None:
+    """The joiner asks for another variant, or greets and leaves before the welcome."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         session = await DuelSession.host(port=0, addr="127.0.0.1", name="Ann",
@@ -303,9 +306,18 @@ async def test_a_host_refused_by_the_joiner_waits_again() -> None:
             await pilot.pause()
             await until([pilot], lambda: "Waiting for an opponent" in
                         text_of(screen, "#waiting-text"), "the waiting state")
-            picky = await DuelSession.join("127.0.0.1", session.port, name="Bob",
-                                           want=MatchSettings("spider"), heartbeat=0.5)
-            await until([pilot], lambda: any("refused this match" in str(line)
+            picky = await DuelSession.join(
+                "127.0.0.1", session.port, name="Bob", heartbeat=0.5,
+                want=MatchSettings("spider") if code == "mismatch" else None)
+            said = "refused this match"
+            if code == "left":
+                async with asyncio.timeout(10):
+                    while not picky.core.connected:  # he has greeted
+                        await asyncio.sleep(0)
+                assert not picky.core.started
+                await picky.leave()
+                said = "The joiner left before the match began: Bob left the match"
+            await until([pilot], lambda: any(said in str(line)
                                              for _, _, line in screen._notes), "the refusal")
             await until([pilot], lambda: session.state == "waiting"
                         and "Waiting for an opponent" in text_of(screen, "#waiting-text")

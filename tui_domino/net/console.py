@@ -1,7 +1,8 @@
 """A plain text console for a duel: the board in words, numbered moves, a chat line.
 
-Used by ``host``/``join`` without ``--headless`` until the game's own screens offer the
-duel. Type a move's number to play it, ``/say TEXT`` to chat, ``/quit`` to leave.
+Used by ``host``/``join`` without ``--headless`` when there is no terminal to draw the duel
+screen on, or with ``--bot``. Type a move's number to play it, ``/say TEXT`` to chat,
+``/quit`` to leave; the end of the input leaves too.
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ def describe(view: dict[str, Any]) -> str:
             f"  table: {board}\n  hand:  {hand}")
 
 
+END_OF_INPUT = "\x04"  # what the reader queues when standard input ends
+
+
 async def run_console(session: DuelSession, bot: str | None = None,
                       seed: int | None = None) -> int:
     out = sys.stdout
@@ -45,7 +49,7 @@ async def run_console(session: DuelSession, bot: str | None = None,
     def read() -> None:
         for line in sys.stdin:
             loop.call_soon_threadsafe(lines.put_nowait, line)
-        loop.call_soon_threadsafe(lines.put_nowait, "/quit")
+        loop.call_soon_threadsafe(lines.put_nowait, END_OF_INPUT)
 
     loop.run_in_executor(None, read)
     legal: list[rules.Move] = []
@@ -84,7 +88,9 @@ async def run_console(session: DuelSession, bot: str | None = None,
         if in_task in done:
             text = in_task.result().strip()
             in_task = asyncio.ensure_future(lines.get())
-            if text == "/quit":
+            if text == END_OF_INPUT:
+                print("* the input has ended: leaving the duel", file=out)
+            if text in ("/quit", END_OF_INPUT):
                 if not session.finished:
                     await session.leave()
                 break

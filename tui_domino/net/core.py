@@ -244,6 +244,11 @@ class DuelCore:
             self._send(m.Leave(reason=reason[:200]))
             self._end_by(ev.Verdict("forfeit", self.me, f"{self.name} {reason}"), send=False)
         else:
+            # A joiner who greeted may be leaving before the welcome reached him, while the
+            # host has already started the match: say so, or the host would wait for him
+            # to come back. (_send_ctl sends nothing when there is no connection.)
+            if self.role == "join":
+                self._send_ctl(m.Error(code="left", message=f"{self.name} {reason}"[:500]))
             self.finished = True
         self.closing = True
 
@@ -296,11 +301,11 @@ class DuelCore:
                 self.closing = True
                 self._emit(ev.ConnectionState("closed", f.message or "the host does not "
                                               "know this match any more"))
-            elif (f.code in ("version", "mismatch") and self.role == "host" and self.started
-                  and self.received == 0 and not self.finished):
-                # The joiner refused the welcome before playing any of the match: nothing
-                # was played, so the host may offer it to somebody else (the transport
-                # starts a fresh match and waits again).
+            elif (f.code in ("version", "mismatch", "left") and self.role == "host"
+                  and self.started and self.received == 0 and not self.finished):
+                # The joiner refused the welcome, or left before it reached him, before
+                # playing any of the match: nothing was played, so the host may offer it to
+                # somebody else (the transport starts a fresh match and waits again).
                 self.refused = f.message or f.code
                 self.closing = True
         elif isinstance(f, m.Hello):

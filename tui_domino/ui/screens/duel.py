@@ -312,9 +312,11 @@ class DuelScreen(GameScreen):
         elif isinstance(e, ev.ProtocolError):
             if e.code in PROBLEMS and not self.duel.core.started:
                 self.problem = f"{PROBLEMS[e.code]} ({e.message})"
-            elif e.from_peer and e.code in ("mismatch", "version") and not self.table.has_view():
+            elif (e.from_peer and e.code in ("mismatch", "version", "left")
+                  and not self.table.has_view()):
                 # The session offers the match again: the screen waits again.
-                text = f"The joiner refused this match: {e.message}."
+                text = (f"The joiner left before the match began: {e.message}."
+                        if e.code == "left" else f"The joiner refused this match: {e.message}.")
                 self.note(text, "yellow")
                 self.notify(f"{text} Waiting for another opponent.", title="Network",
                             severity="warning", timeout=8)
