@@ -64,7 +64,7 @@ def missing_terminal() -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    # (``host`` and ``join`` fall back to a plain console without a terminal)
+    # (``host`` and ``join`` play on a plain console without a terminal: below)
     why = missing_terminal() if args.command in (None, "play") else None
     if why is not None:
         print(why, file=sys.stderr)
@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return arena.main(args)
     if getattr(args, "net_handler", None):
-        if not args.headless:
+        if not args.headless and missing_terminal() is None:  # else the plain console
             from tui_domino.ssh.terminal import tune_environment
 
             tune_environment()

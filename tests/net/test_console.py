@@ -5,24 +5,16 @@ from __future__ import annotations
 
 import ast
 import json
-import os
 import re
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
-from tests.net.test_process_kill import free_port
-
-PY = [sys.executable, "-m", "tui_domino"]
-
-
-def env_for(tmp_path: Path) -> dict[str, str]:
-    return dict(os.environ, TUI_DOMINO_HOME=str(tmp_path), PYTHONUNBUFFERED="1")
+from tests.net.processes import PY, free_port, process_env
 
 
 def test_a_person_on_the_console_plays_a_whole_match(tmp_path: Path) -> None:
-    env, port = env_for(tmp_path), free_port()
+    env, port = process_env(tmp_path), free_port()
     host = subprocess.Popen(
         [*PY, "host", f"127.0.0.1:{port}", "--variant", "classic", "--target", "30",
          "--bot", "greedy", "--headless", "--quiet", "--seed", "4"],
@@ -70,7 +62,7 @@ def test_a_person_on_the_console_plays_a_whole_match(tmp_path: Path) -> None:
 
 
 def test_the_end_of_the_consoles_input_leaves_the_duel(tmp_path: Path) -> None:
-    env, port = env_for(tmp_path), free_port()
+    env, port = process_env(tmp_path), free_port()
     host = subprocess.Popen(
         [*PY, "host", f"127.0.0.1:{port}", "--variant", "classic", "--bot", "greedy",
          "--headless", "--quiet"],

@@ -4,30 +4,22 @@ and the match goes on exactly where it was: both seats finish it, verified, and 
 from __future__ import annotations
 
 import json
-import os
 import signal
-import socket
 import subprocess
-import sys
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from tests.net.processes import PY, free_port, process_env
 
 
 def test_killed_joiner_resumes_from_its_log(tmp_path):
-    env = dict(os.environ, TUI_DOMINO_HOME=str(tmp_path), PYTHONUNBUFFERED="1")
+    env = process_env(tmp_path)
     port = free_port()
-    py = [sys.executable, "-m", "tui_domino"]
     host = subprocess.Popen(
-        [*py, "host", f"127.0.0.1:{port}", "--variant", "classic", "--target", "50",
+        [*PY, "host", f"127.0.0.1:{port}", "--variant", "classic", "--target", "50",
          "--bot", "greedy", "--headless", "--journal", str(tmp_path / "host.jsonl"),
          "--seed", "1", "--quiet"],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )
-    join = [*py, "join", f"127.0.0.1:{port}", "--bot", "random", "--headless",
+    join = [*PY, "join", f"127.0.0.1:{port}", "--bot", "random", "--headless",
             "--journal", str(tmp_path / "join.jsonl"), "--seed", "2"]
     try:
         first = None

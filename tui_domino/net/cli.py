@@ -158,9 +158,10 @@ async def _main(args: argparse.Namespace) -> int:
             journal.rename(journal.with_suffix(".done.jsonl"))
         return 0 if result.get("verified") else 1
     # The screen to play on is given by the caller (the command line passes the game's duel
-    # screen); the network layer never imports the user interface.
+    # screen when there is a terminal to draw it on); the network layer never imports the
+    # user interface.
     run_duel_app = getattr(args, "duel_app", None)
-    if run_duel_app is not None and not args.bot and sys.stdin.isatty() and sys.stdout.isatty():
+    if run_duel_app is not None and not args.bot:
         outcome = await run_duel_app(session)
         if journal is not None and journal.exists() and session.core.finished:
             journal.rename(journal.with_suffix(".done.jsonl"))

@@ -37,19 +37,16 @@ def describe(view: dict[str, Any]) -> str:
             f"  table: {board}\n  hand:  {hand}")
 
 
-END_OF_INPUT = "\x04"  # what the reader queues when standard input ends
-
-
 async def run_console(session: DuelSession, bot: str | None = None,
                       seed: int | None = None) -> int:
     out = sys.stdout
-    lines: asyncio.Queue[str] = asyncio.Queue()
+    lines: asyncio.Queue[str | None] = asyncio.Queue()  # None: the input has ended
     loop = asyncio.get_running_loop()
 
     def read() -> None:
         for line in sys.stdin:
             loop.call_soon_threadsafe(lines.put_nowait, line)
-        loop.call_soon_threadsafe(lines.put_nowait, END_OF_INPUT)
+        loop.call_soon_threadsafe(lines.put_nowait, None)
 
     loop.run_in_executor(None, read)
     legal: list[rules.Move] = []
@@ -86,11 +83,12 @@ async def run_console(session: DuelSession, bot: str | None = None,
             elif not isinstance(e, ev.YourTurn):
                 print(f"* {e}", file=out)
         if in_task in done:
-            text = in_task.result().strip()
+            line = in_task.result()
             in_task = asyncio.ensure_future(lines.get())
-            if text == END_OF_INPUT:
+            if line is None:
                 print("* the input has ended: leaving the duel", file=out)
-            if text in ("/quit", END_OF_INPUT):
+            text = "/quit" if line is None else line.strip()
+            if text == "/quit":
                 if not session.finished:
                     await session.leave()
                 break

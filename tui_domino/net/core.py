@@ -91,6 +91,11 @@ class RoundCtx:
     peer_own_keys: dict[int, bytes] = field(default_factory=dict)  # from his proofs
 
 
+# The codes of an error frame with which a joiner hands the match back before playing any of
+# it (he refuses the welcome, or leaves before it reached him): the host offers it again.
+HANDED_BACK = frozenset({"version", "mismatch", "left"})
+
+
 class DuelCore:
     """One side of a duel. ``role`` is ``"host"`` (player 0) or ``"join"`` (player 1)."""
 
@@ -301,7 +306,7 @@ class DuelCore:
                 self.closing = True
                 self._emit(ev.ConnectionState("closed", f.message or "the host does not "
                                               "know this match any more"))
-            elif (f.code in ("version", "mismatch", "left") and self.role == "host"
+            elif (f.code in HANDED_BACK and self.role == "host"
                   and self.started and self.received == 0 and not self.finished):
                 # The joiner refused the welcome, or left before it reached him, before
                 # playing any of the match: nothing was played, so the host may offer it to

@@ -22,6 +22,7 @@ from textual.widgets import Button, Input, Static
 
 from tui_domino import rules
 from tui_domino.net import events as ev
+from tui_domino.net.core import HANDED_BACK
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.selection import Selection
 from tui_domino.ui.session import VARIANT_TITLES, Seat, Session
@@ -312,8 +313,7 @@ class DuelScreen(GameScreen):
         elif isinstance(e, ev.ProtocolError):
             if e.code in PROBLEMS and not self.duel.core.started:
                 self.problem = f"{PROBLEMS[e.code]} ({e.message})"
-            elif (e.from_peer and e.code in ("mismatch", "version", "left")
-                  and not self.table.has_view()):
+            elif e.from_peer and e.code in HANDED_BACK and not self.table.has_view():
                 # The session offers the match again: the screen waits again.
                 text = (f"The joiner left before the match began: {e.message}."
                         if e.code == "left" else f"The joiner refused this match: {e.message}.")
