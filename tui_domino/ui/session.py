@@ -6,7 +6,9 @@ move.
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -227,17 +229,22 @@ class Session:
 
     # -- words ---------------------------------------------------------------------------------
 
-    def describe(self, record: dict[str, Any], viewer: int | None = None) -> str:
-        """One line of the log for a history record."""
+    def describe(self, record: dict[str, Any], viewer: int | None = None,
+                 count: int = 1) -> str:
+        """One line of the log for a history record; ``count`` records alike of unseen
+        draws read as one line ("Computer drew 7 tiles")."""
         who = self.name(record["player"])
         move = record["move"]
         kind = move["kind"]
+        if count > 1:
+            record = dict(record, events=[dict(e, points=e["points"] * count)
+                                          for e in record["events"]])
         pts = sum(e["points"] for e in record["events"])
         if kind == "draw":
             if "tile" in record and (viewer is None or viewer == record["player"]):
                 text = f"{who} drew {tile_text(record['tile'])}"
             else:
-                text = f"{who} drew a tile"
+                text = f"{who} drew {count} tiles" if count > 1 else f"{who} drew a tile"
         elif kind == "pass":
             text = f"{who} passed"
         elif "placements" in move:
@@ -265,6 +272,20 @@ class Session:
             text += " · blocked"
         return text
 
+    def log_lines(self, records: Iterable[dict[str, Any]], viewer: int | None = None,
+                  describe: Callable[..., str] | None = None) -> list[str]:
+        """The log's lines for ``records`` (oldest first): a run of one player's draws that
+        ``viewer`` did not see is one line."""
+        describe = describe or self.describe
+        out: list[str] = []
+        for key, run in itertools.groupby(records, key=lambda r: unseen_draw(r, viewer)):
+            runs = list(run)
+            if key is None:
+                out.extend(describe(r, viewer) for r in runs)
+            else:
+                out.append(describe(runs[0], viewer, count=len(runs)))
+        return out
+
     def round_lines(self) -> list[tuple[str, list[int], list[int]]]:
         """How this round's points came about: (what, [points of 0, points of 1],
         [how many times for 0, for 1]) rows, in the order they first happened."""
@@ -288,3 +309,12 @@ class Session:
                 if e.get("detail"):
                     out.append(e["detail"])
         return out
+
+
+def unseen_draw(record: dict[str, Any], viewer: int | None) -> object:
+    """For a draw whose tile ``viewer`` did not see, what it has in common with the draws
+    alike before and after it (who drew, what it scored); None for any other record."""
+    if record["move"]["kind"] != "draw" or viewer is None or record["player"] == viewer:
+        return None
+    events = tuple((e["player"], e["reason"], e["points"]) for e in record["events"])
+    return record["player"], events

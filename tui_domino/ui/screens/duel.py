@@ -435,10 +435,15 @@ class DuelScreen(GameScreen):
         here = [(n, line) for r, n, _, line in notes if r >= rnd]
         entries.extend([line] for line in old)
         width = 24
-        for i, record in enumerate(history):
-            entries.extend([line] for n, line in here if n == i)
-            entries.append([Text(self.describe_record(record)[:width])])
-        entries.extend([line] for n, line in here if n >= len(history))
+        start = 0  # the moves since the last note, whose unseen draws run together
+        for i in range(len(history) + 1):
+            notes_here = [line for n, line in here if n == i or i == len(history) and n > i]
+            if notes_here or i == len(history):
+                moves = self.table.log_lines(history[start:i], self.table.me,
+                                             self.describe_record)
+                entries.extend([Text(line[:width])] for line in moves)
+                entries.extend([line] for line in notes_here)
+                start = i
         out = Text()
         lines: list[Text] = []
         for entry in reversed(entries):
@@ -452,11 +457,13 @@ class DuelScreen(GameScreen):
         self.query_one("#log-title", Static).update("Moves and chat")
         self.query_one("#log", Static).update(out)
 
-    def describe_record(self, record: dict[str, Any]) -> str:
-        """A move of the log; the end of the round's points wait for the check."""
+    def describe_record(self, record: dict[str, Any], viewer: int | None = None,
+                        count: int = 1) -> str:
+        """A move of the log (``count`` unseen draws alike); the end of the round's points
+        wait for the check."""
         reasons = {e["reason"] for e in record["events"]}
         kept = [e for e in record["events"] if e["reason"] not in ("domino", "blocked")]
-        text = self.table.describe(dict(record, events=kept), self.table.me)
+        text = self.table.describe(dict(record, events=kept), self.table.me, count)
         if "domino" in reasons:
             text += " · out"
         elif "blocked" in reasons:

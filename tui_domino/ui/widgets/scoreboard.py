@@ -66,7 +66,8 @@ class ScorePanel(Vertical):
         score_lines = t.plain.count("\n")
         self.query_one("#score", Static).update(t, layout=score_lines != self._score_lines)
         self._score_lines = score_lines
-        lines = [session.describe(r, session.viewer) for r in state.history[-12:]]
+        # 40 records make at least 12 lines: a run of unseen draws is at most a bazaar long
+        lines = session.log_lines(state.history[-40:], session.viewer)[-12:]
         log = Text()
         for line in reversed(lines):
             log.append(line[:24] + "\n")
