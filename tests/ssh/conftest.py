@@ -124,6 +124,7 @@ async def visit(port: int, name: str = "ann", cols: int = 80, rows: int = 24,
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("TUI_DOMINO_HOME", str(tmp_path))
     monkeypatch.setenv("TUI_DOMINO_DELAY", "0")
+    monkeypatch.setenv("TUI_DOMINO_SEED", "1")  # every visitor's deals come from it
     return tmp_path
 
 

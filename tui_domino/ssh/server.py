@@ -188,7 +188,7 @@ class GameServer:
             "TUI_DOMINO_PLAYER": visit.name,
             "TUI_DOMINO_LOBBY_FD": str(lobby_fd),
         }
-        for name in ("TUI_DOMINO_DELAY", "TMPDIR"):
+        for name in ("TUI_DOMINO_DELAY", "TUI_DOMINO_SEED", "TMPDIR"):
             if name in os.environ:
                 env[name] = os.environ[name]
         # The game's own package first, so a source checkout serves the same code.

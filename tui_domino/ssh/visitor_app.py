@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import inspect
 import json
+import os
 import socket
 from collections.abc import Iterable
 from pathlib import Path
@@ -251,6 +252,8 @@ def run_visitor(name: str, lobby_fd: int) -> int:
     settings.name = name
     with contextlib.suppress(OSError):
         settings.save()
-    app = VisitorApp(name, lobby_fd, settings=settings)
+    seed = os.environ.get("TUI_DOMINO_SEED", "").strip()
+    app = VisitorApp(name, lobby_fd, settings=settings,
+                     seed=int(seed) if seed.isdigit() else None)
     app.run()
     return app.return_code or 0
