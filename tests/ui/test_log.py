@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
+from collections.abc import Callable
 
 import pytest
 
+from tests.ui.conftest import make_app, settle
+from tests.ui.helpers import screen_lines
 from tui_domino import rules
-from tui_domino.ui.session import Seat, Session
+from tui_domino.ui.screens.game import GameScreen
+from tui_domino.ui.session import Seat, Session, fold
 
 
-def played_round(variant: str, seed: int) -> Session:
-    """A whole round of random legal moves (drawing whenever it is allowed, so that runs of
-    draws happen)."""
+def played_round(variant: str, seed: int,
+                 stop: Callable[[rules.RoundState], bool] = lambda state: False) -> Session:
+    """A round of random legal moves (drawing whenever it is allowed, so that runs of draws
+    happen), to its end or until ``stop``."""
     match = rules.new_match(variant, seed=seed)
     rng = random.Random(seed)
     state = match.round
-    while not state.is_over:
+    while not state.is_over and not stop(state):
         moves = state.legal_moves()
         draws = [m for m in moves if m.to_json()["kind"] == "draw"]
         state.apply(draws[0] if draws and rng.random() < 0.7 else rng.choice(moves))
@@ -64,3 +70,43 @@ def test_the_opponents_draws_run_together_and_ones_own_show_each_tile(variant: s
     assert sum(line.startswith("Ann drew") for line in theirs) == len(runs_of_draws(history, 0))
     assert all(re.match(r"Computer drew \d", line)
                for line in theirs if line.startswith("Computer drew"))
+
+
+def test_a_long_line_folds_between_words_never_inside_a_tile() -> None:
+    assert fold("Computer: 5-4-5 +64 hexagon", 24) == ["Computer: 5-4-5 +64", "  hexagon"]
+    assert fold("You: 0-1-2 +3", 24) == ["You: 0-1-2 +3"]
+    long = "Bartholomew: 1-2 N, 3-3 E closed, 4-4 S, 5-5 W"
+    assert all(len(part) <= 24 for part in fold(long, 24))
+    assert " ".join(part.strip() for part in fold(long, 24)) == long
+
+
+def draws_before_the_last_move(state: rules.RoundState) -> int:
+    """How many tiles the opponent drew in a row before his last move (a tile or a pass)."""
+    *before, last = state.history or [None]
+    if last is None or last["player"] != 1:
+        return 0
+    return len(list(itertools.takewhile(
+        lambda r: r["player"] == 1 and r["move"]["kind"] == "draw", reversed(before))))
+
+
+def after_a_run_of_draws(state: rules.RoundState) -> bool:
+    return state.to_move == 0 and draws_before_the_last_move(state) >= 2
+
+
+async def test_the_score_panel_shows_a_run_of_draws_as_one_line() -> None:
+    session = next(s for seed in range(60)
+                   if after_a_run_of_draws(
+                       (s := played_round("triominos", seed, after_a_run_of_draws)).state))
+    run = draws_before_the_last_move(session.state)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(GameScreen(session))
+        await settle(pilot)
+        lines = screen_lines(app)
+        # one line, folded to the panel's width ("Computer drew 7 tiles" / "  -35")
+        parts = fold(f"Computer drew {run} tiles {-5 * run:+d}", 24)
+        at = next(i for i, line in enumerate(lines) if parts[0] in line)
+        col = lines[at].index(parts[0])
+        assert [lines[at + k][col:col + len(p)] for k, p in enumerate(parts)] == parts
+        shown = "\n".join(lines)
+        assert "Computer drew a tile" not in shown

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -318,3 +319,9 @@ def unseen_draw(record: dict[str, Any], viewer: int | None) -> object:
         return None
     events = tuple((e["player"], e["reason"], e["points"]) for e in record["events"])
     return record["player"], events
+
+
+def fold(line: str, width: int) -> list[str]:
+    """A log line in lines of ``width`` at most, broken between words (never inside a tile
+    such as 5-4-5), the lines after the first indented."""
+    return textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False) or [""]

@@ -25,9 +25,9 @@ from tui_domino.net import events as ev
 from tui_domino.net.core import HANDED_BACK
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.selection import Selection
-from tui_domino.ui.session import VARIANT_TITLES, Seat, Session
+from tui_domino.ui.session import VARIANT_TITLES, Seat, Session, fold
 from tui_domino.ui.widgets.hand import HandView
-from tui_domino.ui.widgets.scoreboard import ScorePanel
+from tui_domino.ui.widgets.scoreboard import LOG_WIDTH, ScorePanel
 
 if TYPE_CHECKING:
     from tui_domino.net.transport import DuelSession
@@ -434,14 +434,14 @@ class DuelScreen(GameScreen):
         old = [line for r, n, _, line in notes if r < rnd]
         here = [(n, line) for r, n, _, line in notes if r >= rnd]
         entries.extend([line] for line in old)
-        width = 24
+        width = LOG_WIDTH
         start = 0  # the moves since the last note, whose unseen draws run together
         for i in range(len(history) + 1):
             notes_here = [line for n, line in here if n == i or i == len(history) and n > i]
             if notes_here or i == len(history):
                 moves = self.table.log_lines(history[start:i], self.table.me,
                                              self.describe_record)
-                entries.extend([Text(line[:width])] for line in moves)
+                entries.extend([Text(part) for part in fold(line, width)] for line in moves)
                 entries.extend([line] for line in notes_here)
                 start = i
         out = Text()

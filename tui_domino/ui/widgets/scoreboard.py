@@ -8,7 +8,9 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from tui_domino.ui.session import VARIANT_TITLES, Session
+from tui_domino.ui.session import VARIANT_TITLES, Session, fold
+
+LOG_WIDTH = 24  # the panel's width (26, the game's .tcss) less its padding
 
 
 class ScorePanel(Vertical):
@@ -70,7 +72,8 @@ class ScorePanel(Vertical):
         lines = session.log_lines(state.history[-40:], session.viewer)[-12:]
         log = Text()
         for line in reversed(lines):
-            log.append(line[:24] + "\n")
+            for part in fold(line, LOG_WIDTH):
+                log.append(part + "\n")
         if not lines:
             log.append("(no moves yet)")
         self.query_one("#log", Static).update(log, layout=False)  # its size is fixed
