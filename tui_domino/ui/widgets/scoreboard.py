@@ -68,7 +68,8 @@ class ScorePanel(Vertical):
         score_lines = t.plain.count("\n")
         self.query_one("#score", Static).update(t, layout=score_lines != self._score_lines)
         self._score_lines = score_lines
-        # 40 records make at least 12 lines: a run of unseen draws is at most a bazaar long
+        # 40 records make more than 12 lines: at most a bazaar (24 tiles) is drawn in a round,
+        # and every other record is a line of its own
         lines = session.log_lines(state.history[-40:], session.viewer)[-12:]
         log = Text()
         for line in reversed(lines):
