@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import subprocess
 import sys
@@ -21,3 +23,74 @@ def test_the_game_without_a_terminal_says_so_and_stops(args: list[str], tmp_path
     assert "needs a terminal, and standard input is not one" in done.stderr
     assert "\x1b[" not in done.stderr + done.stdout  # no screen was drawn
     assert not any(tmp_path.iterdir())  # nothing written: no match started
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+def test_a_game_whose_terminal_goes_away_leaves_and_keeps_the_match(tmp_path: Path) -> None:
+    """The terminal closes while the game ignores its hang-up signal (started under `nohup`
+    or a shell that traps it): the input then reads as ended for ever. The game leaves
+    within seconds, its computer worker with it, and the match is kept."""
+    import pty
+    import signal
+    import threading
+    import time
+
+    env = {**os.environ, "TUI_DOMINO_HOME": str(tmp_path), "TUI_DOMINO_DELAY": "0",
+           "TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24"}
+    master, slave = pty.openpty()
+    game = subprocess.Popen(
+        [sys.executable, "-m", "tui_domino", "play", "--variant", "classic",
+         "--opponent", "hard", "--seed", "3"],
+        stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    os.close(slave)
+    shown = bytearray()
+
+    def read() -> None:  # what the game draws, so that its writes never wait on a full pty
+        with contextlib.suppress(OSError):
+            while chunk := os.read(master, 65536):
+                shown.extend(chunk)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        deadline = time.monotonic() + 30
+        while b"Your hand" not in shown and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert b"Your hand" in shown, "the game never drew its table"
+        os.write(master, b"\r")  # a move, saved at once; the computer answers in a worker
+        deadline = time.monotonic() + 30
+        while not (helpers := children(game.pid)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert helpers, "the computer's worker never started"
+        os.close(master)  # the terminal goes; no SIGHUP reaches the game
+        assert game.wait(timeout=20) == 1
+        deadline = time.monotonic() + 10
+        while (left := [pid for pid in helpers if alive(pid)]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not left, "a worker process was left behind"
+    finally:
+        if game.poll() is None:
+            game.kill()
+            game.wait()
+    saved = json.loads((tmp_path / "current-match.json").read_text())
+    assert saved["match"]["round"]["history"], "the move was kept"
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                stat = (entry / "stat").read_text()
+                if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                    out.append(int(entry.name))
+    return out
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` still runs (a zombie, dead but not yet reaped, does not)."""
+    with contextlib.suppress(OSError):
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    return False

@@ -15,6 +15,7 @@ and never left stuck. ``shutdown()`` stops everything, for leaving the game or t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import multiprocessing
 import random
@@ -166,9 +167,24 @@ def shutdown(wait: bool = False) -> None:
         ex.shutdown(wait=wait, cancel_futures=True)
 
 
+def kill() -> None:
+    """Ends the worker process at once, for a program about to end without its usual
+    cleanup (a process left behind would wait for jobs for ever)."""
+    global _executor
+    with _lock:
+        ex, _executor = _executor, None
+    if ex is None:
+        return
+    for process in list((getattr(ex, "_processes", None) or {}).values()):
+        with contextlib.suppress(Exception):
+            process.kill()
+    with contextlib.suppress(Exception):
+        ex.shutdown(wait=False, cancel_futures=True)
+
+
 def is_running() -> bool:
     """Whether a worker process exists (for tests and diagnostics)."""
     return _executor is not None
 
 
-__all__ = ["choose_in_process", "is_running", "shutdown", "submit", "warm_up"]
+__all__ = ["choose_in_process", "is_running", "kill", "shutdown", "submit", "warm_up"]

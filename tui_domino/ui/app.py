@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
+import os
+import sys
+import threading
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -54,6 +58,7 @@ class DominoApp(App[None]):
         self.autosave = autosave
         self.min_size = min_size
         self._too_small: TooSmallScreen | None = None
+        self._finished = threading.Event()  # run_async has returned: see _watch_terminal
         self._ascii_filter = AsciiFilter()
         if self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
@@ -65,6 +70,35 @@ class DominoApp(App[None]):
         self.push_screen(MenuScreen())
         self.call_after_refresh(self.check_size)
         self.call_after_refresh(settle_memory)
+        if not self.is_headless and terminal_in() is not None:
+            loop = asyncio.get_running_loop()
+            threading.Thread(target=self._watch_terminal, args=(loop,), daemon=True,
+                             name="terminal-watch").start()
+
+    def _watch_terminal(self, loop: asyncio.AbstractEventLoop) -> None:
+        """In a thread of its own: leaves when the terminal has gone (closed while its
+        hang-up signal was ignored). Its input then reads as ended for ever, which Textual's
+        input thread spins on, and writing to it fails, which can stop the event loop itself.
+        The match was saved after its last move (a duel's log, after every action)."""
+        while not self._finished.wait(1.0):
+            if terminal_in() is not None:
+                continue
+            from tui_domino.ai import worker
+
+            worker.kill()
+            with contextlib.suppress(RuntimeError):  # the loop has just closed
+                loop.call_soon_threadsafe(lambda: self.exit(return_code=1))
+            # Unless the app finishes by then (its exit writes to the terminal, and may wait
+            # for ever on a writer that the hang-up has stopped), the process ends here.
+            if not self._finished.wait(3.0):
+                os._exit(1)
+            return
+
+    async def run_async(self, *args: Any, **kwargs: Any) -> None:
+        try:
+            return await super().run_async(*args, **kwargs)
+        finally:
+            self._finished.set()
 
     def on_unmount(self) -> None:
         from tui_domino.ai import worker
@@ -224,6 +258,16 @@ def _start_resource_tracker() -> None:
         pass
 
 
+def terminal_in() -> int | None:
+    """The file descriptor of the terminal the game reads keys from; None when standard
+    input is not (or no longer) a terminal."""
+    stdin = sys.__stdin__
+    with contextlib.suppress(AttributeError, OSError, ValueError):
+        if stdin is not None and os.isatty(stdin.fileno()):
+            return stdin.fileno()
+    return None
+
+
 def main_app(
     variant: str | None = None,
     opponent: str | None = None,
@@ -257,7 +301,7 @@ def main_app(
 
         app.call_later(begin)
     app.run()
-    return 0
+    return app.return_code or 0
 
 
 def run_app(args: Any = None) -> int:
@@ -273,3 +317,4 @@ def run_app(args: Any = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main_app())
+
