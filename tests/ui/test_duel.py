@@ -370,3 +370,30 @@ async def test_every_key_of_a_duel_fits_the_footer_at_80_columns() -> None:
                     and "rotate" in footer_actions(screen), "the deal")
         await pilot.pause()
         assert {"play", "rotate", "menu", "chat"} <= assert_footer_fits(screen)
+
+
+@pytest.mark.parametrize("names", [("ann", "Ann"), ("you", "You")])
+async def test_two_players_of_one_name_read_as_you_and_the_other(names: tuple[str, str]) -> None:
+    app = make_app()
+    host = await DuelSession.host(port=0, addr="127.0.0.1", name=names[0],
+                                  settings=MatchSettings("classic", target=50))
+    guest = await DuelSession.join("127.0.0.1", host.port, name=names[1])
+    bot = asyncio.ensure_future(run_bot(guest, "greedy", seed=3, in_thread=False))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = push_duel(app, host)
+            await until([pilot], lambda: screen.is_mounted and screen.table.has_view()
+                        and (host.my_turn() or screen.table.state.history), "the deal")
+            other = "Opponent" if names[1] == "You" else names[1]
+            assert [seat.name for seat in screen.table.seats] == ["You", other]
+            if host.my_turn():
+                await play_a_turn(pilot, screen)
+            await until([pilot], lambda: "You: " in text_of(screen, "#log")
+                        and f"{other}: " in text_of(screen, "#log"), "both moves in the log")
+            assert "You joined" not in text_of(screen, "#log")
+            score = text_of(screen, "#score")
+            assert "You" in score and other in score
+    finally:
+        bot.cancel()
+        await guest.close()
+        await host.close()

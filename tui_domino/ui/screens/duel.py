@@ -99,8 +99,13 @@ class DuelTable(Session):
 
     @property  # type: ignore[override,unused-ignore]
     def seats(self) -> list[Seat]:  # type: ignore[override]
-        names = self.duel.core.names
-        return [Seat(names[i] or ("host" if i == 0 else "guest")) for i in (0, 1)]
+        names = [n or ("host" if i == 0 else "guest") for i, n in enumerate(self.duel.core.names)]
+        if names[0].strip().casefold() == names[1].strip().casefold():
+            # two players of one name (both kept the default, say): mine is "You"
+            names[self.me] = "You"
+            if names[1 - self.me].strip().casefold() == "you":
+                names[1 - self.me] = "Opponent"
+        return [Seat(name) for name in names]
 
     @property
     def me(self) -> int:
@@ -108,7 +113,9 @@ class DuelTable(Session):
 
     @property
     def opponent(self) -> str:
-        return self.duel.core.names[1 - self.me] or "your opponent"
+        if not self.duel.core.names[1 - self.me]:
+            return "your opponent"
+        return self.seats[1 - self.me].name
 
     @property
     def variant(self) -> str:
@@ -272,9 +279,9 @@ class DuelScreen(GameScreen):
             word = "limit" if e.variant == "spider" else "to"
             target = settings.target if settings is not None else e.target
             if self.duel.core.role == "host":
-                self.note(f"{e.opponent} joined: {what}, {word} {target}.", "green")
+                self.note(f"{self.table.opponent} joined: {what}, {word} {target}.", "green")
             else:
-                self.note(f"You joined {e.opponent}: {what}, {word} {target}.", "green")
+                self.note(f"You joined {self.table.opponent}: {what}, {word} {target}.", "green")
             self.app.bell()
         elif isinstance(e, ev.RoundStarted):
             self.checking = False
