@@ -175,6 +175,10 @@ def kill() -> None:
         ex, _executor = _executor, None
     if ex is None:
         return
+    kill_workers = getattr(ex, "kill_workers", None)  # Python 3.14 on
+    if kill_workers is not None:
+        with contextlib.suppress(Exception):
+            kill_workers()
     for process in list((getattr(ex, "_processes", None) or {}).values()):
         with contextlib.suppress(Exception):
             process.kill()

@@ -70,7 +70,7 @@ class DominoApp(App[None]):
         self.push_screen(MenuScreen())
         self.call_after_refresh(self.check_size)
         self.call_after_refresh(settle_memory)
-        if not self.is_headless and terminal_in() is not None:
+        if not self.is_headless and reads_a_terminal():
             loop = asyncio.get_running_loop()
             threading.Thread(target=self._watch_terminal, args=(loop,), daemon=True,
                              name="terminal-watch").start()
@@ -81,7 +81,7 @@ class DominoApp(App[None]):
         input thread spins on, and writing to it fails, which can stop the event loop itself.
         The match was saved after its last move (a duel's log, after every action)."""
         while not self._finished.wait(1.0):
-            if terminal_in() is not None:
+            if reads_a_terminal():
                 continue
             from tui_domino.ai import worker
 
@@ -258,14 +258,13 @@ def _start_resource_tracker() -> None:
         pass
 
 
-def terminal_in() -> int | None:
-    """The file descriptor of the terminal the game reads keys from; None when standard
-    input is not (or no longer) a terminal."""
-    stdin = sys.__stdin__
-    with contextlib.suppress(AttributeError, OSError, ValueError):
-        if stdin is not None and os.isatty(stdin.fileno()):
-            return stdin.fileno()
-    return None
+def reads_a_terminal() -> bool:
+    """Whether standard input, where the game reads its keys, is (still) a terminal: a
+    terminal that has hung up is not one any more."""
+    try:
+        return sys.__stdin__ is not None and sys.__stdin__.isatty()
+    except (OSError, ValueError):  # closed
+        return False
 
 
 def main_app(
@@ -317,4 +316,3 @@ def run_app(args: Any = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main_app())
-
