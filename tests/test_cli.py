@@ -55,16 +55,19 @@ def test_a_game_whose_terminal_goes_away_leaves_and_keeps_the_match(tmp_path: Pa
     reader.start()
     try:
         deadline = time.monotonic() + 30
-        while b"Your hand" not in shown and time.monotonic() < deadline:
+        while b"Your turn" not in shown and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert b"Your hand" in shown, "the game never drew its table"
+        assert b"Your turn" in shown, "the game never drew its table"
+        assert saved_moves(tmp_path) == 1  # the computer led its double
         os.write(master, b"\r")  # a move, saved at once; the computer answers in a worker
-        deadline = time.monotonic() + 30
-        while not (helpers := children(game.pid)) and time.monotonic() < deadline:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (
+                saved_moves(tmp_path) >= 2 and len(helpers := children(game.pid)) >= 2):
             time.sleep(0.05)
-        assert helpers, "the computer's worker never started"
+        assert saved_moves(tmp_path) >= 2, "the move was never saved"
+        assert len(helpers) >= 2, "the computer's worker never started"  # and the tracker
         os.close(master)  # the terminal goes; no SIGHUP reaches the game
-        assert game.wait(timeout=20) == 1
+        assert game.wait(timeout=30) == 1
         deadline = time.monotonic() + 10
         while (left := [pid for pid in helpers if alive(pid)]) and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -73,8 +76,15 @@ def test_a_game_whose_terminal_goes_away_leaves_and_keeps_the_match(tmp_path: Pa
         if game.poll() is None:
             game.kill()
             game.wait()
-    saved = json.loads((tmp_path / "current-match.json").read_text())
-    assert saved["match"]["round"]["history"], "the move was kept"
+    assert saved_moves(tmp_path) >= 2, "the move was kept"
+
+
+def saved_moves(home: Path) -> int:
+    """How many moves of the round the saved match holds (0 when there is none yet)."""
+    path = home / "current-match.json"
+    if not path.exists():  # (written whole under another name, then renamed)
+        return 0
+    return len(json.loads(path.read_text())["match"]["round"]["history"])
 
 
 def children(pid: int) -> list[int]:
