@@ -49,12 +49,10 @@ def missing_terminal() -> str | None:
     """Why the game's screen cannot start here, or None when it can. The screen reads keys
     from standard input and draws on standard error; either one redirected (or input at its
     end, as from /dev/null) leaves no one to play, and the screen would wait for ever."""
+    from tui_domino.ssh.terminal import is_terminal
+
     for name, stream in (("standard input", sys.__stdin__), ("standard error", sys.__stderr__)):
-        try:
-            ok = stream is not None and stream.isatty()
-        except (OSError, ValueError):  # closed
-            ok = False
-        if not ok:
+        if not is_terminal(stream):
             return (f"tui-domino: the game needs a terminal, and {name} is not one.\n"
                     "Start it from a terminal. Without one, `tui-domino host` and "
                     "`tui-domino join` play a duel on a plain console, and `tui-domino "

@@ -170,20 +170,14 @@ def shutdown(wait: bool = False) -> None:
 def kill() -> None:
     """Ends the worker process at once, for a program about to end without its usual
     cleanup (a process left behind would wait for jobs for ever)."""
-    global _executor
     with _lock:
-        ex, _executor = _executor, None
-    if ex is None:
-        return
-    kill_workers = getattr(ex, "kill_workers", None)  # Python 3.14 on
-    if kill_workers is not None:
-        with contextlib.suppress(Exception):
-            kill_workers()
-    for process in list((getattr(ex, "_processes", None) or {}).values()):
+        ex = _executor
+    # the executor's own map of its worker processes (CPython's ProcessPoolExecutor)
+    processes = list((getattr(ex, "_processes", None) or {}).values())
+    shutdown()
+    for process in processes:
         with contextlib.suppress(Exception):
             process.kill()
-    with contextlib.suppress(Exception):
-        ex.shutdown(wait=False, cancel_futures=True)
 
 
 def is_running() -> bool:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import MutableMapping
+from typing import TextIO
 
 REMOTE_ESCDELAY_MS = 250
 REMOTE_FPS = 30
@@ -102,3 +103,12 @@ def tune_environment(environ: MutableMapping[str, str] | None = None) -> dict[st
     if mouse_mode(environ) != "on" and sys.platform != "win32":
         default("TEXTUAL_DRIVER", DRIVER)
     return out
+
+
+def is_terminal(stream: TextIO | None) -> bool:
+    """Whether ``stream`` is a terminal: not a pipe or a file, not closed, and not a terminal
+    that has hung up (which stops being one)."""
+    try:
+        return stream is not None and stream.isatty()
+    except (OSError, ValueError):  # closed
+        return False

@@ -18,6 +18,7 @@ from textual.filter import LineFilter
 from textual.screen import Screen
 
 from tui_domino import rules
+from tui_domino.ssh.terminal import is_terminal
 from tui_domino.ui import storage
 from tui_domino.ui.ascii import AsciiFilter, key_words
 from tui_domino.ui.screens.game import GameScreen
@@ -70,7 +71,7 @@ class DominoApp(App[None]):
         self.push_screen(MenuScreen())
         self.call_after_refresh(self.check_size)
         self.call_after_refresh(settle_memory)
-        if not self.is_headless and reads_a_terminal():
+        if not self.is_headless and is_terminal(sys.__stdin__):
             loop = asyncio.get_running_loop()
             threading.Thread(target=self._watch_terminal, args=(loop,), daemon=True,
                              name="terminal-watch").start()
@@ -81,7 +82,7 @@ class DominoApp(App[None]):
         input thread spins on, and writing to it fails, which can stop the event loop itself.
         The match was saved after its last move (a duel's log, after every action)."""
         while not self._finished.wait(1.0):
-            if reads_a_terminal():
+            if is_terminal(sys.__stdin__):  # where the game reads its keys
                 continue
             from tui_domino.ai import worker
 
@@ -256,15 +257,6 @@ def _start_resource_tracker() -> None:
         resource_tracker.ensure_running()
     except (OSError, ValueError):
         pass
-
-
-def reads_a_terminal() -> bool:
-    """Whether standard input, where the game reads its keys, is (still) a terminal: a
-    terminal that has hung up is not one any more."""
-    try:
-        return sys.__stdin__ is not None and sys.__stdin__.isatty()
-    except (OSError, ValueError):  # closed
-        return False
 
 
 def main_app(

@@ -242,7 +242,7 @@ class Session:
                                           for e in record["events"]])
         pts = sum(e["points"] for e in record["events"])
         if kind == "draw":
-            if "tile" in record and (viewer is None or viewer == record["player"]):
+            if sees_drawn_tile(record, viewer):
                 text = f"{who} drew {tile_text(record['tile'])}"
             else:
                 text = f"{who} drew {count} tiles" if count > 1 else f"{who} drew a tile"
@@ -312,10 +312,16 @@ class Session:
         return out
 
 
+def sees_drawn_tile(record: dict[str, Any], viewer: int | None) -> bool:
+    """Whether the log shows ``viewer`` the tile a draw record drew (the drawer's own, or
+    every tile when nobody is hidden from: ``viewer`` None)."""
+    return "tile" in record and (viewer is None or viewer == record["player"])
+
+
 def unseen_draw(record: dict[str, Any], viewer: int | None) -> object:
-    """For a draw whose tile ``viewer`` did not see, what it has in common with the draws
+    """For a draw whose tile ``viewer`` does not see, what it has in common with the draws
     alike before and after it (who drew, what it scored); None for any other record."""
-    if record["move"]["kind"] != "draw" or viewer is None or record["player"] == viewer:
+    if record["move"]["kind"] != "draw" or sees_drawn_tile(record, viewer):
         return None
     events = tuple((e["player"], e["reason"], e["points"]) for e in record["events"])
     return record["player"], events

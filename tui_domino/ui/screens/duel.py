@@ -100,11 +100,12 @@ class DuelTable(Session):
     @property  # type: ignore[override,unused-ignore]
     def seats(self) -> list[Seat]:  # type: ignore[override]
         names = [n or ("host" if i == 0 else "guest") for i, n in enumerate(self.duel.core.names)]
-        if names[0].strip().casefold() == names[1].strip().casefold():
+        mine, theirs = self.me, 1 - self.me
+        if same_name(names[mine], names[theirs]):
             # two players of one name (both kept the default, say): mine is "You"
-            names[self.me] = "You"
-            if names[1 - self.me].strip().casefold() == "you":
-                names[1 - self.me] = "Opponent"
+            names[mine] = "You"
+            if same_name(names[theirs], "You"):
+                names[theirs] = "Opponent"
         return [Seat(name) for name in names]
 
     @property
@@ -157,6 +158,11 @@ class DuelTable(Session):
 
     def save(self) -> None:
         pass
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether two players' names read the same (case and outer spaces aside)."""
+    return a.strip().casefold() == b.strip().casefold()
 
 
 def summary_session(table: DuelTable, event: ev.RoundOver, banked: list[int]) -> Session:
@@ -442,15 +448,15 @@ class DuelScreen(GameScreen):
         here = [(n, line) for r, n, _, line in notes if r >= rnd]
         entries.extend([line] for line in old)
         width = LOG_WIDTH
-        start = 0  # the moves since the last note, whose unseen draws run together
-        for i in range(len(history) + 1):
-            notes_here = [line for n, line in here if n == i or i == len(history) and n > i]
-            if notes_here or i == len(history):
-                moves = self.table.log_lines(history[start:i], self.table.me,
-                                             self.describe_record)
-                entries.extend([Text(part) for part in fold(line, width)] for line in moves)
-                entries.extend([line] for line in notes_here)
-                start = i
+        # The notes cut the moves into runs (a run's unseen draws read as one line); a note
+        # stamped past the last move comes after it.
+        end = len(history)
+        start = 0
+        for cut in sorted({min(n, end) for n, _ in here} | {end}):
+            moves = self.table.log_lines(history[start:cut], self.table.me, self.describe_record)
+            entries.extend([Text(part) for part in fold(line, width)] for line in moves)
+            entries.extend([line] for n, line in here if min(n, end) == cut)
+            start = cut
         out = Text()
         lines: list[Text] = []
         for entry in reversed(entries):
