@@ -293,23 +293,34 @@ class Session:
         rows: dict[str, tuple[list[int], list[int]]] = {}
         for rec in self.state.history:
             for e in rec["events"]:
-                key = REASON_WORDS.get(e["reason"], e["reason"])
-                detail = e.get("detail") or ""
-                if e["reason"] in ("domino", "blocked") and detail and "blocked" not in detail:
-                    key = f"{key} ({detail})"
+                key = self._end_label(e) or REASON_WORDS.get(e["reason"], e["reason"])
                 pts, counts = rows.setdefault(key, ([0, 0], [0, 0]))
                 pts[e["player"]] += e["points"]
                 counts[e["player"]] += 1
         return [(k, p, c) for k, (p, c) in rows.items()]
 
-    def end_details(self) -> list[str]:
-        """The events' detail sentences at the end of the round (hand counts and the like)."""
-        out: list[str] = []
-        for rec in self.state.history[-1:]:
-            for e in rec["events"]:
-                if e.get("detail"):
-                    out.append(e["detail"])
-        return out
+    def _end_label(self, event: dict[str, Any]) -> str | None:
+        """A short row name for the points of the round's end (None for other points): the
+        hands are listed above the rows, so it gives their pips, not their tiles."""
+        reason, state = event["reason"], self.state
+        if reason not in ("domino", "blocked") or state.winner is None:
+            return None
+        hands = state.to_json().get("hands") or [[], []]
+        pips = [sum(sum(t) for t in hand) for hand in hands]
+        w = state.winner
+        if self.variant == "triominos":
+            if reason == "domino":
+                return f"going out ({event.get('detail') or 'bonus'})"  # "25 + 9 left in hand"
+            if event["points"] > 0:  # the winner's: the other hand's value less his own
+                return f"hands left ({pips[1 - w]} - {pips[w]})"
+            return "blocked round"
+        if reason == "blocked":
+            if self.variant == "spider":
+                return f"fish ({pips[1 - w]} pips in hand)"
+            return f"blocked round ({pips[1 - w]} - {pips[w]} pips)"
+        if self.variant == "spider" and hands[1 - w] == [[0, 0]] and event["points"]:
+            return f"going out (a lone 0-0: {event['points']})"
+        return f"going out ({pips[1 - w]} pips left)"
 
 
 def sees_drawn_tile(record: dict[str, Any], viewer: int | None) -> bool:

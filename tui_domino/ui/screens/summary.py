@@ -6,7 +6,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
@@ -87,9 +87,7 @@ class RoundSummary(ModalScreen[str]):
         border: round $accent; background: $panel; padding: 0 1;
     }
     RoundSummary VerticalScroll { height: auto; max-height: 17; }
-    RoundSummary Button { margin: 1 0 0 0; }
-    RoundSummary #buttons { height: auto; align-horizontal: center; }
-    RoundSummary Button { margin: 0 1; }
+    RoundSummary #buttons { height: auto; align-horizontal: center; margin-top: 1; }
     """
 
     def __init__(self, session: Session) -> None:
@@ -105,7 +103,8 @@ class RoundSummary(ModalScreen[str]):
                 yield Static(summary_text(s))
                 yield Static(summary_table(s))
             label = "See the result" if over else "Next round"
-            yield Button(label, id="next", variant="primary", compact=True)
+            with Horizontal(id="buttons"):
+                yield Button(label, id="next", variant="primary", compact=True)
 
     def on_mount(self) -> None:
         self.query_one(Button).focus()

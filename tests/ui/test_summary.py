@@ -1,0 +1,75 @@
+"""The round summary's rows for the end of a round: short, and true to the points."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.ui.conftest import make_app, settle
+from tests.ui.helpers import screen_lines
+from tui_domino.ui.screens.game import GameScreen
+from tui_domino.ui.screens.summary import RoundSummary
+from tui_domino.ui.screenshots import session_round_over
+from tui_domino.ui.session import Session
+
+# (variant, how the round ended, a seed of session_round_over that ends it so)
+ENDS = [
+    ("classic", "domino", 2),
+    ("classic", "blocked", 0),
+    ("spider", "domino", 0),
+    ("spider", "domino", 2),  # the loser holds a lone 0-0
+    ("spider", "blocked", 37),
+    ("triominos", "domino", 0),
+    ("triominos", "blocked", 1),
+]
+
+
+def pips(session: Session) -> list[int]:
+    hands = session.state.to_json()["hands"]
+    return [sum(sum(t) for t in hand) for hand in hands]
+
+
+@pytest.mark.parametrize(("variant", "end", "seed"), ENDS)
+def test_the_rows_of_the_rounds_end_give_the_pips_that_made_the_points(
+        variant: str, end: str, seed: int) -> None:
+    session = session_round_over(variant, seed)
+    state = session.state
+    assert state.end_reason == end and state.winner is not None
+    w, other = state.winner, 1 - state.winner
+    left = pips(session)
+    rows = {what: points for what, points, _ in session.round_lines()}
+    ending = [what for what in rows if what.startswith(("going out", "blocked", "fish", "hands"))]
+    assert ending
+    for what in ending:
+        assert len(what) <= 36  # the summary's first column: one line each
+        assert not re.search(r"\d-\d", what) or "0-0" in what  # no tiles: they are listed above
+    if variant == "classic" and end == "domino":
+        assert rows[f"going out ({left[other]} pips left)"] == [left[other] if p == w else 0
+                                                               for p in (0, 1)]
+    elif variant == "classic":
+        assert rows[f"blocked round ({left[other]} - {left[w]} pips)"][w] == left[other] - left[w]
+    elif variant == "spider" and end == "domino" and state.to_json()["hands"][other] == [[0, 0]]:
+        assert rows["going out (a lone 0-0: 25)"][other] == 25
+    elif variant == "spider" and end == "domino":
+        assert rows[f"going out ({left[other]} pips left)"][other] == left[other]
+    elif variant == "spider":
+        assert rows[f"fish ({left[other]} pips in hand)"][other] == left[other]
+    elif end == "domino":
+        (label,) = ending
+        bonus, rest = map(int, re.fullmatch(r"going out \((\d+) \+ (\d+) left in hand\)",
+                                            label).groups())
+        assert rest == left[other] and rows[label][w] == bonus + rest
+    else:
+        assert rows[f"hands left ({left[other]} - {left[w]})"][w] == left[other] - left[w]
+
+
+async def test_the_summary_shows_each_row_on_one_line_at_80x24() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(GameScreen(session_round_over("classic", 11)))
+        await settle(pilot)
+        assert isinstance(app.screen, RoundSummary)
+        lines = screen_lines(app)
+        row = next(line for line in lines if "going out" in line)
+        assert re.search(r"going out \(21 pips left\)\s+–\s+\+21", row)
