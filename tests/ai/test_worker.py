@@ -69,3 +69,36 @@ async def test_shutdown_ends_a_running_search(fresh_worker):
     task.cancel()
     with pytest.raises((asyncio.CancelledError, Exception)):
         await task
+
+
+def _worker_processes() -> list:
+    return list((getattr(worker._executor, "_processes", None) or {}).values())
+
+
+@pytest.mark.parametrize("when", ["idle", "busy"])
+async def test_a_killed_worker_is_replaced_and_the_move_still_comes(fresh_worker, when):
+    """The worker process dies (killed, out of memory): while idle, the pool is broken before
+    the next move is asked for; while searching, the move under way fails and is asked for
+    again. Either way the move comes back, from a new process."""
+    state = position("triominos", 2, 12)  # a position with a long search
+    view = state.view(state.to_move)
+    await worker.warm_up()
+    (old,) = _worker_processes()
+    if when == "idle":
+        old.kill()
+        old.join(10)
+        deadline = time.monotonic() + 10  # until the pool has seen its process die
+        while not getattr(worker._executor, "_broken", False) and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        assert worker._executor._broken
+        move = await worker.choose_in_process(view, "hard", seed=5, iterations=200)
+    else:
+        task = asyncio.create_task(  # a search of 1.5 s, killed after 0.3 s
+            worker.choose_in_process(view, "hard", budget_ms=1500, seed=5, iterations=10**9))
+        await asyncio.sleep(0.3)
+        assert not task.done()
+        old.kill()
+        move = await asyncio.wait_for(task, 30)
+    assert move in state.legal_moves()
+    (new,) = _worker_processes()
+    assert new.pid != old.pid and new.is_alive()

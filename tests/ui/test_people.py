@@ -105,3 +105,34 @@ async def test_searching_computer_moves_from_its_own_process() -> None:
         assert any(r["player"] == 1 for r in state.history)
         assert worker.is_running()
     assert not worker.is_running()
+
+
+async def test_a_failed_worker_process_leaves_the_computer_thinking_in_the_game(
+        monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """When the search's process cannot run (it keeps dying, or cannot be started), the game
+    goes on: the computer moves from a thread of the game and says so once."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from tui_domino.ai import worker
+
+    calls = []
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        calls.append(args)
+        raise BrokenProcessPool("a worker died")
+
+    monkeypatch.setattr(worker, "choose_in_process", broken)
+    app = make_app(seed=6)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_match("spider", [Seat("You"), Seat("Computer", "computer", "hard")])
+        await settle(pilot, rounds=200)
+        screen = game(app)
+        state = screen.session.state
+        for _ in range(3):  # our move, then the computer's, until it has moved twice
+            if state.to_move == 0:
+                screen.apply_move(state.legal_moves()[0])
+                await settle(pilot, rounds=200)
+        assert state.to_move == 0 and sum(r["player"] == 1 for r in state.history) >= 2
+        assert len(calls) == 1  # tried once, then the thread
+        notes = [n.message for n in app._notifications]
+        assert sum("thinking process failed (BrokenProcessPool)" in m for m in notes) == 1

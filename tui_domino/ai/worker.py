@@ -80,10 +80,24 @@ def _get_executor() -> tuple[ProcessPoolExecutor, Any]:
         return _executor, _cancel
 
 
+def _submit(fn: Any, *args: Any) -> tuple[Future[Any], Any]:
+    """``fn(*args)`` submitted to the worker, and the worker's cancel flag. A pool found broken
+    (its process died while idle: ``submit`` raises at once) is replaced, once."""
+    for attempt in (0, 1):
+        ex, cancel = _get_executor()
+        try:
+            return ex.submit(fn, *args), cancel
+        except BrokenProcessPool:
+            _discard_executor()
+            if attempt:
+                raise
+    raise AssertionError("unreachable")
+
+
 async def warm_up() -> None:
     """Starts the worker process now (it takes a moment), so the first move is quick."""
-    ex, _ = _get_executor()
-    await asyncio.wrap_future(ex.submit(_ping))
+    fut, _ = _submit(_ping)
+    await asyncio.wrap_future(fut)
 
 
 def submit(
@@ -96,10 +110,8 @@ def submit(
     """The same choice as ``choose_in_process`` as a ``concurrent.futures.Future``, for code
     that waits in a thread (``future.result()`` releases the GIL while it waits)."""
     job = next(_jobs)
-    ex, _ = _get_executor()
-    inner: Future[dict[str, Any]] = ex.submit(
-        _run, view, level, budget_ms, seed, job, iterations
-    )
+    inner: Future[dict[str, Any]]
+    inner, _ = _submit(_run, view, level, budget_ms, seed, job, iterations)
     outer: Future[rules.Move] = Future()
 
     def done(f: Future[dict[str, Any]]) -> None:
@@ -129,10 +141,8 @@ async def choose_in_process(
     """
     job = next(_jobs)
     for attempt in (0, 1):
-        ex, cancel = _get_executor()
-        fut: Future[dict[str, Any]] = ex.submit(
-            _run, view, level, budget_ms, seed, job, iterations
-        )
+        fut: Future[dict[str, Any]]
+        fut, cancel = _submit(_run, view, level, budget_ms, seed, job, iterations)
         try:
             result = await asyncio.wrap_future(fut)
         except asyncio.CancelledError:

@@ -71,6 +71,7 @@ class GameScreen(Screen[None]):
         self._browsed = False  # the player has looked through the hand during the other's turn
         self._flash: Timer | None = None
         self._board: BoardView | None = None  # made in compose
+        self._search_here = False  # the worker process failed: search in a thread instead
 
     # -- layout --------------------------------------------------------------------------------
 
@@ -335,9 +336,17 @@ class GameScreen(Screen[None]):
     @work(exclusive=True, group="computer")
     async def computer_turn(self, turn: int) -> None:
         delay = storage.effective_delay(self.app.settings) if hasattr(self.app, "settings") else 0
-        if self.session.computer_searches():
-            move = await self.session.computer_move_in_process()
-        else:
+        move = None
+        if self.session.computer_searches() and not self._search_here:
+            try:
+                move = await self.session.computer_move_in_process()
+            except Exception as exc:  # the worker could not run (a cancel is not an Exception)
+                self._search_here = True
+                self.notify("The computer's thinking process failed "
+                            f"({type(exc).__name__}); it now thinks in the game's own process, "
+                            "and the screen may pause while it does.",
+                            title="Computer", severity="warning", timeout=8)
+        if move is None:
             move = await asyncio.to_thread(self.session.computer_move)
         if delay:
             # a draw goes quicker than a placement, so a run of draws does not drag
