@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tests.ui.conftest import make_app, settle
 from tests.ui.helpers import game
+from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.screens.handover import HandoverScreen
 from tui_domino.ui.screens.help import HelpScreen
 from tui_domino.ui.session import Seat, two_people
@@ -90,15 +91,19 @@ async def test_help_and_palette() -> None:
         assert app.screen is screen
 
 
+async def against_hard(app, pilot) -> GameScreen:  # type: ignore[no-untyped-def]
+    """A Spider match of ours (seat 0) against the hard computer, once it has settled."""
+    app.start_match("spider", [Seat("You"), Seat("Computer", "computer", "hard")])
+    await settle(pilot, rounds=200)
+    return game(app)
+
+
 async def test_searching_computer_moves_from_its_own_process() -> None:
     from tui_domino.ai import worker
 
     app = make_app(seed=6)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.start_match("spider", [Seat("You"), Seat("Computer", "computer", "hard")])
-        await settle(pilot, rounds=200)
-        screen = game(app)
-        state = screen.session.state
+        state = (await against_hard(app, pilot)).session.state
         if state.to_move == 0:
             await pilot.press("enter")
             await settle(pilot, rounds=200)
@@ -124,9 +129,7 @@ async def test_a_failed_worker_process_leaves_the_computer_thinking_in_the_game(
     monkeypatch.setattr(worker, "choose_in_process", broken)
     app = make_app(seed=6)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.start_match("spider", [Seat("You"), Seat("Computer", "computer", "hard")])
-        await settle(pilot, rounds=200)
-        screen = game(app)
+        screen = await against_hard(app, pilot)
         state = screen.session.state
         for _ in range(3):  # our move, then the computer's, until it has moved twice
             if state.to_move == 0:
