@@ -47,10 +47,11 @@ def endgames(variant: str, count: int, most: int):
             state.apply(normal(view, rng))
 
 
-@pytest.mark.parametrize("variant", ["classic", "spider"])
-def test_the_exact_endgame_plays_a_minimax_best_move(variant):
+@pytest.mark.parametrize(("variant", "count", "most"),
+                         [("classic", 12, 9), ("spider", 12, 9), ("triominos", 6, 7)])
+def test_the_exact_endgame_plays_a_minimax_best_move(variant, count, most):
     checked = 0
-    for state in endgames(variant, 12, 9):
+    for state in endgames(variant, count, most):
         me = state.to_move
         view = state.view(me)
         var = variant_of(view)
@@ -72,7 +73,7 @@ def test_the_exact_endgame_plays_a_minimax_best_move(variant):
             values[m] = minimax(child, reward, me)
         assert values[move] == pytest.approx(max(values.values()))
         checked += 1
-    assert checked >= 6
+    assert checked == count
 
 
 def test_a_round_that_ends_the_match_is_worth_the_whole_reward():
@@ -132,3 +133,49 @@ def test_a_stop_request_ends_the_search():
                        stop=lambda: True)
     assert time.perf_counter() - start < 1.0
     assert move in state.legal_moves()
+
+
+class _NoTable(dict):
+    """A transposition table that never remembers: plain alpha-beta, exact at the root."""
+
+    def get(self, key, default=None):
+        return default
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
+def test_the_triominos_endgame_table_changes_no_value():
+    """The exact search's table is keyed by what decides the rest of a Triominos round (hands,
+    the player to move, the points so far, the board's cells and numbers): with it, every root
+    move's value is what alpha-beta finds without it. (Keyed by the cells alone, one value of
+    these positions comes out wrong.)"""
+    var = variant_of({"variant": "triominos"})
+    compared = 0
+    for state in endgames("triominos", 4, 12):
+        me = state.to_move
+        view = state.view(me)
+        sim = var.base_sim(view).clone()
+        hand = var.mask_of(state.hands[1 - me])
+        assert knowledge(view).consistent(hand)  # the bazaar is empty: his hand is known
+        var.deal_hidden(sim, 1 - me, hand, [])
+        reward = search._reward_fn(var, me)
+        table: dict = {}
+        for m in sim.legal():
+            child = sim.clone()
+            child.play(m)
+            with_table = search._solve(var, child, reward, me, -1e9, 1e9, table, [0.0, 1e18])
+            without = search._solve(var, child, reward, me, -1e9, 1e9, _NoTable(), [0.0, 1e18])
+            assert with_table == pytest.approx(without)
+            compared += 1
+    assert compared >= 10
+    # the points so far and the numbers on the board are part of the key
+    (state,) = endgames("triominos", 1, 12)
+    sim = variant_of({"variant": "triominos"}).base_sim(state.view(state.to_move))
+    key = search._key(var, sim)
+    sim.points[0] += 5
+    assert search._key(var, sim) != key
+    sim.points[0] -= 5
+    point = next(iter(sim.pnum))
+    sim.pnum[point] = (sim.pnum[point] + 1) % 6
+    assert search._key(var, sim) != key

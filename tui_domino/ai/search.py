@@ -369,9 +369,9 @@ def ismcts(
     return best_m, stats
 
 
-# -- exact endgame for dominoes ---------------------------------------------------------------
+# -- exact endgame ------------------------------------------------------------------------------
 
-ENDGAME_TILES = {"classic": 16, "spider": 12}
+ENDGAME_TILES = {"classic": 16, "spider": 12, "triominos": 12}
 ENDGAME_DEALS = 24
 
 
@@ -384,6 +384,11 @@ def _no_more_draws(var: Variant, view: View) -> bool:
 def _key(var: Variant, sim: Sim) -> tuple[Any, ...]:
     if var.name == "classic":
         return (sim.hands[0], sim.hands[1], sim.left, sim.right, sim.to_move)
+    if var.name == "triominos":
+        # The points so far count (the reward is not additive), and the board is its cells
+        # and the numbers on its points (which decide fits, hexagons and bridges).
+        return (sim.hands[0], sim.hands[1], sim.turn, sim.points[0] - sim.points[1],
+                frozenset(sim.occ), frozenset(sim.pnum.items()))
     return (sim.hands[0], sim.hands[1], tuple(sim.ends), tuple(sim.closed), sim.to_move)
 
 
