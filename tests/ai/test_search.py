@@ -171,7 +171,7 @@ def test_the_triominos_endgame_table_changes_no_value():
     assert compared >= 10
     # the points so far and the numbers on the board are part of the key
     (state,) = endgames("triominos", 1, 12)
-    sim = variant_of({"variant": "triominos"}).base_sim(state.view(state.to_move))
+    sim = var.base_sim(state.view(state.to_move))
     key = search._key(var, sim)
     sim.points[0] += 5
     assert search._key(var, sim) != key
