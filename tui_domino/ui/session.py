@@ -291,22 +291,21 @@ class Session:
         """How this round's points came about: (what, [points of 0, points of 1],
         [how many times for 0, for 1]) rows, in the order they first happened."""
         rows: dict[str, tuple[list[int], list[int]]] = {}
+        pips = [hand_pips(hand) for hand in self.state.hands]
         for rec in self.state.history:
             for e in rec["events"]:
-                key = self._end_label(e) or REASON_WORDS.get(e["reason"], e["reason"])
+                key = self._end_label(e, pips) or REASON_WORDS.get(e["reason"], e["reason"])
                 pts, counts = rows.setdefault(key, ([0, 0], [0, 0]))
                 pts[e["player"]] += e["points"]
                 counts[e["player"]] += 1
         return [(k, p, c) for k, (p, c) in rows.items()]
 
-    def _end_label(self, event: dict[str, Any]) -> str | None:
+    def _end_label(self, event: dict[str, Any], pips: list[int]) -> str | None:
         """A short row name for the points of the round's end (None for other points): the
-        hands are listed above the rows, so it gives their pips, not their tiles."""
+        hands are listed above the rows, so it gives their ``pips``, not their tiles."""
         reason, state = event["reason"], self.state
         if reason not in ("domino", "blocked") or state.winner is None:
             return None
-        hands = state.to_json().get("hands") or [[], []]
-        pips = [sum(sum(t) for t in hand) for hand in hands]
         w = state.winner
         if self.variant == "triominos":
             if reason == "domino":
@@ -318,9 +317,14 @@ class Session:
             if self.variant == "spider":
                 return f"fish ({pips[1 - w]} pips in hand)"
             return f"blocked round ({pips[1 - w]} - {pips[w]} pips)"
-        if self.variant == "spider" and hands[1 - w] == [[0, 0]] and event["points"]:
+        if self.variant == "spider" and state.hands[1 - w] == ((0, 0),) and event["points"]:
             return f"going out (a lone 0-0: {event['points']})"
         return f"going out ({pips[1 - w]} pips left)"
+
+
+def hand_pips(hand: Iterable[Iterable[int]]) -> int:
+    """A hand's pips (Triominos: its points), the sum of its tiles' numbers."""
+    return sum(sum(t) for t in hand)
 
 
 def sees_drawn_tile(record: dict[str, Any], viewer: int | None) -> bool:

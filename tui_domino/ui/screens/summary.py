@@ -10,11 +10,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from tui_domino.ui.session import Session, tile_text
-
-
-def hand_pips(hand: list[list[int]]) -> int:
-    return sum(sum(t) for t in hand)
+from tui_domino.ui.session import Session, hand_pips, tile_text
 
 
 def summary_table(session: Session) -> Table:
@@ -49,7 +45,6 @@ def summary_table(session: Session) -> Table:
 
 def summary_text(session: Session) -> Text:
     state = session.state
-    d = state.to_json()
     names = [s.name for s in session.seats]
     t = Text()
     if state.winner is None:
@@ -59,7 +54,7 @@ def summary_text(session: Session) -> Text:
         t.append(f"The round is blocked: {names[state.winner]} won it.\n", style="bold")
     else:
         t.append(f"{names[state.winner]} played the last tile and won the round.\n", style="bold")
-    hands = d.get("hands") or [[], []]
+    hands = state.hands
     unit = "points" if session.variant == "triominos" else "pips"
     t.append("Left in hand:\n", style="dim")
     for p in (0, 1):
