@@ -450,8 +450,11 @@ class DuelCore:
             return
         if isinstance(f, m.Leave):
             r = self.rnd
-            what = "left before revealing his keys" if r is not None and r.over else "left"
-            reason = f"{self.names[self.peer]} {what}" + (f" ({f.reason})" if f.reason else "")
+            what = ("left before revealing his keys" if r is not None and r.over
+                    else "left the match")
+            said = f.reason.strip()
+            reason = f"{self.names[self.peer]} {what}" + (
+                f" ({said})" if said and said != "left the match" else "")
             self._end_by(ev.Verdict("forfeit", self.peer, reason), send=False)
             self.closing = True
             return

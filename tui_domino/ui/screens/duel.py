@@ -654,6 +654,8 @@ def verdict_text(v: ev.Verdict, me: int, seats: list[Seat]) -> str:
         return f"{seats[1 - me].name} stopped the match, accusing you: {v.reason}."
     if v.player == me:
         return f"You left: {v.reason}."
+    if v.reason.startswith(f"{who} "):  # "Bob left the match", "Bob did not come back"
+        return f"{v.reason}, and forfeits the match."
     return f"{who} forfeits: {v.reason}."
 
 
