@@ -172,7 +172,7 @@ async def test_host_and_join_from_the_menu_play_and_chat() -> None:
         await until(both, lambda: isinstance(ann_app.screen, DuelOverScreen), "the end")
         over = ann_app.screen
         shown = " ".join(str(w.render()) for w in over.query(Static))
-        assert "Bob left the match, and forfeits the match." in shown
+        assert "Bob left the match and forfeits it." in shown
         assert "You win the match" in shown
         await until(both, lambda: not any(isinstance(s, DuelScreen)
                                           for s in bob_app.screen_stack), "Bob's exit")

@@ -655,7 +655,8 @@ def verdict_text(v: ev.Verdict, me: int, seats: list[Seat]) -> str:
     if v.player == me:
         return f"You left: {v.reason}."
     if v.reason.startswith(f"{who} "):  # "Bob left the match", "Bob did not come back"
-        return f"{v.reason}, and forfeits the match."
+        it = "it" if v.reason.endswith(" the match") else "the match"
+        return f"{v.reason} and forfeits {it}."
     return f"{who} forfeits: {v.reason}."
 
 
