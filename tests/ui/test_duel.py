@@ -121,6 +121,8 @@ async def test_host_and_join_from_the_menu_play_and_chat() -> None:
         await until(both, lambda: {"play", "draw", "pass_turn"} <= footer_actions(hosting),
                     "the host's playing keys")
         assert "Duel with Ann" in text_of(joined, "#net-status")
+        assert "Bob joined: Classic dominoes" in " ".join(text_of(hosting, "#log").split())
+        assert "Duel with Ann: Classic dominoes" in " ".join(text_of(joined, "#log").split())
         assert "connected" in text_of(joined, "#net-status")
         # six turns through the keys, whoever is to move
         played = 0
@@ -344,7 +346,8 @@ async def test_a_fresh_join_is_not_called_a_resumed_match(tmp_path: Any) -> None
         await until([pilot], lambda: session.core.started, "the greeting")
         assert not session.resumed
         screen = push_duel(app, session)
-        await until([pilot], lambda: screen.is_mounted and "joined Ann" in text_of(screen, "#log"),
+        await until([pilot],
+                    lambda: screen.is_mounted and "Duel with Ann:" in text_of(screen, "#log"),
                     "the greeting on the screen")
         assert "resumes" not in text_of(screen, "#log")
         bot.cancel()

@@ -287,7 +287,8 @@ class DuelScreen(GameScreen):
             if self.duel.core.role == "host":
                 self.note(f"{self.table.opponent} joined: {what}, {word} {target}.", "green")
             else:
-                self.note(f"You joined {self.table.opponent}: {what}, {word} {target}.", "green")
+                # (not "You joined …": in the SSH lobby the one who challenged is the joiner)
+                self.note(f"Duel with {self.table.opponent}: {what}, {word} {target}.", "green")
             self.app.bell()
         elif isinstance(e, ev.RoundStarted):
             self.checking = False
