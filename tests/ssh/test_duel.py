@@ -39,6 +39,44 @@ async def test_a_lobby_duel_connects_on_loopback_and_carries_a_move() -> None:
         await asyncio.gather(host.close(), join.close())
 
 
+@pytest.mark.parametrize("gone", ["join", "host"])
+async def test_a_lobby_duel_ends_soon_when_the_other_game_goes(gone, monkeypatch) -> None:
+    # The other visitor's game ends (his ssh connection went): his duel connection closes
+    # without a word. The one who stays wins by forfeit after the lobby's short window, not
+    # after the 15 minutes a duel over the internet waits.
+    from tui_domino.net import events as ev
+    from tui_domino.ssh import duel
+
+    monkeypatch.setattr(duel, "RESUME_WINDOW", 0.3)
+    ports: asyncio.Queue[int] = asyncio.Queue()
+    host = await connect_duel(role="host", name="ann", variant="classic", port=0,
+                              on_hosting=ports.put_nowait)
+    join = await connect_duel(role="join", name="bob", variant="classic",
+                              port=await ports.get(), on_hosting=lambda port: None)
+    going, staying = (join, host) if gone == "join" else (host, join)
+    try:
+        async with asyncio.timeout(30):
+            while not (host.my_turn() or join.my_turn()):
+                await asyncio.sleep(0.02)
+            # the going game's process ends: its sockets close, nothing is said
+            if going._server is not None:
+                going._server.close()
+            for task in list(going._tasks):
+                task.cancel()
+            assert going._writer_obj is not None
+            going._writer_obj.transport.abort()
+            verdict = None
+            while verdict is None:
+                e = await staying.next_event(timeout=30)
+                if isinstance(e, ev.Verdict):
+                    verdict = e
+        assert verdict.kind == "forfeit" and verdict.player == going.core.me
+        name = "bob" if gone == "join" else "ann"
+        assert f"{name} did not come back" in verdict.reason
+    finally:
+        await asyncio.gather(host.close(), join.close(), return_exceptions=True)
+
+
 class Game:
     """A visitor's end of the lobby socket."""
 

@@ -9,6 +9,12 @@ from typing import Any
 
 LOOPBACK = "127.0.0.1"
 CONNECT_TIMEOUT = 30.0
+# How long a lobby duel waits for a dropped opponent before he forfeits. Both games run on
+# this server and talk over loopback, so a dropped connection means the other visitor's game
+# has ended (his ssh connection went); a new ssh session cannot take the match up (it keeps no
+# log and has other keys), so the long wait of a duel over the internet would only keep the
+# one who stayed looking at "reconnecting" for 15 minutes.
+RESUME_WINDOW = 10.0
 
 
 class DuelUnavailable(Exception):
@@ -41,11 +47,13 @@ async def connect_duel(*, role: str, name: str, variant: str, port: int,
     session_class = duel_session_class()
     if role == "host":
         session = await session_class.host(port=0, addr=LOOPBACK, name=name,
-                                           settings=MatchSettings(variant))
+                                           settings=MatchSettings(variant),
+                                           resume_window=RESUME_WINDOW)
         on_hosting(int(session.port))
         return session
     return await session_class.join(LOOPBACK, port, name=name,
-                                    connect_timeout=CONNECT_TIMEOUT)
+                                    connect_timeout=CONNECT_TIMEOUT,
+                                    resume_window=RESUME_WINDOW)
 
 
 async def open_duel(*, role: str, name: str, variant: str, port: int,
