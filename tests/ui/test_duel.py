@@ -176,6 +176,7 @@ async def test_host_and_join_from_the_menu_play_and_chat() -> None:
         shown = " ".join(str(w.render()) for w in over.query(Static))
         assert "Bob left the match and forfeits it." in shown
         assert "You win the match" in shown
+        assert "No round was finished." in shown  # (not "0 rounds")
         await until(both, lambda: not any(isinstance(s, DuelScreen)
                                           for s in bob_app.screen_stack), "Bob's exit")
         await ann.press("enter")

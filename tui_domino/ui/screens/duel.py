@@ -703,7 +703,8 @@ class DuelOverScreen(ModalScreen[None]):
         for p in (0, 1):
             title.append(f"  {names[p][:20]:<20} {totals[p]:>5}\n")
         rounds = r.get("rounds", 0)
-        title.append(f"\n{rounds} round{'' if rounds == 1 else 's'}", style="dim")
+        title.append("\nNo round was finished." if not rounds else
+                     f"\n{rounds} round{'' if rounds == 1 else 's'} played", style="dim")
         if r.get("verified"):
             title.append(" · every deal checked: fair", style="dim")
         with Vertical() as box:
