@@ -35,6 +35,39 @@ async def test_too_small_then_resized_back() -> None:
         assert board.size.width < 80
 
 
+async def test_started_in_a_small_terminal_the_notice_stays_on_top() -> None:
+    # The terminal's first size can arrive before the menu opens, and a game started from the
+    # command line opens after both: neither may cover the notice.
+    from tui_domino.ui.screens.menu import MenuScreen
+
+    app = make_app(seed=2)
+    async with app.run_test(size=(60, 18)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+        app.start_match("classic", [Seat("You"), Seat("Computer", "computer", "greedy")])
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+        assert sum(isinstance(s, TooSmallScreen) for s in app.screen_stack) == 1
+        # the notice hides the game: nothing of the table shows through around it
+        shown = " ".join(" ".join(screen_lines(app)).split())
+        assert shown == "Please enlarge the terminal The game needs 80×24; this one is 60×18."
+        # code that pops every screen above another pops the notice too: it comes back
+        table = app.screen_stack[-2]
+        while app.screen is not table:
+            app.pop_screen()
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert app.screen is game(app)
+        assert not any(isinstance(s, TooSmallScreen) for s in app.screen_stack)
+        await pilot.press("escape")  # the game's menu question, then back to the main menu
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert isinstance(app.screen, MenuScreen)
+
+
 async def test_ascii_mode_draws_no_box_characters() -> None:
     app = make_app(seed=2)
     app.settings.ascii = True

@@ -130,7 +130,11 @@ class DominoApp(App[None]):
             self.run_worker(worker.warm_up(), group="warm-up", exit_on_error=False)
 
     def _show_game(self, session: Session) -> None:
-        # The game sits directly above the menu: Esc goes back there.
+        # The game sits directly above the menu: Esc goes back there. (The notice that the
+        # terminal is too small comes off first and goes back on top of the game.)
+        if self._too_small is not None and self.screen is self._too_small:
+            self.pop_screen()
+            self._too_small = None
         if not any(isinstance(s, MenuScreen) for s in self.screen_stack):
             self.push_screen(MenuScreen())
         else:
@@ -138,6 +142,7 @@ class DominoApp(App[None]):
                 self.pop_screen()
         self._warm_up(session)
         self.push_screen(GameScreen(session))
+        self.check_size()
         self.call_after_refresh(settle_memory)
 
     def action_help(self) -> None:
@@ -183,6 +188,29 @@ class DominoApp(App[None]):
 
     def on_resize(self, event: Resize) -> None:
         self.check_size(event.size.width, event.size.height)
+
+    def push_screen(self, screen: Any, *args: Any, **kw: Any) -> Any:
+        """As ``App.push_screen``, but the notice that the terminal is too small stays on top:
+        a screen that opens under it (the menu at start-up, a game started from the command
+        line, the round summary after the computer's move, a duel's question) goes beneath the
+        notice and shows once the terminal is large enough."""
+        cover = self._too_small
+        if cover is None or screen is cover or self.screen is not cover or kw.get("mode"):
+            return super().push_screen(screen, *args, **kw)
+        self.pop_screen()
+        result = super().push_screen(screen, *args, **kw)
+        self._too_small = TooSmallScreen(self.min_size)
+        super().push_screen(self._too_small)
+        return result
+
+    def pop_screen(self) -> Any:
+        """As ``App.pop_screen``; when what pops is the notice that the terminal is too small
+        (a screen that pops all above another, say), the notice goes back on top."""
+        result = super().pop_screen()
+        if self._too_small is not None and self._too_small not in self.screen_stack:
+            self._too_small = None
+            self.call_later(self.check_size)
+        return result
 
     def check_size(self, w: int | None = None, h: int | None = None) -> None:
         if w is None or h is None:
