@@ -131,10 +131,7 @@ class DominoApp(App[None]):
 
     def _show_game(self, session: Session) -> None:
         # The game sits directly above the menu: Esc goes back there. (The notice that the
-        # terminal is too small comes off first and goes back on top of the game.)
-        if self._too_small is not None and self.screen is self._too_small:
-            self.pop_screen()
-            self._too_small = None
+        # terminal is too small may pop on the way; it goes back on top of the game.)
         if not any(isinstance(s, MenuScreen) for s in self.screen_stack):
             self.push_screen(MenuScreen())
         else:
