@@ -94,6 +94,8 @@ class RoundCtx:
 # The codes of an error frame with which a joiner hands the match back before playing any of
 # it (he refuses the welcome, or leaves before it reached him): the host offers it again.
 HANDED_BACK = frozenset({"version", "mismatch", "left"})
+# The reason a Leave frame gives when the player said nothing more.
+LEFT = "left the match"
 
 
 class DuelCore:
@@ -241,7 +243,7 @@ class DuelCore:
         self._send(m.Chat(text=text))
         self._emit(ev.ChatLine(self.me, text))
 
-    def leave(self, reason: str = "left the match") -> None:
+    def leave(self, reason: str = LEFT) -> None:
         if self.finished:
             return
         self._record({"k": "local", "a": "leave", "reason": reason})
@@ -450,11 +452,10 @@ class DuelCore:
             return
         if isinstance(f, m.Leave):
             r = self.rnd
-            what = ("left before revealing his keys" if r is not None and r.over
-                    else "left the match")
+            what = "left before revealing his keys" if r is not None and r.over else LEFT
             said = f.reason.strip()
             reason = f"{self.names[self.peer]} {what}" + (
-                f" ({said})" if said and said != "left the match" else "")
+                f" ({said})" if said and said != LEFT else "")
             self._end_by(ev.Verdict("forfeit", self.peer, reason), send=False)
             self.closing = True
             return

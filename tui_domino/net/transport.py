@@ -18,7 +18,7 @@ from typing import Any
 from tui_domino import rules
 from tui_domino.net import events as ev
 from tui_domino.net import journal as jr
-from tui_domino.net.core import DuelCore, MatchSettings
+from tui_domino.net.core import LEFT, DuelCore, MatchSettings
 from tui_domino.net.messages import MAX_FRAME, error
 
 WRITE_QUEUE = 256
@@ -153,7 +153,7 @@ class DuelSession:
         self.core.chat(text)
         self._pump()
 
-    async def leave(self, reason: str = "left the match") -> None:
+    async def leave(self, reason: str = LEFT) -> None:
         self.core.leave(reason)
         self._pump()
         await self.close()

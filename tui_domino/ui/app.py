@@ -139,7 +139,6 @@ class DominoApp(App[None]):
                 self.pop_screen()
         self._warm_up(session)
         self.push_screen(GameScreen(session))
-        self.check_size()
         self.call_after_refresh(settle_memory)
 
     def action_help(self) -> None:
@@ -194,7 +193,7 @@ class DominoApp(App[None]):
         cover = self._too_small
         if cover is None or screen is cover or self.screen is not cover or kw.get("mode"):
             return super().push_screen(screen, *args, **kw)
-        self.pop_screen()
+        super().pop_screen()  # (not ours: that would check the size again, later)
         result = super().push_screen(screen, *args, **kw)
         self._too_small = TooSmallScreen(self.min_size)
         super().push_screen(self._too_small)
