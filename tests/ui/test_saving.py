@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from tests.ui.helpers import game
 from tui_domino.ui import storage
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.screens.menu import MenuScreen
-from tui_domino.ui.session import Seat
+from tui_domino.ui.session import Seat, Session
 
 
 async def test_saved_after_every_move_and_continue_resumes(home: Path) -> None:
@@ -82,6 +83,45 @@ async def test_inconsistent_match_in_save_is_refused(home: Path) -> None:
         assert isinstance(app.screen, MenuScreen)
         assert any("could not be read" in n.message for n in app._notifications)
     assert list(home.glob("current-match.unreadable-*.json"))
+
+
+def saved_mid_round(seed: int) -> dict:
+    """The JSON a game saves, a few moves into a classic round against the computer."""
+    import random
+
+    session = Session.new("classic", [Seat("Ann"), Seat("Computer", "computer", "easy")],
+                          seed=seed, autosave=False)
+    rng = random.Random(seed)
+    while len(session.state.history) < 8:
+        session.play(rng.choice(session.state.legal_moves()))
+    return session.to_json()
+
+
+async def test_a_save_whose_history_was_tampered_with_is_refused(home: Path) -> None:
+    """A round's history that does not tell the round (a record without its points, a tile
+    its player never held) would have opened and broken the game's log or the computer's
+    reading of it; it is refused like any unreadable save, and kept aside."""
+    home.mkdir(parents=True, exist_ok=True)
+    good = saved_mid_round(4)
+    bad = copy.deepcopy(good)
+    del bad["match"]["round"]["history"][2]["events"]
+    renamed = copy.deepcopy(good)
+    renamed["seats"][0]["name"] = 7
+    for payload in (bad, renamed):
+        storage.write_save(payload)
+        app = make_app()
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await pilot.press("c")
+            await settle(pilot)
+            assert isinstance(app.screen, MenuScreen)
+            assert any("could not be read" in n.message for n in app._notifications)
+    assert len(list(home.glob("current-match.unreadable-*.json"))) == 2
+    storage.write_save(good)  # as the game wrote it, it opens
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c")
+        await settle(pilot)
+        assert game(app).session.to_json() == good
 
 
 async def test_settings_are_kept(home: Path) -> None:

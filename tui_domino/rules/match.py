@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from tui_domino.rules.options import check_target, resolve_options
-from tui_domino.rules.round import new_round, state_from_json
+from tui_domino.rules.round import check_history, new_round, state_from_json
 from tui_domino.rules.state import RoundState
 
 
@@ -147,12 +147,27 @@ def match_from_json(d: dict[str, Any]) -> Match:
         if not (isinstance(banked, list) and len(banked) == 2):
             raise ValueError("banked must be two numbers")
         m.banked = [int(banked[0]), int(banked[1])]
-        if not isinstance(d["past"], list):
-            raise ValueError("past must be a list")
-        m.past = copy.deepcopy(d["past"])
+        past = d["past"]
+        if not isinstance(past, list) or not all(_is_past_round(r) for r in past):
+            raise ValueError("past must be a list of rounds, each with its number and points")
+        m.past = copy.deepcopy(past)
         m.round = state_from_json(d["round"])
     except (KeyError, TypeError) as exc:
         raise ValueError(f"malformed match: {exc!r}") from exc
     if m.round.variant != m.variant:
         raise ValueError("the round's variant differs from the match's")
+    check_history(m.round)
     return m
+
+
+def _is_past_round(r: object) -> bool:
+    """Whether ``r`` is a finished round's summary: its number and both players' points."""
+    if not isinstance(r, dict):
+        return False
+    number, points = r.get("round"), r.get("points")
+    return (
+        isinstance(number, int)
+        and isinstance(points, list)
+        and len(points) == 2
+        and all(isinstance(p, int) and not isinstance(p, bool) for p in points)
+    )

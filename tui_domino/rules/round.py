@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
+from tui_domino.rules.moves import move_from_json
 from tui_domino.rules.options import resolve_options
-from tui_domino.rules.state import RoundState
+from tui_domino.rules.state import RoundState, Tile
 
 
 def _state_class(variant: str) -> type[RoundState]:
@@ -55,6 +56,68 @@ def state_from_json(d: dict[str, Any]) -> RoundState:
         return cls.from_json(d)  # type: ignore[attr-defined,no-any-return]
     except (KeyError, TypeError, IndexError, AttributeError) as exc:
         raise ValueError(f"malformed {variant} state: {exc!r}") from exc
+
+
+def check_history(state: RoundState) -> None:
+    """ValueError unless ``state``'s history tells its round: the deal it implies (the hands
+    now, less the tiles drawn, plus the tiles placed; the tiles drawn, in order, then the
+    bazaar now), replayed move by move, must give ``state`` exactly (the board, the hands,
+    the turn, the points and every record); without a history, the state must be its deal
+    as dealt."""
+    history = state.history
+    variant = state.variant
+    tiles = set(full_set(variant))
+    hands: list[list[Tile]] = [list(h) for h in state.hands]
+    drawn: list[Tile] = []
+    drawn_by: list[list[Tile]] = [[], []]
+    for n, rec in enumerate(history, 1):
+        if not isinstance(rec, dict) or rec.get("player") not in (0, 1) or isinstance(
+            rec.get("player"), bool
+        ):
+            raise ValueError(f"move {n} of the history is not a record of a player's move")
+        player = rec["player"]
+        move = move_from_json(variant, rec.get("move"))
+        if move.kind == "draw":
+            tile = rec.get("tile")
+            t = tuple(sorted(tile)) if _numbers(tile) else ()
+            if t not in tiles:
+                raise ValueError(f"move {n} of the history is a draw without its tile")
+            drawn.append(t)
+            drawn_by[player].append(t)
+        elif move.kind == "place":
+            if move.placements is not None:
+                hands[player] += [p.tile for p in move.placements]
+            elif move.corners is not None:
+                hands[player].append(tuple(sorted(move.corners)))
+            elif move.tile is not None:
+                hands[player].append(tuple(sorted(move.tile)))
+    for player in (0, 1):
+        for t in drawn_by[player]:
+            if t not in hands[player]:
+                raise ValueError("the history draws a tile its player never held")
+            hands[player].remove(t)
+    deal = {"hands": [[list(t) for t in sorted(h)] for h in hands],
+            "bazaar": [list(t) for t in drawn + list(state.bazaar)]}
+    saved = state.to_json()
+    try:
+        replay = new_round(variant, deal=deal, leader=saved.get("leader"), options=state.options)
+    except ValueError as exc:
+        raise ValueError(f"the history does not start from a deal ({exc})") from exc
+    for n, rec in enumerate(history, 1):
+        if replay.to_move != rec["player"]:
+            raise ValueError(f"move {n} of the history is played out of turn")
+        try:
+            replay.apply(rec["move"])
+        except ValueError as exc:
+            raise ValueError(f"move {n} of the history is illegal ({exc})") from exc
+    if replay.to_json() != saved:
+        raise ValueError("the round does not agree with its history")
+
+
+def _numbers(value: object) -> TypeGuard[list[int]]:
+    return isinstance(value, list) and all(
+        isinstance(n, int) and not isinstance(n, bool) for n in value
+    )
 
 
 def full_set(variant: str) -> list[tuple[int, ...]]:

@@ -102,6 +102,8 @@ class Session:
             if len(seats) != 2:
                 raise ValueError("a match has two seats")
             for s in seats:
+                if not isinstance(s.name, str) or not isinstance(s.level, str):
+                    raise ValueError("a seat's name and level must be text")
                 if s.kind not in ("human", "computer"):
                     raise ValueError(f"unknown seat kind {s.kind!r}")
                 if s.is_computer and s.level not in ai.PLAYERS:
