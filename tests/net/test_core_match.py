@@ -88,3 +88,36 @@ def test_addresses_parse():
     add_host_join(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["join", "localhost:7777", "--bot", "greedy", "--headless"])
     assert args.net_role == "join" and args.bot == "greedy" and callable(args.net_handler)
+
+
+def test_a_log_that_cannot_be_replayed_is_kept_aside(tmp_path):
+    """A match log torn or edited by hand (an entry of the wrong shape) is not replayed, nor
+    deleted: it is moved aside and the error says where; an empty log is no match."""
+    path = tmp_path / "host.jsonl"
+    cores = [DuelCore("host", "Ann", b"a" * 32, settings=MatchSettings("classic", 100),
+                      journal=jr.Journal(path, fsync=False)),
+             DuelCore("join", "Bob", b"b" * 32)]
+    for c in cores:
+        c.connection_made()
+    count = {"n": 0}
+
+    def stop() -> bool:
+        count["n"] += 1
+        return count["n"] > 30
+
+    run(cores, seed=11, stop=stop)
+    good = path.read_text()
+    assert jr.resume(path, fsync=False) is not None  # as written, it resumes
+    lines = good.splitlines()
+    frame = next(i for i, line in enumerate(lines) if '"k":"in"' in line)
+    broken = [*lines[:frame], '{"k":"in","frame":5}', *lines[frame + 1:]]
+    for text in ("\n".join(broken) + "\n", '{"k":"local","a":"play"}\n' + good):
+        path.write_text(text)
+        with pytest.raises(jr.UnreadableLog, match="kept as"):
+            jr.resume(path, fsync=False)
+        assert not path.exists()
+    kept = sorted(tmp_path.glob("host.unreadable-*.jsonl"))
+    assert len(kept) == 2 and {k.read_text() for k in kept} == {
+        "\n".join(broken) + "\n", '{"k":"local","a":"play"}\n' + good}
+    path.write_text("")
+    assert jr.resume(path, fsync=False) is None

@@ -367,6 +367,26 @@ async def test_a_fresh_join_is_not_called_a_resumed_match(tmp_path: Any) -> None
         await again.close()
 
 
+async def test_a_match_log_that_cannot_be_read_is_said_and_kept(tmp_path: Any) -> None:
+    """Hosting again at an address whose match log is torn: the duel starts afresh, the
+    player is told, and the old log is kept aside, not deleted."""
+    log = tmp_path / "host.jsonl"
+    log.write_text('{"k":"start","role":"host"}\n{"k":"in","frame":5}\n')
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        host = await DuelSession.host(port=0, addr="127.0.0.1", name="Ann",
+                                      settings=MatchSettings("classic", target=5),
+                                      journal_path=log)
+        assert not host.resumed and "could not be read" in host.notice
+        screen = push_duel(app, host)
+        await until([pilot], lambda: screen.is_mounted and any(
+            "could not be read" in n.message for n in app._notifications), "the notice")
+        await host.close()
+    kept = list(tmp_path.glob("host.unreadable-*.jsonl"))
+    assert len(kept) == 1 and '"frame":5' in kept[0].read_text()
+    assert log.exists()  # the new match's log
+
+
 async def test_every_key_of_a_duel_fits_the_footer_at_80_columns() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot, \

@@ -143,6 +143,8 @@ async def _main(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"tui-domino {role}: {exc}", file=sys.stderr)
         return 2
+    if session.notice:
+        print(f"tui-domino {role}: {session.notice}", file=sys.stderr)
     if args.headless:
         from tui_domino.net.headless import run_bot
 

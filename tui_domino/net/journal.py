@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from tui_domino.files import quarantine
 from tui_domino.net.core import DuelCore, MatchSettings
 
 
@@ -68,25 +69,33 @@ def load(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     return out
 
 
+class UnreadableLog(ValueError):
+    """A match log that cannot be replayed; it was moved aside (the message says where)."""
+
+
 def replay(entries: list[dict[str, Any]]) -> DuelCore:
-    """A core rebuilt from a log's entries (not connected, with no journal attached)."""
+    """A core rebuilt from a log's entries (not connected, with no journal attached);
+    ValueError when they are not a match log this version can replay."""
     if not entries or entries[0].get("k") != "start":
         raise ValueError("not a match log")
-    s = entries[0]
-    settings = MatchSettings(**s["settings"]) if s.get("settings") else None
-    want = MatchSettings(**s["want"]) if s.get("want") else None
-    core = DuelCore(s["role"], s["name"], bytes.fromhex(s["seed"]), settings=settings,
-                    want=want)
-    for e in entries[1:]:
-        if e["k"] == "in":
-            core.receive(e["frame"].encode())
-        elif e["k"] == "local":
-            if e["a"] == "play":
-                core.play(e["move"])
-            elif e["a"] == "chat":
-                core.chat(e["text"])
-            elif e["a"] == "leave":
-                core.leave(e["reason"])
+    try:
+        s = entries[0]
+        settings = MatchSettings(**s["settings"]) if s.get("settings") else None
+        want = MatchSettings(**s["want"]) if s.get("want") else None
+        core = DuelCore(s["role"], s["name"], bytes.fromhex(s["seed"]), settings=settings,
+                        want=want)
+        for e in entries[1:]:
+            if e["k"] == "in":
+                core.receive(e["frame"].encode())
+            elif e["k"] == "local":
+                if e["a"] == "play":
+                    core.play(e["move"])
+                elif e["a"] == "chat":
+                    core.chat(e["text"])
+                elif e["a"] == "leave":
+                    core.leave(e["reason"])
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ValueError(f"a malformed entry: {exc!r}") from exc
     core.outgoing()
     core.events()
     return core
@@ -94,14 +103,22 @@ def replay(entries: list[dict[str, Any]]) -> DuelCore:
 
 def resume(path: str | os.PathLike[str], fsync: bool = True) -> DuelCore | None:
     """The core of an unfinished match logged at ``path`` (the log stays attached), or
-    None when there is no such log or its match is over."""
+    None when there is no such log (or an empty one) or its match is over. A log that
+    cannot be replayed is moved aside and ``UnreadableLog`` says where."""
     p = Path(path)
     if not p.exists():
         return None
     try:
-        core = replay(load(p))
-    except (ValueError, KeyError, TypeError):
-        return None
+        entries = load(p)
+        if not entries and not p.read_bytes().strip():
+            return None  # created, then cut off before its first line: nothing to keep
+        core = replay(entries)
+    except (OSError, ValueError) as exc:
+        kept = quarantine(p)
+        raise UnreadableLog(
+            f"The log of the unfinished duel could not be read ({exc}); it was kept as "
+            f"{kept} and a new match begins."
+        ) from exc
     if core.finished or not core.started:
         return None
     core.journal = Journal(p, fsync=fsync)

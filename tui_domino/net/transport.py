@@ -55,6 +55,7 @@ class DuelSession:
         self._writer_obj: asyncio.StreamWriter | None = None
         self.journal_path: Path | None = None
         self.resumed = False  # the match was taken up again from its log
+        self.notice = ""  # what the player should know before the duel: a log kept aside
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -70,7 +71,7 @@ class DuelSession:
         **kw: Any,
     ) -> DuelSession:
         """Listens on ``addr:port`` (port 0: any free port, see ``.port``)."""
-        core = jr.resume(journal_path) if journal_path else None
+        core, notice = _resume(journal_path)
         resumed = core is not None
         if core is None:
             if journal_path and Path(journal_path).exists():
@@ -80,6 +81,7 @@ class DuelSession:
                             settings=settings or MatchSettings(), journal=journal)
         self = cls(core, **kw)
         self.resumed = resumed
+        self.notice = notice
         self.journal_path = Path(journal_path) if journal_path else None
         self._server = await asyncio.start_server(self._on_client, addr, port,
                                                   limit=MAX_FRAME + 1)
@@ -103,7 +105,7 @@ class DuelSession:
     ) -> DuelSession:
         """Connects to a host; raises OSError (refused, unreachable, timed out) when the
         first connection cannot be made."""
-        core = jr.resume(journal_path) if journal_path else None
+        core, notice = _resume(journal_path)
         resumed = core is not None
         if core is None:
             if journal_path and Path(journal_path).exists():
@@ -112,6 +114,7 @@ class DuelSession:
             core = DuelCore("join", name, seed or os.urandom(32), want=want, journal=journal)
         self = cls(core, **kw)
         self.resumed = resumed
+        self.notice = notice
         self.journal_path = Path(journal_path) if journal_path else None
         self._target = (host, port)
         async with asyncio.timeout(connect_timeout):
@@ -406,6 +409,17 @@ class DuelSession:
     def _set_state(self, state: str) -> None:
         if state != self.state:
             self._emit(ev.ConnectionState(state))
+
+
+def _resume(journal_path: str | os.PathLike[str] | None) -> tuple[DuelCore | None, str]:
+    """The unfinished match logged at ``journal_path`` (None when there is none), and a
+    notice for the player when its log could not be read (it was moved aside)."""
+    if not journal_path:
+        return None, ""
+    try:
+        return jr.resume(journal_path), ""
+    except jr.UnreadableLog as exc:
+        return None, str(exc)
 
 
 async def _refuse(writer: asyncio.StreamWriter, code: str, message: str) -> None:

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from tui_domino import ai, rules
+from tui_domino.files import quarantine
 from tui_domino.ui import storage
 
 VARIANT_TITLES = {
@@ -122,7 +123,7 @@ class Session:
         try:
             return cls.from_json(raw)
         except ValueError as exc:
-            kept = storage.quarantine(storage.save_path())
+            kept = quarantine(storage.save_path())
             raise storage.SaveError(
                 f"The saved match could not be read ({exc}). It was kept as {kept}."
             ) from exc

@@ -10,12 +10,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import time
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 import platformdirs
+
+from tui_domino.files import quarantine
 
 SAVE_NAME = "current-match.json"
 SETTINGS_NAME = "settings.json"
@@ -112,18 +113,6 @@ def read_save() -> dict[str, Any] | None:
         raise SaveError(
             f"The saved match could not be read ({exc}). It was kept as {kept}."
         ) from exc
-
-
-def quarantine(path: Path) -> Path:
-    """Moves a bad file aside (never deletes it) and returns its new path."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.stem}.unreadable-{stamp}{path.suffix}")
-    n = 1
-    while target.exists():
-        target = path.with_name(f"{path.stem}.unreadable-{stamp}-{n}{path.suffix}")
-        n += 1
-    os.replace(path, target)
-    return target
 
 
 def remove_save() -> None:

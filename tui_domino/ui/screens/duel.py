@@ -250,6 +250,9 @@ class DuelScreen(GameScreen):
     async def listen(self) -> None:
         if self.duel.resumed:
             self.note(f"The match with {self.table.opponent} resumes.", "green")
+        if self.duel.notice:
+            self.app.notify(self.duel.notice, title="Match log", severity="warning",
+                            timeout=15)
         for e in self._backlog:
             self.handle(e)
         self._backlog = []
