@@ -94,3 +94,25 @@ def test_a_host_on_every_interface_lists_them_loopback_last() -> None:
         if not ip.startswith("127."):
             assert f"{ip}:7777" in shown[:-1]
     assert listening_addresses("127.0.0.1", 7777) == ["127.0.0.1:7777"]
+
+
+async def test_a_connection_cancelled_as_the_program_ends_goes_quietly() -> None:
+    """The event loop cancels the task serving a connection when the program ends with a
+    duel open; Python 3.11's streams printed a cancelled task as an error on the terminal."""
+    loop = asyncio.get_running_loop()
+    errors: list = []
+    loop.set_exception_handler(lambda _loop, context: errors.append(context))
+    host = await DuelSession.host(0, addr="127.0.0.1", name="Ann", heartbeat=0.5,
+                                  settings=MatchSettings("classic", 50))
+    _reader, writer = await asyncio.open_connection("127.0.0.1", host.port)
+    try:
+        async with asyncio.timeout(10):
+            while host._conn is None:
+                await asyncio.sleep(0.01)
+        host._conn.cancel()
+        await asyncio.sleep(0.1)
+        assert errors == []
+    finally:
+        loop.set_exception_handler(None)
+        writer.close()
+        await host.close()

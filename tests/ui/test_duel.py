@@ -21,8 +21,8 @@ from tui_domino.net import events as ev
 from tui_domino.net.core import MatchSettings
 from tui_domino.net.headless import run_bot
 from tui_domino.net.transport import DuelSession
-from tui_domino.ui.screens.duel import DuelOverScreen, DuelScreen, push_duel
-from tui_domino.ui.screens.net_setup import DuelSetupScreen
+from tui_domino.ui.screens.duel import DuelOverScreen, DuelScreen, LeaveScreen, push_duel
+from tui_domino.ui.screens.net_setup import DuelSetupScreen, duel_name
 from tui_domino.ui.screens.summary import RoundSummary
 from tui_domino.ui.widgets.hand import HandView
 
@@ -385,6 +385,74 @@ async def test_a_match_log_that_cannot_be_read_is_said_and_kept(tmp_path: Any) -
     kept = list(tmp_path.glob("host.unreadable-*.jsonl"))
     assert len(kept) == 1 and '"frame":5' in kept[0].read_text()
     assert log.exists()  # the new match's log
+
+
+async def test_quitting_the_game_during_a_duel_asks_and_tells_the_opponent() -> None:
+    """ctrl+q in a duel in play: the question of leaving (the opponent wins); Stay keeps
+    playing; Quit leaves the match, so the opponent hears of it at once instead of waiting
+    for a connection that will not come back, and the game quits."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot, \
+            hosting_a_bot(app, MatchSettings("classic", target=50)) as (host, screen, bot):
+        await until([pilot], lambda: screen.is_mounted and screen.table.has_view(), "the deal")
+        await pilot.press("ctrl+q")
+        await until([pilot], lambda: isinstance(app.screen, LeaveScreen), "the question")
+        assert "Quitting ends the match: Robot wins it." in str(
+            app.screen.query_one(Static).render())
+        await pilot.press("n")
+        await until([pilot], lambda: app.screen is screen, "the duel again")
+        assert app.is_running and not host.finished
+        await pilot.press("ctrl+q")
+        await until([pilot], lambda: isinstance(app.screen, LeaveScreen), "the question")
+        await pilot.press("y")
+        async with asyncio.timeout(DEADLINE):
+            result = await bot
+            while app.is_running:
+                await asyncio.sleep(0.01)
+    assert result["verdict"]["kind"] == "forfeit" and result["winner"] == result["seat"]
+    assert "left" in result["verdict"]["reason"]
+
+
+async def test_quitting_while_waiting_for_an_opponent_closes_the_port() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        host = await DuelSession.host(port=0, addr="127.0.0.1", name="Ann",
+                                      settings=MatchSettings("classic", target=50))
+        screen = push_duel(app, host)
+        await until([pilot], lambda: screen.is_mounted, "the duel screen")
+        await pilot.press("ctrl+q")
+        async with asyncio.timeout(DEADLINE):
+            while app.is_running:
+                await asyncio.sleep(0.01)
+    assert host.state == "closed"
+    with pytest.raises(OSError):
+        await asyncio.open_connection("127.0.0.1", host.port)
+
+
+def test_the_duel_form_never_offers_you_as_a_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("USER", "ann")
+    assert duel_name("Bob") == "Bob"
+    assert duel_name("You") == duel_name(" you ") == duel_name("") == "ann"
+    monkeypatch.delenv("USER")
+    assert duel_name("You") == "player"  # as on the command line
+
+
+async def test_an_opponent_named_you_reads_as_the_opponent() -> None:
+    app = make_app()
+    host = await DuelSession.host(port=0, addr="127.0.0.1", name="Ann",
+                                  settings=MatchSettings("classic", target=50))
+    guest = await DuelSession.join("127.0.0.1", host.port, name="You")
+    bot = asyncio.ensure_future(run_bot(guest, "greedy", seed=3, in_thread=False))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = push_duel(app, host)
+            await until([pilot], lambda: screen.is_mounted and screen.table.has_view(),
+                        "the deal")
+            assert [seat.name for seat in screen.table.seats] == ["Ann", "Opponent"]
+    finally:
+        bot.cancel()
+        await guest.close()
+        await host.close()
 
 
 async def test_every_key_of_a_duel_fits_the_footer_at_80_columns() -> None:

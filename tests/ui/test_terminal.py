@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from textual.command import CommandPalette
 
 from tests.ui.conftest import make_app, settle
 from tests.ui.helpers import assert_footer_fits, footer_keys, game, screen_lines
@@ -66,6 +67,36 @@ async def test_started_in_a_small_terminal_the_notice_stays_on_top() -> None:
         await pilot.press("y")
         await settle(pilot)
         assert isinstance(app.screen, MenuScreen)
+
+
+async def test_the_command_palette_waits_for_a_terminal_large_enough() -> None:
+    """ctrl+p under the too-small notice opened the palette beneath it, where Textual does
+    not see it: a second ctrl+p opened another with the same id and the game crashed."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+
+        def palettes() -> int:
+            return sum(isinstance(s, CommandPalette) for s in app.screen_stack)
+
+        await pilot.resize_terminal(60, 18)
+        await pilot.pause()
+        await pilot.press("ctrl+p", "ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen) and palettes() == 0
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.resize_terminal(60, 18)  # the notice over the open palette
+        await pilot.pause()
+        await pilot.press("ctrl+p", "ctrl+p")
+        await pilot.pause()
+        assert palettes() == 1
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
 
 
 async def test_ascii_mode_draws_no_box_characters() -> None:

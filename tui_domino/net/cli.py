@@ -60,8 +60,13 @@ def add_host_join(subparsers: Any) -> None:
     j.set_defaults(net_handler=handle, net_role="join")
 
 
+def login_name() -> str:
+    """The name a duel goes by when none is given: the login name, else "player"."""
+    return os.environ.get("USER", "").strip()[:20] or "player"
+
+
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--name", default=os.environ.get("USER", "player")[:40] or "player")
+    p.add_argument("--name", default=login_name())
     p.add_argument("--bot", metavar="LEVEL", default=None,
                    help="a computer player takes this seat (random, greedy, ...)")
     p.add_argument("--headless", action="store_true",

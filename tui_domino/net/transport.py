@@ -212,6 +212,16 @@ class DuelSession:
 
     async def _on_client(self, reader: asyncio.StreamReader,
                          writer: asyncio.StreamWriter) -> None:
+        """A connection to the host's port. Cancelled (the event loop shutting down while
+        it is served, a newcomer superseding it), it ends quietly: Python 3.11's streams
+        print a cancelled connection's task as an error on the terminal."""
+        try:
+            await self._client(reader, writer)
+        except asyncio.CancelledError:
+            writer.close()
+
+    async def _client(self, reader: asyncio.StreamReader,
+                      writer: asyncio.StreamWriter) -> None:
         first: bytes | None = None
         old = self._conn
         if self.core.finished:

@@ -13,6 +13,7 @@ from typing import Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.events import Resize
 from textual.filter import LineFilter
 from textual.screen import Screen
@@ -141,6 +142,18 @@ class DominoApp(App[None]):
         self.push_screen(GameScreen(session))
         self.call_after_refresh(settle_memory)
 
+    async def action_quit(self) -> None:
+        """Quits; a duel on the screens is left first (asked while its match is in play),
+        so that the opponent hears of it."""
+        from tui_domino.ui.screens.duel import DuelScreen, LeaveScreen
+
+        duel = next((s for s in reversed(self.screen_stack) if isinstance(s, DuelScreen)),
+                    None)
+        if duel is None:
+            self.exit()
+        elif not any(isinstance(s, LeaveScreen) for s in self.screen_stack):
+            duel.quit_app()
+
     def action_help(self) -> None:
         from tui_domino.ui.screens.help import HelpScreen
 
@@ -225,6 +238,15 @@ class DominoApp(App[None]):
             self._too_small = None
 
     # -- the command palette -------------------------------------------------------------------
+
+    def action_command_palette(self) -> None:
+        """As ``App.action_command_palette``, but not while the terminal is too small (the
+        palette would open beneath the notice), nor a second time beneath it (Textual looks
+        only at the top screen, and two palettes would share one id)."""
+        if self._too_small is None and not any(
+            isinstance(s, CommandPalette) for s in self.screen_stack
+        ):
+            super().action_command_palette()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         from tui_domino.ui.screens.help import HelpScreen

@@ -104,8 +104,8 @@ class DuelTable(Session):
         if same_name(names[mine], names[theirs]):
             # two players of one name (both kept the default, say): mine is "You"
             names[mine] = "You"
-            if same_name(names[theirs], "You"):
-                names[theirs] = "Opponent"
+        if same_name(names[theirs], "You"):  # "You left the match" would read as me
+            names[theirs] = "Opponent"
         return [Seat(name) for name in names]
 
     @property
@@ -639,12 +639,28 @@ class DuelScreen(GameScreen):
             yield ("Close arm", "Close the arm with this double", self.action_close_arm)
             yield ("Add double", "Play this double with others", self.action_mark)
 
+    def quit_app(self) -> None:
+        """Quitting the game (ctrl+q) during the duel: as leaving it (asked while the match
+        is in play: the opponent wins it), then the game quits. The opponent is told,
+        instead of waiting for a connection that will not come back."""
+        if not self.duel.core.started or self.duel.finished or not self.table.has_view():
+            self.stop(quit_app=True)
+            return
+
+        def answer(leave: bool | None) -> None:
+            if leave:
+                self.stop(quit_app=True)
+
+        self.app.push_screen(LeaveScreen(self.table.opponent, quitting=True), answer)
+
     @work(group="duel-leave")
-    async def stop(self) -> None:
+    async def stop(self, quit_app: bool = False) -> None:
         self._leaving = True  # no end-of-match screen for the one who leaves
         with contextlib.suppress(Exception):
             await self.duel.leave()
-        if self.is_attached and self.app.screen is self:
+        if quit_app:
+            self.app.exit()
+        elif self.is_attached and self.app.screen is self:
             self.dismiss(None)
 
 
@@ -746,17 +762,23 @@ class LeaveScreen(ModalScreen[bool]):
     LeaveScreen Button { margin: 0 1; }
     """
 
-    def __init__(self, opponent: str) -> None:
+    def __init__(self, opponent: str, quitting: bool = False) -> None:
         super().__init__()
         self.opponent = opponent
+        self.quitting = quitting  # the whole game quits, not only the duel
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
-            box.border_title = "Leave the duel?"
-            yield Static(f"Leaving ends the match: {self.opponent} wins it.")
+            if self.quitting:
+                box.border_title = "Quit the game?"
+                yield Static(f"Quitting ends the match: {self.opponent} wins it.")
+            else:
+                box.border_title = "Leave the duel?"
+                yield Static(f"Leaving ends the match: {self.opponent} wins it.")
             with Horizontal(id="buttons"):
                 yield Button("Stay (n)", id="stay", variant="primary", compact=True)
-                yield Button("Leave (y)", id="leave", variant="error", compact=True)
+                yield Button("Quit (y)" if self.quitting else "Leave (y)", id="leave",
+                             variant="error", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "leave")

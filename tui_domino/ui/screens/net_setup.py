@@ -39,6 +39,16 @@ GREETING_TIMEOUT = 15.0
 HELP = "←→ on the tabs: host or join · Tab: the next field · ⏎ or F5 starts"
 
 
+def duel_name(name: str) -> str:
+    """The name a duel's form opens with: the player's own, but not "You" (the game's
+    default, which would read on the other side as the opponent himself); else the one
+    the command line goes by (the login name)."""
+    from tui_domino.net.cli import login_name
+
+    name = name.strip()
+    return name if name and name.casefold() != "you" else login_name()
+
+
 def parse_host_port(text: str) -> tuple[str, int]:
     """``HOST:PORT``, ``[v6]:PORT``, or ``HOST`` alone (the default port); ValueError with
     a sentence for the player otherwise."""
@@ -133,7 +143,8 @@ class DuelSetupScreen(Screen[None]):
                     yield Select(self._targets(variant), value=rules.DEFAULT_TARGET[variant],
                                  allow_blank=False, id="target", compact=True)
                     yield Label("Your name")
-                    yield Input(settings.name, id="host-name", max_length=20, compact=True)
+                    yield Input(duel_name(settings.name), id="host-name", max_length=20,
+                                compact=True)
                     yield Label("Listen on")
                     yield Input(str(saved.get("listen", "0.0.0.0")), id="listen",
                                 compact=True)
@@ -145,7 +156,8 @@ class DuelSetupScreen(Screen[None]):
                     yield Input(str(saved.get("join", f"127.0.0.1:{DEFAULT_PORT}")),
                                 id="address", placeholder="HOST:PORT", compact=True)
                     yield Label("Your name")
-                    yield Input(settings.name, id="join-name", max_length=20, compact=True)
+                    yield Input(duel_name(settings.name), id="join-name", max_length=20,
+                                compact=True)
                     yield Label("Game")
                     yield Select([("Whatever the host plays", ""),
                                   *[(f"Only {VARIANT_TITLES[v]}", v) for v in rules.VARIANTS]],
