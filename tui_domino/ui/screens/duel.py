@@ -604,7 +604,7 @@ class DuelScreen(GameScreen):
         if self.result is not None and self._over_shown:
             self.dismiss(None)
             return
-        if not self.duel.core.started or self.duel.finished or not self.table.has_view():
+        if not self.in_play():
             self.stop()
             return
 
@@ -639,11 +639,15 @@ class DuelScreen(GameScreen):
             yield ("Close arm", "Close the arm with this double", self.action_close_arm)
             yield ("Add double", "Play this double with others", self.action_mark)
 
+    def in_play(self) -> bool:
+        """Whether the match is under way: leaving now forfeits it."""
+        return self.duel.core.started and not self.duel.finished and self.table.has_view()
+
     def quit_app(self) -> None:
         """Quitting the game (ctrl+q) during the duel: as leaving it (asked while the match
         is in play: the opponent wins it), then the game quits. The opponent is told,
         instead of waiting for a connection that will not come back."""
-        if not self.duel.core.started or self.duel.finished or not self.table.has_view():
+        if not self.in_play():
             self.stop(quit_app=True)
             return
 
@@ -768,17 +772,13 @@ class LeaveScreen(ModalScreen[bool]):
         self.quitting = quitting  # the whole game quits, not only the duel
 
     def compose(self) -> ComposeResult:
+        verb, doing = ("Quit", "Quitting") if self.quitting else ("Leave", "Leaving")
         with Vertical() as box:
-            if self.quitting:
-                box.border_title = "Quit the game?"
-                yield Static(f"Quitting ends the match: {self.opponent} wins it.")
-            else:
-                box.border_title = "Leave the duel?"
-                yield Static(f"Leaving ends the match: {self.opponent} wins it.")
+            box.border_title = "Quit the game?" if self.quitting else "Leave the duel?"
+            yield Static(f"{doing} ends the match: {self.opponent} wins it.")
             with Horizontal(id="buttons"):
                 yield Button("Stay (n)", id="stay", variant="primary", compact=True)
-                yield Button("Quit (y)" if self.quitting else "Leave (y)", id="leave",
-                             variant="error", compact=True)
+                yield Button(f"{verb} (y)", id="leave", variant="error", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "leave")
