@@ -15,6 +15,17 @@ from tui_domino.ssh.limits import Limits
 PASSWORD_ENV = "TUI_DOMINO_SSH_PASSWORD"
 
 
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port, 0 to 65535 (0: any free one)."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {text!r}")
+    return port
+
+
 def add_serve(subparsers: Any) -> argparse.ArgumentParser:
     """Registers ``serve`` on the command line's subparsers."""
     d = Limits()
@@ -27,7 +38,8 @@ def add_serve(subparsers: Any) -> argparse.ArgumentParser:
             "The ssh user name becomes the player's name."
         ),
     )
-    p.add_argument("--port", type=int, default=2222, help="port to listen on (default 2222)")
+    p.add_argument("--port", type=port_number, default=2222,
+                   help="port to listen on (default 2222)")
     p.add_argument(
         "--host", default="127.0.0.1",
         help="address to listen on (default 127.0.0.1: this machine only; "
