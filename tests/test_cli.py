@@ -104,3 +104,21 @@ def alive(pid: int) -> bool:
     with contextlib.suppress(OSError):
         return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
     return False
+
+
+@pytest.mark.parametrize(("args", "told"), [
+    (["serve", "--port", "70000"], "a port is a number from 0 to 65535, not '70000'"),
+    (["host", "127.0.0.1:7777", "--heartbeat", "-1"], "a number of seconds above 0, not '-1'"),
+    (["join", "127.0.0.1:7777", "--heartbeat", "0"], "a number of seconds above 0, not '0'"),
+    (["host", "7777", "--resume-window", "nan"], "a number of seconds above 0, not 'nan'"),
+])
+def test_numbers_out_of_range_on_the_command_line_are_told_plainly(
+        args: list[str], told: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A port out of range was an OverflowError's traceback; a heartbeat of 0 or less was
+    taken, and the connection then timed out at once, over and over."""
+    from tui_domino.cli import build_parser
+
+    with pytest.raises(SystemExit) as stop:
+        build_parser().parse_args(args)
+    assert stop.value.code == 2
+    assert told in capsys.readouterr().err

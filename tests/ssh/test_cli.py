@@ -8,8 +8,6 @@ import signal
 import sys
 from pathlib import Path
 
-import pytest
-
 from tests.ssh.conftest import Terminal, visit
 
 
@@ -52,17 +50,3 @@ def test_serve_is_registered_with_its_options() -> None:
     limits = limits_from(args)
     assert limits.max_visitors == 5 and limits.idle_timeout == 120
 
-
-@pytest.mark.parametrize("port", ["70000", "-5", "ssh"])
-def test_a_port_out_of_range_is_told_plainly(port: str, capsys: pytest.CaptureFixture[str]) -> None:
-    """It was an OverflowError's traceback from deep in asyncio."""
-    import argparse
-
-    from tui_domino.ssh.cli import add_serve
-
-    parser = argparse.ArgumentParser(prog="tui-domino")
-    add_serve(parser.add_subparsers(dest="command"))
-    with pytest.raises(SystemExit) as stop:
-        parser.parse_args(["serve", "--port", port])
-    assert stop.value.code == 2
-    assert f"a port is a number from 0 to 65535, not '{port}'" in capsys.readouterr().err

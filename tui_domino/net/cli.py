@@ -65,6 +65,17 @@ def login_name() -> str:
     return os.environ.get("USER", "").strip()[:20] or "player"
 
 
+def seconds(text: str) -> float:
+    """An argparse type: a number of seconds, more than 0 (and finite)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"a number of seconds above 0, not {text!r}")
+    return value
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", default=login_name())
     p.add_argument("--bot", metavar="LEVEL", default=None,
@@ -72,8 +83,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--headless", action="store_true",
                    help="no screen: play with --bot and print the result as JSON")
     p.add_argument("--seed", type=int, default=None, help="the bot's random seed")
-    p.add_argument("--heartbeat", type=float, default=5.0, help="seconds between heartbeats")
-    p.add_argument("--resume-window", type=float, default=900.0,
+    p.add_argument("--heartbeat", type=seconds, default=5.0, help="seconds between heartbeats")
+    p.add_argument("--resume-window", type=seconds, default=900.0,
                    help="seconds to wait for a dropped peer (default 900)")
     p.add_argument("--journal", default=None, metavar="PATH",
                    help="the match log (default: in the data directory); 'none' for no log")
