@@ -332,6 +332,12 @@ def main(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         print("arena: --jobs must be at least 1", file=sys.stderr)
         return 2
+    if args.budget_ms is not None and not 0 < args.budget_ms < float("inf"):
+        print("arena: --budget-ms must be a number of milliseconds above 0", file=sys.stderr)
+        return 2
+    if args.iterations is not None and args.iterations < 1:
+        print("arena: --iterations must be at least 1", file=sys.stderr)
+        return 2
     if args.target is not None:
         if not args.matches:
             print("arena: --target needs --matches", file=sys.stderr)

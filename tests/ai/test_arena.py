@@ -136,6 +136,20 @@ def test_the_arena_refuses_a_target_without_matches(capsys):
     assert "--target needs --matches" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("extra", "told"), [
+    (["--budget-ms", "-5"], "--budget-ms must be a number of milliseconds above 0"),
+    (["--budget-ms", "nan"], "--budget-ms must be a number of milliseconds above 0"),
+    (["--iterations", "0"], "--iterations must be at least 1"),
+])
+def test_the_arena_refuses_a_budget_that_is_no_budget(capsys, extra, told):
+    """A budget of -5 ms was taken (each move then searched as little as it could)."""
+    p = argparse.ArgumentParser()
+    arena.add_arguments(p)
+    args = p.parse_args(["--variant", "classic", "--a", "hard", "--b", "random", *extra])
+    assert arena.main(args) == 2
+    assert told in capsys.readouterr().err
+
+
 def test_the_report_splits_a_sides_games_by_who_led():
     # Each deal is played from both chairs, so A leads exactly one game of each deal; two
     # copies of one level win as leader what they lose as follower.
