@@ -111,6 +111,7 @@ def alive(pid: int) -> bool:
     (["host", "127.0.0.1:7777", "--heartbeat", "-1"], "a number of seconds above 0, not '-1'"),
     (["join", "127.0.0.1:7777", "--heartbeat", "0"], "a number of seconds above 0, not '0'"),
     (["host", "7777", "--resume-window", "nan"], "a number of seconds above 0, not 'nan'"),
+    (["bench", "--seconds", "-1"], "a number of seconds above 0, not '-1'"),
 ])
 def test_numbers_out_of_range_on_the_command_line_are_told_plainly(
         args: list[str], told: str, capsys: pytest.CaptureFixture[str]) -> None:

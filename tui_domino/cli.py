@@ -23,9 +23,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--ascii", action="store_true", default=None,
                       help="draw with plain ASCII instead of box-drawing characters")
 
+    from tui_domino.net.cli import seconds
+
     b = sub.add_parser("bench", help="measure the rules engine's speed")
     b.add_argument("--json", action="store_true", help="end with one line of JSON")
-    b.add_argument("--seconds", type=float, default=1.5, help="time per figure (default 1.5)")
+    b.add_argument("--seconds", type=seconds, default=1.5, help="time per figure (default 1.5)")
     b.add_argument("--seed", type=int, default=2024)
     b.add_argument("--variant", choices=("classic", "spider", "triominos"), action="append",
                    help="only this variant (repeatable)")
