@@ -109,10 +109,9 @@ def resume(path: str | os.PathLike[str], fsync: bool = True) -> DuelCore | None:
     if not p.exists():
         return None
     try:
-        entries = load(p)
-        if not entries and not p.read_bytes().strip():
+        if p.stat().st_size == 0:
             return None  # created, then cut off before its first line: nothing to keep
-        core = replay(entries)
+        core = replay(load(p))
     except (OSError, ValueError) as exc:
         kept = quarantine(p)
         raise UnreadableLog(

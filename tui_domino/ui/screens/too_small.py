@@ -9,7 +9,7 @@ from textual.widgets import Static
 
 class TooSmallScreen(ModalScreen[None]):
     DEFAULT_CSS = """
-    TooSmallScreen { align: center middle; background: $background; }
+    TooSmallScreen { align: center middle; }  /* opaque: app.tcss, over ModalScreen's */
     TooSmallScreen Static { width: 100%; text-align: center; }
     """
 
