@@ -31,6 +31,7 @@ def test_a_game_whose_terminal_goes_away_leaves_and_keeps_the_match(tmp_path: Pa
     or a shell that traps it): the input then reads as ended for ever. The game leaves
     within seconds, its computer worker with it, and the match is kept."""
     import pty
+    import select
     import signal
     import threading
     import time
@@ -45,11 +46,18 @@ def test_a_game_whose_terminal_goes_away_leaves_and_keeps_the_match(tmp_path: Pa
         preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
     os.close(slave)
     shown = bytearray()
+    reading = threading.Event()
+    reading.set()
 
     def read() -> None:  # what the game draws, so that its writes never wait on a full pty
+        # Never blocked in read() when the terminal closes: a read under way keeps the pty's
+        # master open past os.close, and the game's side would not hang up until it returned.
         with contextlib.suppress(OSError):
-            while chunk := os.read(master, 65536):
-                shown.extend(chunk)
+            while reading.is_set():
+                if select.select([master], [], [], 0.05)[0]:
+                    if not (chunk := os.read(master, 65536)):
+                        return
+                    shown.extend(chunk)
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
@@ -66,6 +74,8 @@ def test_a_game_whose_terminal_goes_away_leaves_and_keeps_the_match(tmp_path: Pa
             time.sleep(0.05)
         assert saved_moves(tmp_path) >= 2, "the move was never saved"
         assert len(helpers) >= 2, "the computer's worker never started"  # and the tracker
+        reading.clear()
+        reader.join()
         os.close(master)  # the terminal goes; no SIGHUP reaches the game
         assert game.wait(timeout=30) == 1
         deadline = time.monotonic() + 10

@@ -26,6 +26,7 @@ from itertools import combinations
 from typing import Any
 
 from tui_domino import rules
+from tui_domino.ai import classic_search
 from tui_domino.ai.inference import (
     Evidence,
     Knowledge,
@@ -369,6 +370,40 @@ def ismcts(
     return best_m, stats
 
 
+def classic_ismcts(
+    base: Sim,
+    know: Knowledge,
+    rng: random.Random,
+    budget: Budget,
+    stop: Any = None,
+    match: Match | None = None,
+    model: OpponentModel | None = None,
+) -> tuple[int, dict[int, tuple[int, float]]]:
+    """``ismcts`` for classic, by ``classic_search`` (compiled where it was built): the same
+    tree, playouts and reward, many times faster. Deals come from the opponent ``model`` when
+    there is one, else from the masks."""
+    me = know.me
+    pos = classic_search.Position(
+        me=me, hand=base.hands[me], hidden=know.hidden, opp_size=know.opp_size,
+        left=base.left, right=base.right, forced=base.forced, reserve=base.reserve,
+        points=(base.points[0], base.points[1]),
+    )
+    if model is not None:
+        sampler = classic_search.Sampler(pool=tuple(model.pool), cum=tuple(model.cum))
+    else:
+        sampler = classic_search.Sampler(groups=tuple(
+            (tuple(lst), n) for lst, (_mask, n) in zip(know._lists, know.groups, strict=True)
+        ))
+    params = classic_search.Params(
+        ucb_c=UCB_C["classic"], win=WIN_WEIGHT, scale=MARGIN_SCALE["classic"],
+        greedy=CLASSIC_GREEDY, block=CLASSIC_BLOCK,
+        match=None if match is None else ((match[0][0], match[0][1]), match[1]),
+    )
+    deadline = time.perf_counter() + budget.ms / 1000.0 if budget.ms is not None else math.inf
+    limit = budget.iterations if budget.iterations is not None else 1 << 40
+    return classic_search.search(pos, sampler, params, rng, limit, deadline, stop)
+
+
 # -- exact endgame ------------------------------------------------------------------------------
 
 ENDGAME_TILES = {"classic": 16, "spider": 12, "triominos": 12}
@@ -512,8 +547,11 @@ def hard(view: View, rng: random.Random, budget: Any = None, stop: Any = None) -
             if b.ms is not None:  # what the exact search left of the time
                 spent = (time.perf_counter() - start) * 1000.0
                 b = Budget(b.iterations, max(1.0, b.ms - spent))
-    m, _stats = ismcts(var, base, know, rng, b, stop, match,
-                       model.sample if model is not None else None)
+    if var.name == "classic":
+        m, _stats = classic_ismcts(base, know, rng, b, stop, match, model)
+    else:
+        m, _stats = ismcts(var, base, know, rng, b, stop, match,
+                           model.sample if model is not None else None)
     return var.to_public(base, m)
 
 

@@ -1,0 +1,670 @@
+/*
+ * The classic hard player's ISMCTS in C: the twin of tui_domino/ai/classic_search.py
+ * (search_python), step for step. It reads the caller's Mersenne Twister state (the list of
+ * random.Random.getstate()[1]), draws from it exactly as random.random() does, call for call
+ * where the Python code calls it, and writes the state back, so both give the same move, the
+ * same statistics and the same generator state afterwards. Floating point is done in the same
+ * order with the same libm functions (log, sqrt, tanh); build without contracting a*b+c.
+ *
+ * A compact move is tile*2 (left end, or the centre of an empty line), tile*2+1 (right end),
+ * -1 to draw, -2 to pass. Tiles are 0..27 as in tui_domino.rules.dominoes.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DRAW_M (-1)
+#define PASS_M (-2)
+#define NO_END 7
+#define NTILES 28
+#define MAXMOVES 64
+
+/* -- the tiles ---------------------------------------------------------------------------- */
+
+static uint32_t NUM[8];
+static int PIPS[NTILES], TA[NTILES], TB[NTILES];
+
+static void init_tables(void)
+{
+    int i = 0;
+    memset(NUM, 0, sizeof NUM);
+    for (int a = 0; a < 7; a++)
+        for (int b = a; b < 7; b++, i++) {
+            TA[i] = a;
+            TB[i] = b;
+            PIPS[i] = a + b;
+            NUM[a] |= 1u << i;
+            NUM[b] |= 1u << i;
+        }
+}
+
+static inline int ctz32(uint32_t m)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctz(m);
+#else
+    int n = 0;
+    while (!(m & 1u)) { m >>= 1; n++; }
+    return n;
+#endif
+}
+
+static inline int popcount32(uint32_t m)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_popcount(m);
+#else
+    int n = 0;
+    for (; m; m &= m - 1) n++;
+    return n;
+#endif
+}
+
+static inline int pips_of(uint32_t m)
+{
+    int s = 0;
+    while (m) { s += PIPS[ctz32(m)]; m &= m - 1; }
+    return s;
+}
+
+/* -- random.random(), exactly ---------------------------------------------------------- */
+
+#define MT_N 624
+#define MT_M 397
+
+typedef struct { uint32_t mt[MT_N]; int index; } MT;
+
+static uint32_t genrand_uint32(MT *s)
+{
+    static const uint32_t mag01[2] = {0x0u, 0x9908b0dfu};
+    uint32_t y;
+    uint32_t *mt = s->mt;
+    if (s->index >= MT_N) {
+        int kk;
+        for (kk = 0; kk < MT_N - MT_M; kk++) {
+            y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
+            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 0x1u];
+        }
+        for (; kk < MT_N - 1; kk++) {
+            y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
+            mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1u];
+        }
+        y = (mt[MT_N - 1] & 0x80000000u) | (mt[0] & 0x7fffffffu);
+        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1u];
+        s->index = 0;
+    }
+    y = mt[s->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    y ^= (y >> 18);
+    return y;
+}
+
+static inline double rnd(MT *s)
+{
+    uint32_t a = genrand_uint32(s) >> 5, b = genrand_uint32(s) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+/* int(random() * n) */
+static inline int pick(MT *s, int n) { return (int)(rnd(s) * n); }
+
+/* -- the search's parameters and the round being played out -------------------------- */
+
+typedef struct {
+    int me;
+    uint32_t hand, hidden;
+    int opp_size, left, right, forced, reserve, pts[2];
+    double ucb_c, win, scale, greedy;
+    int block;
+    int has_match, totals[2], target;
+    /* the sampler: a weighted pool, or nested groups */
+    Py_ssize_t npool;
+    uint32_t *pool;
+    double *cum;
+    int ngroups;
+    int *group_n, *group_len;
+    int (*group_tiles)[NTILES];
+    int hidden_tiles[NTILES], nhidden;
+} Params;
+
+typedef struct {
+    uint32_t hands[2];
+    int left, right, p, forced;
+    int bz[NTILES], bp, nbz, reserve;
+    int points[2], winner, over;
+} Round;
+
+static int legal_moves(uint32_t hand, int left, int right, int forced, int can_draw, int *out)
+{
+    int n = 0;
+    uint32_t m;
+    if (left == NO_END) {
+        if (forced >= 0) { out[0] = forced * 2; return 1; }
+        for (m = hand; m; m &= m - 1) out[n++] = ctz32(m) * 2;
+        return n;
+    }
+    for (m = hand & NUM[left]; m; m &= m - 1) out[n++] = ctz32(m) * 2;
+    for (m = hand & NUM[right]; m; m &= m - 1) out[n++] = ctz32(m) * 2 + 1;
+    if (n) return n;
+    out[0] = can_draw ? DRAW_M : PASS_M;
+    return 1;
+}
+
+static inline int round_legal(const Round *r, int *out)
+{
+    return legal_moves(r->hands[r->p], r->left, r->right, r->forced,
+                       r->nbz - r->bp > r->reserve, out);
+}
+
+static inline void round_end(Round *r, int winner, int points)
+{
+    r->over = 1;
+    r->winner = winner;
+    if (winner >= 0) r->points[winner] += points;
+}
+
+static void round_check_blocked(Round *r)
+{
+    uint32_t ends;
+    int p0, p1;
+    if (r->nbz - r->bp > r->reserve) return;
+    ends = NUM[r->left] | NUM[r->right];
+    if ((r->hands[0] & ends) || (r->hands[1] & ends)) return;
+    p0 = pips_of(r->hands[0]);
+    p1 = pips_of(r->hands[1]);
+    if (p0 < p1) round_end(r, 0, p1 - p0);
+    else if (p1 < p0) round_end(r, 1, p0 - p1);
+    else round_end(r, -1, 0);
+}
+
+static inline int round_draw(Round *r, MT *s)
+{
+    int bp = r->bp;
+    int j = bp + pick(s, r->nbz - bp);
+    int t = r->bz[j];
+    r->bz[j] = r->bz[bp];
+    r->bz[bp] = t;
+    r->bp = bp + 1;
+    return t;
+}
+
+static void round_play(Round *r, int m, MT *s)
+{
+    int p = r->p, t, a, b;
+    uint32_t hand;
+    if (m == DRAW_M) {
+        r->hands[p] |= 1u << round_draw(r, s);
+        round_check_blocked(r);
+        return;
+    }
+    if (m == PASS_M) {
+        r->p = 1 - p;
+        round_check_blocked(r);
+        return;
+    }
+    t = m >> 1;
+    a = TA[t];
+    b = TB[t];
+    hand = r->hands[p] & ~(1u << t);
+    r->hands[p] = hand;
+    r->forced = -1;
+    if (r->left == NO_END) {
+        r->left = a;
+        r->right = b;
+    } else if (m & 1) {
+        r->right = (a == r->right) ? b : a;
+    } else {
+        r->left = (b == r->left) ? a : b;
+    }
+    if (!hand) {
+        round_end(r, p, pips_of(r->hands[1 - p]));
+        return;
+    }
+    r->p = 1 - p;
+    round_check_blocked(r);
+}
+
+static void blocking_choice(uint32_t opts, int left, int right, uint32_t other, int block,
+                            int *tile, int *side)
+{
+    int best = -1;
+    *tile = *side = 0;
+    for (; opts; opts &= opts - 1) {
+        int t = ctz32(opts), a = TA[t], b = TB[t], v = PIPS[t], sc;
+        if (a == left || b == left) {
+            sc = (other & (NUM[b == left ? a : b] | NUM[right])) ? v : v + block;
+            if (sc > best) { best = sc; *tile = t; *side = 0; }
+        }
+        if (a == right || b == right) {
+            sc = (other & (NUM[left] | NUM[a == right ? b : a])) ? v : v + block;
+            if (sc > best) { best = sc; *tile = t; *side = 1; }
+        }
+    }
+}
+
+static inline int nth_bit(uint32_t m, int k)
+{
+    while (k--) m &= m - 1;
+    return ctz32(m);
+}
+
+static void round_playout(Round *r, const Params *P, MT *s)
+{
+    while (!r->over) {
+        int p = r->p, left = r->left, right = r->right, t, side = -1, a, b;
+        uint32_t hand = r->hands[p], fit;
+        if (left == NO_END) {
+            if (r->forced >= 0) {
+                round_play(r, r->forced * 2, s);
+            } else {
+                round_play(r, nth_bit(hand, pick(s, popcount32(hand))) * 2, s);
+            }
+            continue;
+        }
+        fit = hand & (NUM[left] | NUM[right]);
+        if (!fit) {
+            round_play(r, r->nbz - r->bp > r->reserve ? DRAW_M : PASS_M, s);
+            continue;
+        }
+        if ((fit & (fit - 1)) == 0) {
+            t = ctz32(fit);
+        } else if (P->greedy != 0.0 && rnd(s) < P->greedy) {
+            if (P->block) {
+                blocking_choice(fit, left, right, r->hands[1 - p], P->block, &t, &side);
+            } else {
+                uint32_t m;
+                int bv = -1;
+                t = 0;
+                for (m = fit; m; m &= m - 1) {
+                    int u = ctz32(m);
+                    if (PIPS[u] > bv) { bv = PIPS[u]; t = u; }
+                }
+            }
+        } else {
+            t = nth_bit(fit, pick(s, popcount32(fit)));
+        }
+        a = TA[t];
+        b = TB[t];
+        if (side < 0) {
+            if (a == left || b == left)
+                side = ((a == right || b == right) && rnd(s) < 0.5) ? 1 : 0;
+            else
+                side = 1;
+        }
+        round_play(r, t * 2 + side, s);
+    }
+}
+
+static double reward(const Params *P, const Round *r)
+{
+    int me = P->me, m;
+    double w;
+    if (P->has_match) {
+        int n0 = P->totals[0] + r->points[0], n1 = P->totals[1] + r->points[1];
+        if ((n0 > n1 ? n0 : n1) >= P->target && n0 != n1)
+            return ((n0 > n1) == (me == 0)) ? 1.0 : -1.0;
+    }
+    m = r->points[me] - r->points[1 - me];
+    w = r->winner < 0 ? 0.0 : (r->winner == me ? P->win : -P->win);
+    return w + (1.0 - P->win) * tanh(m / P->scale);
+}
+
+static uint32_t deal(const Params *P, MT *s)
+{
+    uint32_t chosen = 0;
+    int free_[NTILES], nfree, g, k, i;
+    if (P->npool) {
+        double x = rnd(s) * P->cum[P->npool - 1];
+        Py_ssize_t lo = 0, hi = P->npool;
+        while (lo < hi) {
+            Py_ssize_t mid = (lo + hi) / 2;
+            if (x < P->cum[mid]) hi = mid; else lo = mid + 1;
+        }
+        if (lo > P->npool - 1) lo = P->npool - 1;
+        return P->pool[lo];
+    }
+    for (g = 0; g < P->ngroups; g++) {
+        nfree = 0;
+        for (k = 0; k < P->group_len[g]; k++) {
+            int t = P->group_tiles[g][k];
+            if (!(chosen >> t & 1u)) free_[nfree++] = t;
+        }
+        if (nfree < P->group_n[g]) {
+            nfree = 0;
+            for (k = 0; k < P->nhidden; k++) {
+                int t = P->hidden_tiles[k];
+                if (!(chosen >> t & 1u)) free_[nfree++] = t;
+            }
+        }
+        for (k = 0; k < P->group_n[g]; k++) {
+            if (nfree <= 0) break; /* cannot happen: the masks leave enough tiles */
+            i = pick(s, nfree);
+            chosen |= 1u << free_[i];
+            free_[i] = free_[nfree - 1];
+            nfree--;
+        }
+    }
+    return chosen;
+}
+
+/* -- the tree ------------------------------------------------------------------------------ */
+
+typedef struct {
+    double w;
+    int32_t n, avail, first, next;
+    int16_t move;
+    int8_t player;
+} Node;
+
+typedef struct { Node *v; Py_ssize_t len, cap; } Tree;
+
+static int32_t tree_new(Tree *t, int move, int player)
+{
+    Node *nd;
+    if (t->len == t->cap) {
+        Py_ssize_t cap = t->cap ? t->cap * 2 : 4096;
+        Node *v = (Node *)realloc(t->v, (size_t)cap * sizeof(Node));
+        if (!v) return -1;
+        t->v = v;
+        t->cap = cap;
+    }
+    nd = &t->v[t->len];
+    nd->w = 0.0;
+    nd->n = 0;
+    nd->avail = 1;
+    nd->first = -1;
+    nd->next = -1;
+    nd->move = (int16_t)move;
+    nd->player = (int8_t)player;
+    return (int32_t)t->len++;
+}
+
+static inline int32_t child_of(const Tree *t, int32_t node, int move)
+{
+    int32_t c = t->v[node].first;
+    while (c >= 0 && t->v[c].move != move) c = t->v[c].next;
+    return c;
+}
+
+/* -- the Python entry point ------------------------------------------------------------- */
+
+static int read_u32_list(PyObject *list, uint32_t *out, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned long v = PyLong_AsUnsignedLong(PyList_GET_ITEM(list, i));
+        if (v == (unsigned long)-1 && PyErr_Occurred()) return -1;
+        out[i] = (uint32_t)v;
+    }
+    return 0;
+}
+
+static PyObject *search(PyObject *self, PyObject *args)
+{
+    Params P;
+    MT mt;
+    Tree tree = {NULL, 0, 0};
+    PyObject *pool, *cum, *glists, *gcounts, *mtlist, *stop, *clock;
+    unsigned long hand, hidden;
+    long long iterations;
+    double deadline;
+    int root_moves[MAXMOVES], nroot, legal[MAXMOVES], nlegal, untried[MAXMOVES], nuntried;
+    int32_t path[1024];
+    long long it = 0;
+    int g, k;
+    PyObject *result = NULL, *stats = NULL;
+    int (*gtiles)[NTILES] = NULL;
+    int *gn = NULL, *glen = NULL;
+    uint32_t *poolv = NULL;
+    double *cumv = NULL;
+    (void)self;
+
+    memset(&P, 0, sizeof P);
+    if (!PyArg_ParseTuple(args, "ikkiiiiiiiO!O!O!O!ddddiiiiO!LdOO",
+                          &P.me, &hand, &hidden, &P.opp_size, &P.left, &P.right, &P.forced,
+                          &P.reserve, &P.pts[0], &P.pts[1],
+                          &PyList_Type, &pool, &PyList_Type, &cum,
+                          &PyList_Type, &glists, &PyList_Type, &gcounts,
+                          &P.ucb_c, &P.win, &P.scale, &P.greedy, &P.block,
+                          &P.totals[0], &P.totals[1], &P.target,
+                          &PyList_Type, &mtlist, &iterations, &deadline, &stop, &clock))
+        return NULL;
+    if (P.me < 0 || P.me > 1 || P.left < 0 || P.left > NO_END || P.right < 0
+        || P.right > NO_END || P.forced < -1 || P.forced >= NTILES) {
+        PyErr_SetString(PyExc_ValueError, "not a classic position");
+        return NULL;
+    }
+    P.hand = (uint32_t)hand;
+    P.hidden = (uint32_t)hidden;
+    P.has_match = P.target > 0;
+    if (PyList_GET_SIZE(mtlist) != MT_N + 1) {
+        PyErr_SetString(PyExc_ValueError, "a Mersenne Twister state has 625 numbers");
+        return NULL;
+    }
+    if (read_u32_list(mtlist, mt.mt, MT_N) < 0) return NULL;
+    mt.index = (int)PyLong_AsLong(PyList_GET_ITEM(mtlist, MT_N));
+    if (mt.index == -1 && PyErr_Occurred()) return NULL;
+    if (mt.index < 0 || mt.index > MT_N) {
+        PyErr_SetString(PyExc_ValueError, "a bad Mersenne Twister index");
+        return NULL;
+    }
+
+    P.npool = PyList_GET_SIZE(pool);
+    if (P.npool != PyList_GET_SIZE(cum)) {
+        PyErr_SetString(PyExc_ValueError, "the pool and its weights differ in length");
+        return NULL;
+    }
+    if (P.npool) {
+        poolv = (uint32_t *)PyMem_Malloc((size_t)P.npool * sizeof(uint32_t));
+        cumv = (double *)PyMem_Malloc((size_t)P.npool * sizeof(double));
+        if (!poolv || !cumv) { PyErr_NoMemory(); goto done; }
+        if (read_u32_list(pool, poolv, P.npool) < 0) goto done;
+        for (Py_ssize_t i = 0; i < P.npool; i++) {
+            cumv[i] = PyFloat_AsDouble(PyList_GET_ITEM(cum, i));
+            if (cumv[i] == -1.0 && PyErr_Occurred()) goto done;
+        }
+    }
+    P.pool = poolv;
+    P.cum = cumv;
+    P.ngroups = (int)PyList_GET_SIZE(glists);
+    if (P.ngroups != PyList_GET_SIZE(gcounts) || P.ngroups > NTILES) {
+        PyErr_SetString(PyExc_ValueError, "bad groups");
+        goto done;
+    }
+    if (P.ngroups) {
+        gtiles = PyMem_Malloc((size_t)P.ngroups * sizeof *gtiles);
+        gn = PyMem_Malloc((size_t)P.ngroups * sizeof(int));
+        glen = PyMem_Malloc((size_t)P.ngroups * sizeof(int));
+        if (!gtiles || !gn || !glen) { PyErr_NoMemory(); goto done; }
+        for (g = 0; g < P.ngroups; g++) {
+            PyObject *lst = PyList_GET_ITEM(glists, g);
+            if (!PyList_Check(lst) || PyList_GET_SIZE(lst) > NTILES) {
+                PyErr_SetString(PyExc_ValueError, "bad groups");
+                goto done;
+            }
+            glen[g] = (int)PyList_GET_SIZE(lst);
+            for (k = 0; k < glen[g]; k++) {
+                long v = PyLong_AsLong(PyList_GET_ITEM(lst, k));
+                if (v == -1 && PyErr_Occurred()) goto done;
+                if (v < 0 || v >= NTILES) {
+                    PyErr_SetString(PyExc_ValueError, "bad groups");
+                    goto done;
+                }
+                gtiles[g][k] = (int)v;
+            }
+            gn[g] = (int)PyLong_AsLong(PyList_GET_ITEM(gcounts, g));
+            if (gn[g] == -1 && PyErr_Occurred()) goto done;
+        }
+    }
+    P.group_tiles = gtiles;
+    P.group_n = gn;
+    P.group_len = glen;
+    P.nhidden = 0;
+    for (uint32_t m = P.hidden; m; m &= m - 1) P.hidden_tiles[P.nhidden++] = ctz32(m);
+
+    nroot = legal_moves(P.hand, P.left, P.right, P.forced,
+                        P.nhidden - P.opp_size > P.reserve, root_moves);
+    stats = PyDict_New();
+    if (!stats) goto done;
+    if (nroot == 1) {
+        result = Py_BuildValue("(iO)", root_moves[0], stats);
+        goto done;
+    }
+    if (tree_new(&tree, 0, 1 - P.me) < 0) { PyErr_NoMemory(); goto done; }
+
+    while (it < iterations) {
+        Round r;
+        int32_t node = 0;
+        int npath = 0;
+        double rw;
+        if ((it & 15) == 0 && it) {
+            PyObject *now = PyObject_CallNoArgs(clock);
+            double t;
+            if (!now) goto done;
+            t = PyFloat_AsDouble(now);
+            Py_DECREF(now);
+            if (t == -1.0 && PyErr_Occurred()) goto done;
+            if (t > deadline) break;
+            if (stop != Py_None) {
+                PyObject *o = PyObject_CallNoArgs(stop);
+                int yes;
+                if (!o) goto done;
+                yes = PyObject_IsTrue(o);
+                Py_DECREF(o);
+                if (yes < 0) goto done;
+                if (yes) break;
+            }
+        }
+        it++;
+        {
+            uint32_t h = deal(&P, &mt);
+            r.hands[P.me] = P.hand;
+            r.hands[1 - P.me] = h;
+            r.left = P.left;
+            r.right = P.right;
+            r.p = P.me;
+            r.forced = P.forced;
+            r.nbz = 0;
+            for (k = 0; k < P.nhidden; k++)
+                if (!(h >> P.hidden_tiles[k] & 1u)) r.bz[r.nbz++] = P.hidden_tiles[k];
+            r.bp = 0;
+            r.reserve = P.reserve;
+            r.points[0] = P.pts[0];
+            r.points[1] = P.pts[1];
+            r.winner = -1;
+            r.over = 0;
+        }
+        while (!r.over && npath < 1024) {
+            nlegal = round_legal(&r, legal);
+            nuntried = 0;
+            for (k = 0; k < nlegal; k++)
+                if (child_of(&tree, node, legal[k]) < 0) untried[nuntried++] = legal[k];
+            if (nuntried) {
+                int m = untried[pick(&mt, nuntried)];
+                int32_t c;
+                for (k = 0; k < nlegal; k++) {
+                    c = child_of(&tree, node, legal[k]);
+                    if (c >= 0) tree.v[c].avail++;
+                }
+                c = tree_new(&tree, m, r.p);
+                if (c < 0) { PyErr_NoMemory(); goto done; }
+                tree.v[c].next = tree.v[node].first;
+                tree.v[node].first = c;
+                round_play(&r, m, &mt);
+                path[npath++] = c;
+                break;
+            }
+            {
+                int32_t best = -1;
+                int bm = 0;
+                double bv = -INFINITY;
+                for (k = 0; k < nlegal; k++) {
+                    int32_t c = child_of(&tree, node, legal[k]);
+                    Node *nd = &tree.v[c];
+                    double v;
+                    nd->avail++;
+                    v = nd->w / nd->n + P.ucb_c * sqrt(log((double)nd->avail) / nd->n);
+                    if (v > bv) { bv = v; best = c; bm = legal[k]; }
+                }
+                round_play(&r, bm, &mt);
+                path[npath++] = best;
+                node = best;
+            }
+        }
+        if (!r.over) round_playout(&r, &P, &mt);
+        rw = reward(&P, &r);
+        for (k = 0; k < npath; k++) {
+            Node *nd = &tree.v[path[k]];
+            nd->n++;
+            nd->w += nd->player == P.me ? rw : -rw;
+        }
+    }
+
+    {
+        int best_m = root_moves[0];
+        int32_t bn = -1;
+        double bmean = 0.0;
+        for (k = 0; k < nroot; k++) {
+            int32_t c = child_of(&tree, 0, root_moves[k]);
+            int32_t n = c >= 0 ? tree.v[c].n : 0;
+            double mean = (c >= 0 && n) ? tree.v[c].w / n : 0.0;
+            if (c >= 0) {
+                PyObject *key = PyLong_FromLong(root_moves[k]);
+                PyObject *val = Py_BuildValue("(id)", (int)n, mean);
+                int bad = !key || !val || PyDict_SetItem(stats, key, val) < 0;
+                Py_XDECREF(key);
+                Py_XDECREF(val);
+                if (bad) goto done;
+            }
+            if (k == 0 || n > bn || (n == bn && mean > bmean)) {
+                bn = n;
+                bmean = mean;
+                best_m = root_moves[k];
+            }
+        }
+        result = Py_BuildValue("(iO)", best_m, stats);
+    }
+
+done:
+    if (result) {
+        /* hand the generator's state back */
+        for (k = 0; k < MT_N; k++) {
+            PyObject *v = PyLong_FromUnsignedLong(mt.mt[k]);
+            if (!v || PyList_SetItem(mtlist, k, v) < 0) { Py_CLEAR(result); break; }
+        }
+        if (result) {
+            PyObject *v = PyLong_FromLong(mt.index);
+            if (!v || PyList_SetItem(mtlist, MT_N, v) < 0) Py_CLEAR(result);
+        }
+    }
+    Py_XDECREF(stats);
+    free(tree.v);
+    PyMem_Free(poolv);
+    PyMem_Free(cumv);
+    PyMem_Free(gtiles);
+    PyMem_Free(gn);
+    PyMem_Free(glen);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"search", search, METH_VARARGS,
+     "search(...) -> (move, {move: (visits, mean)}): see tui_domino.ai.classic_search."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_classic_search",
+    "The classic hard player's ISMCTS in C (tui_domino.ai.classic_search's twin).", -1,
+    methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__classic_search(void)
+{
+    init_tables();
+    return PyModule_Create(&module);
+}

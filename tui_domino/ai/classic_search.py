@@ -1,0 +1,410 @@
+"""The classic hard player's ISMCTS, written out for speed, in two implementations.
+
+``search`` is the algorithm of ``search.ismcts`` specialised to classic dominoes: the position
+is a handful of ints (two hands as bit masks, the two ends, whose turn, how many tiles have
+been drawn) instead of a simulator object, and every random choice is one ``rng.random()``
+call. The bazaar is drawn lazily: a draw swaps a random undrawn tile to the front (a
+Fisher-Yates shuffle done one step at a time), which orders the bazaar as uniformly as
+shuffling it first but costs only the draws that happen.
+
+``tui_domino.ai._classic_search`` (C, built with the package where a compiler is available) is
+the same algorithm: it takes the state of the caller's ``random.Random`` (the Mersenne Twister
+that ``random()`` reads), consumes it call for call as this module does, and hands it back. The
+two give the same move, the same root statistics and leave the generator in the same state
+(a test compares them over many positions); the C one is about 30 times faster, which is what
+lets the hard player search tens of thousands of deals per move. ``search`` picks the C one
+when it is there.
+
+A tree node is ``[visits, total reward, availability, children, player]``; the reward of a
+finished round is ``reward(winner, points)`` below: a share ``win`` for winning the round, the
+rest for the points margin squashed by ``tanh(margin / scale)``, or the whole reward, won or
+lost, for a round that ends the match.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from bisect import bisect
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from tui_domino.rules import dominoes as D
+
+DRAW_M = -1
+PASS_M = -2
+NO_END = 7
+
+_NUM = D.NUM
+_PIPS = D.PIPS
+_A = D.A
+_B = D.B
+_LO = D.LOW_BITS
+_HI = D.HIGH_BITS
+
+_native: ModuleType | None
+try:  # the compiled twin; absent where the package was installed without a C compiler
+    from tui_domino.ai import _classic_search as _native
+except ImportError:  # pragma: no cover - depends on the build
+    _native = None
+
+
+@dataclass(frozen=True)
+class Position:
+    """The searching side's position: ``me`` is to move with ``hand``; the opponent holds
+    ``opp_size`` of the unseen tiles ``hidden`` (the rest are the bazaar, ``bazaar`` of them).
+    ``left``/``right`` are the open ends (NO_END on an empty line), ``forced`` a tile that must
+    open the round (-1: none), ``reserve`` the tiles that are never drawn, ``points`` the
+    round's points so far."""
+
+    me: int
+    hand: int
+    hidden: int
+    opp_size: int
+    left: int
+    right: int
+    forced: int
+    reserve: int
+    points: tuple[int, int] = (0, 0)
+
+
+@dataclass(frozen=True)
+class Sampler:
+    """How each iteration deals the opponent's hand. Either a weighted pool (``pool`` of hand
+    masks with cumulative weights ``cum``: a hand is drawn by weight), or the inference's
+    nested groups (``groups``: (allowed tiles, ascending; how many slots), most constrained
+    first: each group's slots take distinct tiles uniformly from what is left of its list)."""
+
+    pool: tuple[int, ...] = ()
+    cum: tuple[float, ...] = ()
+    groups: tuple[tuple[tuple[int, ...], int], ...] = ()
+
+
+@dataclass(frozen=True)
+class Params:
+    """The search's constants: UCB's exploration constant, the reward (the share ``win`` for
+    the round won, the margin's ``scale``; ``match``: (totals before the round, target) or
+    None), and the playout policy (heaviest placement with probability ``greedy``, counting
+    ``block`` pips more for one that leaves the other side nothing to follow)."""
+
+    ucb_c: float = 1.0
+    win: float = 0.5
+    scale: float = 25.0
+    greedy: float = 0.8
+    block: int = 12
+    match: tuple[tuple[int, int], int] | None = None
+
+
+def _bits(mask: int) -> tuple[int, ...]:
+    return _LO[mask & 0x3FFF] + _HI[mask >> 14]
+
+
+def _pips(mask: int) -> int:
+    return sum(_PIPS[i] for i in _bits(mask))
+
+
+def legal_moves(hand: int, left: int, right: int, forced: int, can_draw: bool) -> list[int]:
+    """The compact moves (as ``ClassicSim.legal``) of the side holding ``hand``."""
+    if left == NO_END:
+        if forced >= 0:
+            return [forced * 2]
+        return [i * 2 for i in _bits(hand)]
+    out = [i * 2 for i in _bits(hand & _NUM[left])]
+    out += [i * 2 + 1 for i in _bits(hand & _NUM[right])]
+    if out:
+        return out
+    return [DRAW_M] if can_draw else [PASS_M]
+
+
+def _match_outcome(match: tuple[tuple[int, int], int], points: list[int], me: int) -> int:
+    (t0, t1), target = match
+    n0, n1 = t0 + points[0], t1 + points[1]
+    if max(n0, n1) >= target and n0 != n1:
+        return 1 if (n0 > n1) == (me == 0) else -1
+    return 0
+
+
+def _reward(p: Params, me: int, winner: int, points: list[int]) -> float:
+    """The reward for ``me`` of a finished round (``winner`` -1: a tie)."""
+    if p.match is not None:
+        o = _match_outcome(p.match, points, me)
+        if o:
+            return float(o)
+    m = points[me] - points[1 - me]
+    w = 0.0 if winner < 0 else p.win if winner == me else -p.win
+    return w + (1.0 - p.win) * math.tanh(m / p.scale)
+
+
+class _Round:
+    """One deal being played out: two hands, the ends, the lazily shuffled bazaar."""
+
+    __slots__ = ("hands", "left", "right", "p", "forced", "bz", "bp", "nbz", "reserve",
+                 "points", "winner", "over", "rand")
+
+    def __init__(self, pos: Position, opp_hand: int, bazaar: list[int], rand: Any) -> None:
+        self.hands = [0, 0]
+        self.hands[pos.me] = pos.hand
+        self.hands[1 - pos.me] = opp_hand
+        self.left, self.right = pos.left, pos.right
+        self.p = pos.me
+        self.forced = pos.forced
+        self.bz = bazaar
+        self.bp = 0
+        self.nbz = len(bazaar)
+        self.reserve = pos.reserve
+        self.points = list(pos.points)
+        self.winner = -1
+        self.over = False
+        self.rand = rand
+
+    def legal(self) -> list[int]:
+        return legal_moves(self.hands[self.p], self.left, self.right, self.forced,
+                           self.nbz - self.bp > self.reserve)
+
+    def draw(self) -> int:
+        """The next bazaar tile: a random one of those not drawn yet."""
+        bz, bp = self.bz, self.bp
+        j = bp + int(self.rand() * (self.nbz - bp))
+        t = bz[j]
+        bz[j] = bz[bp]
+        bz[bp] = t
+        self.bp = bp + 1
+        return t
+
+    def play(self, m: int) -> None:
+        p = self.p
+        if m == DRAW_M:
+            self.hands[p] |= 1 << self.draw()
+            self._check_blocked()
+            return
+        if m == PASS_M:
+            self.p = 1 - p
+            self._check_blocked()
+            return
+        t = m >> 1
+        a, b = _A[t], _B[t]
+        hand = self.hands[p] & ~(1 << t)
+        self.hands[p] = hand
+        self.forced = -1
+        if self.left == NO_END:
+            self.left, self.right = a, b
+        elif m & 1:
+            self.right = b if a == self.right else a
+        else:
+            self.left = a if b == self.left else b
+        if not hand:
+            self._end(p, _pips(self.hands[1 - p]))
+            return
+        self.p = 1 - p
+        self._check_blocked()
+
+    def _end(self, winner: int, points: int) -> None:
+        self.over = True
+        self.winner = winner
+        if winner >= 0:
+            self.points[winner] += points
+
+    def _check_blocked(self) -> None:
+        if self.nbz - self.bp > self.reserve:
+            return
+        ends = _NUM[self.left] | _NUM[self.right]
+        if self.hands[0] & ends or self.hands[1] & ends:
+            return
+        self._blocked()
+
+    def _blocked(self) -> None:
+        p0, p1 = _pips(self.hands[0]), _pips(self.hands[1])
+        if p0 < p1:
+            self._end(0, p1 - p0)
+        elif p1 < p0:
+            self._end(1, p0 - p1)
+        else:
+            self._end(-1, 0)
+
+    def playout(self, greedy: float, block: int) -> None:
+        """To the round's end, as ``ClassicSim.playout(greedy, block)``: each side plays its
+        heaviest placement (``block`` pips more for one after which the other side holds
+        nothing that follows) with probability ``greedy``, else a random playable tile on a
+        random end that takes it."""
+        rand = self.rand
+        hands = self.hands
+        while not self.over:
+            p = self.p
+            hand = hands[p]
+            left, right = self.left, self.right
+            if left == NO_END:  # only at the root, which the tree always leaves first
+                if self.forced >= 0:
+                    self.play(self.forced * 2)
+                else:
+                    opts = _bits(hand)
+                    self.play(opts[int(rand() * len(opts))] * 2)
+                continue
+            fit = hand & (_NUM[left] | _NUM[right])
+            if not fit:
+                self.play(DRAW_M if self.nbz - self.bp > self.reserve else PASS_M)
+                continue
+            side = -1
+            if fit & (fit - 1) == 0:
+                t = fit.bit_length() - 1
+            else:
+                opts = _bits(fit)
+                if greedy and rand() < greedy:
+                    if block:
+                        t, side = _blocking_choice(opts, left, right, hands[1 - p], block)
+                    else:
+                        t = max(opts, key=_PIPS.__getitem__)
+                else:
+                    t = opts[int(rand() * len(opts))]
+            a, b = _A[t], _B[t]
+            if side < 0:
+                if a == left or b == left:
+                    side = 1 if (a == right or b == right) and rand() < 0.5 else 0
+                else:
+                    side = 1
+            self.play(t * 2 + side)
+
+
+def _blocking_choice(opts: tuple[int, ...], left: int, right: int, other: int,
+                     block: int) -> tuple[int, int]:
+    """The heaviest placement (tile, end: 0 left, 1 right), counting ``block`` pips more for
+    one after which the hand ``other`` has nothing that follows either end."""
+    best = -1
+    tile = side = 0
+    for t in opts:
+        a, b = _A[t], _B[t]
+        v = _PIPS[t]
+        if a == left or b == left:
+            s = v if other & (_NUM[a if b == left else b] | _NUM[right]) else v + block
+            if s > best:
+                best, tile, side = s, t, 0
+        if a == right or b == right:
+            s = v if other & (_NUM[left] | _NUM[b if a == right else a]) else v + block
+            if s > best:
+                best, tile, side = s, t, 1
+    return tile, side
+
+
+def _deal(sampler: Sampler, rand: Any, hidden_tiles: tuple[int, ...]) -> int:
+    """The opponent's hand for one iteration."""
+    if sampler.pool:
+        pool = sampler.pool
+        return pool[min(len(pool) - 1, bisect(sampler.cum, rand() * sampler.cum[-1]))]
+    chosen = 0
+    for lst, n in sampler.groups:
+        free = [t for t in lst if not chosen >> t & 1]
+        if len(free) < n:  # an inconsistent history: never happens for a real game
+            free = [t for t in hidden_tiles if not chosen >> t & 1]
+        for _ in range(n):
+            i = int(rand() * len(free))
+            chosen |= 1 << free[i]
+            free[i] = free[-1]
+            free.pop()
+    return chosen
+
+
+Stats = dict[int, tuple[int, float]]
+
+
+def search_python(pos: Position, sampler: Sampler, params: Params, rng: random.Random,
+                  iterations: int, deadline: float = math.inf,
+                  stop: Callable[[], bool] | None = None) -> tuple[int, Stats]:
+    """ISMCTS from ``pos``: the chosen compact move and the root statistics
+    {move: (visits, mean reward)}. At most ``iterations`` iterations; the clock
+    (``time.perf_counter``) and ``stop`` are checked every 16."""
+    me = pos.me
+    rand = rng.random
+    hidden_tiles = _bits(pos.hidden)
+    root_legal = legal_moves(pos.hand, pos.left, pos.right, pos.forced,
+                             len(hidden_tiles) - pos.opp_size > pos.reserve)
+    if len(root_legal) == 1:
+        return root_legal[0], {}
+    ucb_c = params.ucb_c
+    log, sqrt = math.log, math.sqrt
+    clock = time.perf_counter
+    # A node: [visits, total reward for its player, availability, children, player]
+    root: list[Any] = [0, 0.0, 1, {}, 1 - me]
+    it = 0
+    while it < iterations:
+        if it & 15 == 0 and it and (clock() > deadline or (stop is not None and stop())):
+            break
+        it += 1
+        h = _deal(sampler, rand, hidden_tiles)
+        rnd = _Round(pos, h, [t for t in hidden_tiles if not h >> t & 1], rand)
+        node = root
+        path: list[list[Any]] = []
+        while not rnd.over:
+            legal = rnd.legal()
+            children = node[3]
+            untried = [m for m in legal if m not in children]
+            if untried:
+                m = untried[int(rand() * len(untried))]
+                for mm in legal:
+                    c = children.get(mm)
+                    if c is not None:
+                        c[2] += 1
+                child = [0, 0.0, 1, {}, rnd.p]
+                children[m] = child
+                rnd.play(m)
+                path.append(child)
+                break
+            best: list[Any] = root
+            bm = 0
+            bv = -math.inf
+            for mm in legal:
+                c = children[mm]
+                c[2] += 1
+                v = c[1] / c[0] + ucb_c * sqrt(log(c[2]) / c[0])
+                if v > bv:
+                    bv, best, bm = v, c, mm
+            rnd.play(bm)
+            path.append(best)
+            node = best
+        if not rnd.over:
+            rnd.playout(params.greedy, params.block)
+        r = _reward(params, me, rnd.winner, rnd.points)
+        for nd in path:
+            nd[0] += 1
+            nd[1] += r if nd[4] == me else -r
+    stats = {m: (c[0], c[1] / c[0] if c[0] else 0.0) for m, c in root[3].items()}
+    best_m = max(root_legal, key=lambda m: stats.get(m, (0, 0.0)))
+    return best_m, stats
+
+
+def search(pos: Position, sampler: Sampler, params: Params, rng: random.Random,
+           iterations: int, deadline: float = math.inf,
+           stop: Callable[[], bool] | None = None, native: bool | None = None
+           ) -> tuple[int, Stats]:
+    """``search_python``, done by the compiled twin when it is there (``native`` False: never;
+    True: always, an ImportError when it is not built)."""
+    if native is None:
+        native = _native is not None
+    if not native:
+        return search_python(pos, sampler, params, rng, iterations, deadline, stop)
+    if _native is None:
+        raise ImportError("tui_domino.ai._classic_search is not built")
+    state = rng.getstate()
+    mt = list(state[1])
+    match = params.match
+    move, stats = _native.search(
+        pos.me, pos.hand, pos.hidden, pos.opp_size, pos.left, pos.right, pos.forced,
+        pos.reserve, pos.points[0], pos.points[1],
+        list(sampler.pool), list(sampler.cum),
+        [list(lst) for lst, _ in sampler.groups], [n for _, n in sampler.groups],
+        params.ucb_c, params.win, params.scale, params.greedy, params.block,
+        0 if match is None else match[0][0], 0 if match is None else match[0][1],
+        0 if match is None else match[1],
+        mt, iterations, deadline, stop, time.perf_counter,
+    )
+    rng.setstate((state[0], tuple(mt), state[2]))
+    return move, stats
+
+
+def native_available() -> bool:
+    return _native is not None
+
+
+__all__ = ["Params", "Position", "Sampler", "legal_moves", "native_available", "search",
+           "search_python"]
