@@ -56,6 +56,7 @@ def truth_scores(opponent: Choose, mixes: Sequence[float], rounds: int,
                     model = search.OpponentModel(know, evidence, random.Random(s))
                     for i, mix in enumerate(mixes):
                         search.OPP_MIX = mix
+                        model.mix = mix  # the prior itself: no earlier stretches are read
                         mean = sum(map(model.weigh, model.pool)) / len(model.pool)
                         totals[i] += math.log(model.weigh(truth) / mean)
                     count += 1

@@ -105,11 +105,17 @@ def test_the_compiled_search_gives_what_the_python_one_gives():
     for state in positions(160, 3):
         view = state.view(state.to_move)
         pos, sampler = setup(view, random.Random(checked))
+        erratic: tuple[float, ...] = ()
+        if sampler.pool and rng.random() < 0.5:  # the chance he plays at random, by hand
+            erratic = tuple(rng.random() for _ in sampler.pool)
+        sampler = cs.Sampler(pool=sampler.pool, cum=sampler.cum, groups=sampler.groups,
+                             erratic=erratic, erratic_all=rng.choice([0.0, 0.4, 1.0]))
         params = cs.Params(
             ucb_c=rng.choice([0.7, 1.0, 1.4]), win=rng.choice([0.5, 0.7, 1.0]),
             scale=rng.choice([12.0, 25.0]), greedy=rng.choice([0.0, 0.8, 1.0]),
             block=rng.choice([0, 12]),
             match=rng.choice([None, ((90, 40), 100), ((10, 95), 100)]),
+            split_draws=rng.random() < 0.5,
         )
         iterations = rng.choice([1, 17, 200, 800])
         r1, r2 = random.Random(checked), random.Random(checked)
@@ -144,14 +150,19 @@ def test_the_compiled_search_stops_on_request_and_on_time():
 def test_the_compiled_search_refuses_what_is_not_a_position():
     from tui_domino.ai import _classic_search as c
 
-    args = [0, 1, 2, 1, 7, 7, -1, 2, 0, 0, [], [], [[1]], [1], 1.0, 0.5, 25.0, 0.8, 12, 0, 0,
-            0, list(random.Random(1).getstate()[1]), 10, float("inf"), None, time.perf_counter]
+    args = [0, 3, 4, 1, 7, 7, -1, 0, 0, 0, [], [], [], 0.0, [[2]], [1], 1.0, 0.5, 25.0, 0.8,
+            12, False, 0, 0, 0, list(random.Random(1).getstate()[1]), 10, float("inf"), None,
+            time.perf_counter]
+    move, stats = c.search(*args)  # the arguments as they stand make a position
+    assert move in (0, 2) and sum(n for n, _ in stats.values()) == 10
     with pytest.raises(ValueError):
         c.search(*(args[:4] + [9] + args[5:]))  # an end that is no number
     with pytest.raises(ValueError):
-        c.search(*(args[:22] + [[1, 2, 3]] + args[23:]))  # not a generator's state
+        c.search(*(args[:25] + [[1, 2, 3]] + args[26:]))  # not a generator's state
     with pytest.raises(ValueError):
         c.search(*(args[:10] + [[1, 2], [1.0]] + args[12:]))  # a pool without its weights
+    with pytest.raises(ValueError):  # a pool whose erratic chances do not match it
+        c.search(*(args[:10] + [[1], [1.0], [0.5, 0.5]] + args[13:]))
     with pytest.raises(TypeError):
         c.search(*(args[:10] + ["pool"] + args[11:]))
 

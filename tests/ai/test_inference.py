@@ -166,6 +166,82 @@ def test_the_mixed_opponent_model_reads_a_random_player_and_a_heavy_first_one():
     assert mixes[1] == search.OPP_MIX  # the script put the adopted prior back
 
 
+def test_past_stretches_always_allow_his_true_hand():
+    """Before each of his draws that ends a stretch of placements with a choice, his true hand
+    is among the hands the stretch allows (the right size, inside its candidates), and the
+    stretch's placements are his, with the tiles he placed after each."""
+    from tui_domino.ai.inference import past_evidence
+    from tui_domino.rules import dominoes as D
+
+    rng = random.Random(4)
+    stretches_seen = 0
+    for seed in range(120):
+        state = rules.new_round("classic", seed=seed, leader=(None, 0, 1)[seed % 3])
+        truths: list[int] = []
+        chosen_since_draw = False
+        prev_draw = False
+        while not state.is_over:
+            p = state.to_move
+            view = state.view(p)
+            move = rng.choice(state.legal_moves())
+            held = D.mask_of(state.hands[1])
+            state.apply(move)
+            rec = state.view(0)["history"][-1]
+            if rec["player"] == 1:
+                kind = rec["move"]["kind"]
+                if kind == "draw":
+                    if not prev_draw and chosen_since_draw:
+                        truths.append(held)
+                    chosen_since_draw = False
+                elif kind == "place" and rec["move"]["end"] != "center":
+                    chosen_since_draw = True
+                prev_draw = kind == "draw"
+            else:
+                prev_draw = False
+            stretches = past_evidence(state.view(0))
+            assert len(stretches) == len(truths)
+            for (cand, size, evidence), truth in zip(stretches, truths, strict=True):
+                assert truth & ~cand == 0 and truth.bit_count() == size
+                assert evidence
+                for tile, fits, later in evidence:
+                    assert later >> tile & 1 and fits >> tile & 1
+                    assert truth & later == 0  # placed before the draw: not in his hand then
+        stretches_seen += len(truths)
+        del view
+    assert stretches_seen > 100
+
+
+def test_the_opponent_model_tells_a_random_player_from_a_heavy_first_one():
+    """The chance the model gives the random kind (which the search plays him as, in that
+    share of its deals) rises with evidence against a player who picks at random and falls
+    against one who lays his heaviest tile."""
+    from tui_domino.ai import PLAYERS, search
+
+    def mean_chance(opponent: str) -> float:
+        rng = random.Random(11)
+        chances = []
+        for seed in range(30):
+            state = rules.new_round("classic", seed=seed)
+            while not state.is_over:
+                p = state.to_move
+                view = state.view(p)
+                if p == 0:  # we play normal and read him
+                    know = knowledge(view)
+                    model = search.opponent_model(SIM_VARIANTS["classic"], know, view, rng)
+                    if model is not None:
+                        chances.append(model.erratic_chance())
+                        assert all(0.0 <= q <= 1.0 for q in model.erratic)
+                    state.apply(normal(view, rng))
+                else:
+                    state.apply(PLAYERS[opponent](view, rng))
+        assert len(chances) > 60
+        return sum(chances) / len(chances)
+
+    against_random, against_greedy = mean_chance("random"), mean_chance("greedy")
+    assert against_random > search.OPP_MIX > against_greedy
+    assert against_random - against_greedy > 0.25  # 0.66 and 0.28 on these rounds
+
+
 def test_a_placed_tile_is_charged_to_the_oldest_slot_that_could_hold_it():
     from tui_domino.ai.inference import _charge
 

@@ -16,15 +16,19 @@ from tui_domino.ai.inference import knowledge
 from tui_domino.ai.simulation import variant_of
 
 
-def minimax(sim, reward, me) -> float:
+def minimax(sim, reward, me, erratic=False) -> float:
+    """The value by plain minimax (``erratic``: the opponent's nodes are the mean of their
+    children, as for one who picks any legal move)."""
     if sim.over:
         return reward(sim)
     values = []
     for m in sim.legal():
         child = sim.clone()
         child.play(m)
-        values.append(minimax(child, reward, me))
-    return max(values) if sim.to_move == me else min(values)
+        values.append(minimax(child, reward, me, erratic))
+    if sim.to_move == me:
+        return max(values)
+    return sum(values) / len(values) if erratic else min(values)
 
 
 def endgames(variant: str, count: int, most: int):
@@ -49,7 +53,8 @@ def endgames(variant: str, count: int, most: int):
 
 @pytest.mark.parametrize(("variant", "count", "most"),
                          [("classic", 12, 9), ("spider", 12, 9), ("triominos", 6, 7)])
-def test_the_exact_endgame_plays_a_minimax_best_move(variant, count, most):
+def test_the_exact_endgame_plays_a_minimax_best_move(variant, count, most, monkeypatch):
+    monkeypatch.setattr(search, "ERRATIC", 0.0)  # classic: the strong kind of opponent alone
     checked = 0
     for state in endgames(variant, count, most):
         me = state.to_move
@@ -74,6 +79,40 @@ def test_the_exact_endgame_plays_a_minimax_best_move(variant, count, most):
         assert values[move] == pytest.approx(max(values.values()))
         checked += 1
     assert checked == count
+
+
+def test_the_classic_endgame_plays_the_best_move_against_a_random_opponent(monkeypatch):
+    """When the search is sure he is the random kind (the prior 1, no evidence), each of his
+    nodes is the mean of his moves (expectimax), and the move played is the best by that; on
+    these positions that is not always the minimax one."""
+    monkeypatch.setattr(search, "ERRATIC", 1.0)
+    monkeypatch.setattr(search, "OPP_MIX", 1.0)
+    checked = differ = 0
+    for state in endgames("classic", 30, 11):
+        me = state.to_move
+        view = state.view(me)
+        var = variant_of(view)
+        know = knowledge(view)
+        truth = var.mask_of(state.hands[1 - me])
+        know.groups = [(truth, know.opp_size)]
+        know._lists = [[t for t in range(len(var.tiles)) if truth >> t & 1]]
+        base = var.base_sim(view)
+        move = search.endgame(var, base, know, random.Random(0), search.Budget(None, 10_000))
+        reward = search._reward_fn(var, me)
+        sim = base.clone()
+        var.deal_hidden(sim, 1 - me, truth, [var.index[t] for t in state.bazaar])
+        mean, worst = {}, {}
+        for m in sim.legal():
+            child = sim.clone()
+            child.play(m)
+            mean[m] = minimax(child, reward, me, erratic=True)
+            worst[m] = minimax(child, reward, me)
+        assert mean[move] == pytest.approx(max(mean.values()))
+        if worst[move] < max(worst.values()) - 1e-9:
+            differ += 1
+        checked += 1
+    assert checked == 30
+    assert differ > 0
 
 
 def test_a_round_that_ends_the_match_is_worth_the_whole_reward():
@@ -164,8 +203,8 @@ def test_the_triominos_endgame_table_changes_no_value():
         for m in sim.legal():
             child = sim.clone()
             child.play(m)
-            with_table = search._solve(var, child, reward, me, -1e9, 1e9, table, [0.0, 1e18])
-            without = search._solve(var, child, reward, me, -1e9, 1e9, _NoTable(), [0.0, 1e18])
+            with_table = search._solve(var, child, reward, me, -1e9, 1e9, table, [0.0, 1e18, 1e18])
+            without = search._solve(var, child, reward, me, -1e9, 1e9, _NoTable(), [0.0, 1e18, 1e18])
             assert with_table == pytest.approx(without)
             compared += 1
     assert compared >= 10

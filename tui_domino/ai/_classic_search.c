@@ -18,6 +18,7 @@
 
 #define DRAW_M (-1)
 #define PASS_M (-2)
+#define DRAWN 64
 #define NO_END 7
 #define NTILES 28
 #define MAXMOVES 64
@@ -120,12 +121,13 @@ typedef struct {
     uint32_t hand, hidden;
     int opp_size, left, right, forced, reserve, pts[2];
     double ucb_c, win, scale, greedy;
-    int block;
+    int block, split_draws;
     int has_match, totals[2], target;
     /* the sampler: a weighted pool, or nested groups */
     Py_ssize_t npool;
     uint32_t *pool;
     double *cum;
+    double *erratic, erratic_all; /* the chance he plays at random: per pool hand, or for all */
     int ngroups;
     int *group_n, *group_len;
     int (*group_tiles)[NTILES];
@@ -253,7 +255,7 @@ static inline int nth_bit(uint32_t m, int k)
     return ctz32(m);
 }
 
-static void round_playout(Round *r, const Params *P, MT *s)
+static void round_playout(Round *r, const Params *P, int erratic, MT *s)
 {
     while (!r->over) {
         int p = r->p, left = r->left, right = r->right, t, side = -1, a, b;
@@ -273,7 +275,7 @@ static void round_playout(Round *r, const Params *P, MT *s)
         }
         if ((fit & (fit - 1)) == 0) {
             t = ctz32(fit);
-        } else if (P->greedy != 0.0 && rnd(s) < P->greedy) {
+        } else if (P->greedy != 0.0 && p != erratic && rnd(s) < P->greedy) {
             if (P->block) {
                 blocking_choice(fit, left, right, r->hands[1 - p], P->block, &t, &side);
             } else {
@@ -314,10 +316,11 @@ static double reward(const Params *P, const Round *r)
     return w + (1.0 - P->win) * tanh(m / P->scale);
 }
 
-static uint32_t deal(const Params *P, MT *s)
+static uint32_t deal(const Params *P, MT *s, int *erratic)
 {
     uint32_t chosen = 0;
     int free_[NTILES], nfree, g, k, i;
+    double q;
     if (P->npool) {
         double x = rnd(s) * P->cum[P->npool - 1];
         Py_ssize_t lo = 0, hi = P->npool;
@@ -326,6 +329,8 @@ static uint32_t deal(const Params *P, MT *s)
             if (x < P->cum[mid]) hi = mid; else lo = mid + 1;
         }
         if (lo > P->npool - 1) lo = P->npool - 1;
+        q = P->erratic ? P->erratic[lo] : P->erratic_all;
+        *erratic = q > 0.0 && rnd(s) < q;
         return P->pool[lo];
     }
     for (g = 0; g < P->ngroups; g++) {
@@ -349,6 +354,8 @@ static uint32_t deal(const Params *P, MT *s)
             nfree--;
         }
     }
+    q = P->erratic_all;
+    *erratic = q > 0.0 && rnd(s) < q;
     return chosen;
 }
 
@@ -408,7 +415,7 @@ static PyObject *search(PyObject *self, PyObject *args)
     Params P;
     MT mt;
     Tree tree = {NULL, 0, 0};
-    PyObject *pool, *cum, *glists, *gcounts, *mtlist, *stop, *clock;
+    PyObject *pool, *cum, *errlist, *glists, *gcounts, *mtlist, *stop, *clock;
     unsigned long hand, hidden;
     long long iterations;
     double deadline;
@@ -420,16 +427,19 @@ static PyObject *search(PyObject *self, PyObject *args)
     int (*gtiles)[NTILES] = NULL;
     int *gn = NULL, *glen = NULL;
     uint32_t *poolv = NULL;
-    double *cumv = NULL;
+    double *cumv = NULL, *errv = NULL;
+    int erratic = 0;
     (void)self;
 
     memset(&P, 0, sizeof P);
-    if (!PyArg_ParseTuple(args, "ikkiiiiiiiO!O!O!O!ddddiiiiO!LdOO",
+    if (!PyArg_ParseTuple(args, "ikkiiiiiiiO!O!O!dO!O!ddddipiiiO!LdOO",
                           &P.me, &hand, &hidden, &P.opp_size, &P.left, &P.right, &P.forced,
                           &P.reserve, &P.pts[0], &P.pts[1],
                           &PyList_Type, &pool, &PyList_Type, &cum,
+                          &PyList_Type, &errlist, &P.erratic_all,
                           &PyList_Type, &glists, &PyList_Type, &gcounts,
                           &P.ucb_c, &P.win, &P.scale, &P.greedy, &P.block,
+                          &P.split_draws,
                           &P.totals[0], &P.totals[1], &P.target,
                           &PyList_Type, &mtlist, &iterations, &deadline, &stop, &clock))
         return NULL;
@@ -468,8 +478,21 @@ static PyObject *search(PyObject *self, PyObject *args)
             if (cumv[i] == -1.0 && PyErr_Occurred()) goto done;
         }
     }
+    if (PyList_GET_SIZE(errlist)) {
+        if (PyList_GET_SIZE(errlist) != P.npool) {
+            PyErr_SetString(PyExc_ValueError, "the pool and its erratic chances differ in length");
+            goto done;
+        }
+        errv = (double *)PyMem_Malloc((size_t)P.npool * sizeof(double));
+        if (!errv) { PyErr_NoMemory(); goto done; }
+        for (Py_ssize_t i = 0; i < P.npool; i++) {
+            errv[i] = PyFloat_AsDouble(PyList_GET_ITEM(errlist, i));
+            if (errv[i] == -1.0 && PyErr_Occurred()) goto done;
+        }
+    }
     P.pool = poolv;
     P.cum = cumv;
+    P.erratic = errv;
     P.ngroups = (int)PyList_GET_SIZE(glists);
     if (P.ngroups != PyList_GET_SIZE(gcounts) || P.ngroups > NTILES) {
         PyErr_SetString(PyExc_ValueError, "bad groups");
@@ -541,7 +564,7 @@ static PyObject *search(PyObject *self, PyObject *args)
         }
         it++;
         {
-            uint32_t h = deal(&P, &mt);
+            uint32_t h = deal(&P, &mt, &erratic);
             r.hands[P.me] = P.hand;
             r.hands[1 - P.me] = h;
             r.left = P.left;
@@ -560,6 +583,45 @@ static PyObject *search(PyObject *self, PyObject *args)
         }
         while (!r.over && npath < 1024) {
             nlegal = round_legal(&r, legal);
+            if (P.split_draws && legal[0] == DRAW_M && r.p == P.me) { /* he knows his draw */
+                int key;
+                int32_t c;
+                round_play(&r, DRAW_M, &mt);
+                key = DRAWN + r.bz[r.bp - 1];
+                c = child_of(&tree, node, key);
+                if (c < 0) {
+                    c = tree_new(&tree, key, P.me);
+                    if (c < 0) { PyErr_NoMemory(); goto done; }
+                    tree.v[c].next = tree.v[node].first;
+                    tree.v[node].first = c;
+                    path[npath++] = c;
+                    break;
+                }
+                path[npath++] = c;
+                node = c;
+                continue;
+            }
+            if (erratic && r.p != P.me) { /* he picks any legal move */
+                int m = legal[pick(&mt, nlegal)];
+                int32_t c, chosen = -1;
+                for (k = 0; k < nlegal; k++) {
+                    c = child_of(&tree, node, legal[k]);
+                    if (c >= 0) tree.v[c].avail++;
+                    if (legal[k] == m) chosen = c;
+                }
+                round_play(&r, m, &mt);
+                if (chosen < 0) {
+                    chosen = tree_new(&tree, m, 1 - P.me);
+                    if (chosen < 0) { PyErr_NoMemory(); goto done; }
+                    tree.v[chosen].next = tree.v[node].first;
+                    tree.v[node].first = chosen;
+                    path[npath++] = chosen;
+                    break;
+                }
+                path[npath++] = chosen;
+                node = chosen;
+                continue;
+            }
             nuntried = 0;
             for (k = 0; k < nlegal; k++)
                 if (child_of(&tree, node, legal[k]) < 0) untried[nuntried++] = legal[k];
@@ -595,7 +657,7 @@ static PyObject *search(PyObject *self, PyObject *args)
                 node = best;
             }
         }
-        if (!r.over) round_playout(&r, &P, &mt);
+        if (!r.over) round_playout(&r, &P, erratic ? 1 - P.me : -1, &mt);
         rw = reward(&P, &r);
         for (k = 0; k < npath; k++) {
             Node *nd = &tree.v[path[k]];
@@ -645,6 +707,7 @@ done:
     free(tree.v);
     PyMem_Free(poolv);
     PyMem_Free(cumv);
+    PyMem_Free(errv);
     PyMem_Free(gtiles);
     PyMem_Free(gn);
     PyMem_Free(glen);

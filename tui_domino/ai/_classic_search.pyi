@@ -5,8 +5,10 @@ from collections.abc import Callable
 def search(
     me: int, hand: int, hidden: int, opp_size: int, left: int, right: int, forced: int,
     reserve: int, points0: int, points1: int,
-    pool: list[int], cum: list[float], group_tiles: list[list[int]], group_counts: list[int],
+    pool: list[int], cum: list[float], erratic: list[float], erratic_all: float,
+    group_tiles: list[list[int]], group_counts: list[int],
     ucb_c: float, win: float, scale: float, greedy: float, block: int,
+    split_draws: bool,
     total0: int, total1: int, target: int,
     mt_state: list[int], iterations: int, deadline: float,
     stop: Callable[[], bool] | None, clock: Callable[[], float],

@@ -36,6 +36,7 @@ from tui_domino.rules import dominoes as D
 
 DRAW_M = -1
 PASS_M = -2
+DRAWN = 64  # a tree key: DRAWN + t, the searching side drew tile t
 NO_END = 7
 
 _NUM = D.NUM
@@ -81,6 +82,11 @@ class Sampler:
     pool: tuple[int, ...] = ()
     cum: tuple[float, ...] = ()
     groups: tuple[tuple[tuple[int, ...], int], ...] = ()
+    # The chance that the opponent picks his moves at random rather than as a strong player,
+    # for each pool hand (``erratic``: the same length as ``pool``), or for every deal
+    # (``erratic_all``, used when there is no per-hand figure).
+    erratic: tuple[float, ...] = ()
+    erratic_all: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -96,6 +102,7 @@ class Params:
     greedy: float = 0.8
     block: int = 12
     match: tuple[tuple[int, int], int] | None = None
+    split_draws: bool = False
 
 
 def _bits(mask: int) -> tuple[int, ...]:
@@ -224,11 +231,11 @@ class _Round:
         else:
             self._end(-1, 0)
 
-    def playout(self, greedy: float, block: int) -> None:
+    def playout(self, greedy: float, block: int, erratic: int = -1) -> None:
         """To the round's end, as ``ClassicSim.playout(greedy, block)``: each side plays its
         heaviest placement (``block`` pips more for one after which the other side holds
         nothing that follows) with probability ``greedy``, else a random playable tile on a
-        random end that takes it."""
+        random end that takes it; the side ``erratic`` (-1: neither) always the latter."""
         rand = self.rand
         hands = self.hands
         while not self.over:
@@ -251,7 +258,7 @@ class _Round:
                 t = fit.bit_length() - 1
             else:
                 opts = _bits(fit)
-                if greedy and rand() < greedy:
+                if greedy and p != erratic and rand() < greedy:
                     if block:
                         t, side = _blocking_choice(opts, left, right, hands[1 - p], block)
                     else:
@@ -287,11 +294,13 @@ def _blocking_choice(opts: tuple[int, ...], left: int, right: int, other: int,
     return tile, side
 
 
-def _deal(sampler: Sampler, rand: Any, hidden_tiles: tuple[int, ...]) -> int:
-    """The opponent's hand for one iteration."""
+def _deal(sampler: Sampler, rand: Any, hidden_tiles: tuple[int, ...]) -> tuple[int, bool]:
+    """The opponent's hand for one iteration, and whether he plays at random in it."""
     if sampler.pool:
         pool = sampler.pool
-        return pool[min(len(pool) - 1, bisect(sampler.cum, rand() * sampler.cum[-1]))]
+        i = min(len(pool) - 1, bisect(sampler.cum, rand() * sampler.cum[-1]))
+        q = sampler.erratic[i] if sampler.erratic else sampler.erratic_all
+        return pool[i], q > 0.0 and rand() < q
     chosen = 0
     for lst, n in sampler.groups:
         free = [t for t in lst if not chosen >> t & 1]
@@ -302,7 +311,8 @@ def _deal(sampler: Sampler, rand: Any, hidden_tiles: tuple[int, ...]) -> int:
             chosen |= 1 << free[i]
             free[i] = free[-1]
             free.pop()
-    return chosen
+    q = sampler.erratic_all
+    return chosen, q > 0.0 and rand() < q
 
 
 Stats = dict[int, tuple[int, float]]
@@ -322,6 +332,7 @@ def search_python(pos: Position, sampler: Sampler, params: Params, rng: random.R
     if len(root_legal) == 1:
         return root_legal[0], {}
     ucb_c = params.ucb_c
+    split = params.split_draws
     log, sqrt = math.log, math.sqrt
     clock = time.perf_counter
     # A node: [visits, total reward for its player, availability, children, player]
@@ -331,13 +342,41 @@ def search_python(pos: Position, sampler: Sampler, params: Params, rng: random.R
         if it & 15 == 0 and it and (clock() > deadline or (stop is not None and stop())):
             break
         it += 1
-        h = _deal(sampler, rand, hidden_tiles)
+        h, erratic = _deal(sampler, rand, hidden_tiles)
         rnd = _Round(pos, h, [t for t in hidden_tiles if not h >> t & 1], rand)
         node = root
         path: list[list[Any]] = []
         while not rnd.over:
             legal = rnd.legal()
             children = node[3]
+            if split and legal[0] == DRAW_M and rnd.p == me:  # he knows what he drew
+                rnd.play(DRAW_M)
+                key = DRAWN + rnd.bz[rnd.bp - 1]
+                child = children.get(key)
+                if child is None:
+                    child = [0, 0.0, 1, {}, me]
+                    children[key] = child
+                    path.append(child)
+                    break
+                path.append(child)
+                node = child
+                continue
+            if erratic and rnd.p != me:  # he picks any legal move
+                m = legal[int(rand() * len(legal))]
+                for mm in legal:
+                    c = children.get(mm)
+                    if c is not None:
+                        c[2] += 1
+                child = children.get(m)
+                rnd.play(m)
+                if child is None:
+                    child = [0, 0.0, 1, {}, 1 - me]
+                    children[m] = child
+                    path.append(child)
+                    break
+                path.append(child)
+                node = child
+                continue
             untried = [m for m in legal if m not in children]
             if untried:
                 m = untried[int(rand() * len(untried))]
@@ -363,7 +402,7 @@ def search_python(pos: Position, sampler: Sampler, params: Params, rng: random.R
             path.append(best)
             node = best
         if not rnd.over:
-            rnd.playout(params.greedy, params.block)
+            rnd.playout(params.greedy, params.block, 1 - me if erratic else -1)
         r = _reward(params, me, rnd.winner, rnd.points)
         for nd in path:
             nd[0] += 1
@@ -391,9 +430,10 @@ def search(pos: Position, sampler: Sampler, params: Params, rng: random.Random,
     move, stats = _native.search(
         pos.me, pos.hand, pos.hidden, pos.opp_size, pos.left, pos.right, pos.forced,
         pos.reserve, pos.points[0], pos.points[1],
-        list(sampler.pool), list(sampler.cum),
+        list(sampler.pool), list(sampler.cum), list(sampler.erratic), sampler.erratic_all,
         [list(lst) for lst, _ in sampler.groups], [n for _, n in sampler.groups],
         params.ucb_c, params.win, params.scale, params.greedy, params.block,
+        params.split_draws,
         0 if match is None else match[0][0], 0 if match is None else match[0][1],
         0 if match is None else match[1],
         mt, iterations, deadline, stop, time.perf_counter,

@@ -343,6 +343,83 @@ def play_evidence(view: View) -> Evidence:
     return evidence
 
 
+# A stretch of the opponent's placements before one of his draws: (the tiles his hand may
+# have held just before that draw, how many he held, the placements as in ``Evidence`` with
+# ``later`` counted within the stretch).
+Stretch = tuple[int, int, Evidence]
+
+
+def past_evidence(view: View) -> list[Stretch]:
+    """Classic: the opponent's placements before his last draw, one stretch per draw that ends
+    some. His hand just before such a draw is unknown, but not free: it held none of the
+    tiles that fitted then (he drew), nor any tile on the table or in our hand then, nor any
+    we drew from the bazaar later; it held the tiles he placed since the stretch began. These
+    stretches say little about his hand now (he has drawn since), but they do say how he
+    chooses among his fitting tiles."""
+    if view["variant"] != "classic":
+        return []
+    me = view["player"]
+    opp = 1 - me
+    history = view.get("history") or []
+    opts = resolve_options("classic", view.get("options"))
+    # Our hand at the deal: the hand now, with the tiles we placed and without those we drew.
+    mine = D.mask_of(view["hand"])
+    for rec in history:
+        if rec["player"] != me:
+            continue
+        mv = rec["move"]
+        if mv["kind"] == "place":
+            mine |= 1 << D.INDEX[tuple(sorted(mv["tile"]))]
+        elif mv["kind"] == "draw" and "tile" in rec:
+            mine &= ~(1 << D.INDEX[tuple(sorted(rec["tile"]))])
+    later_draws = 0  # the tiles we drew from the bazaar from a point on (filled backwards)
+    our_draws_after: list[int] = [0] * (len(history) + 1)
+    for i in range(len(history) - 1, -1, -1):
+        rec = history[i]
+        if rec["player"] == me and rec["move"]["kind"] == "draw" and "tile" in rec:
+            later_draws |= 1 << D.INDEX[tuple(sorted(rec["tile"]))]
+        our_draws_after[i] = later_draws
+    board = _ClassicBoard(view)
+    on_table = 0
+    size = opts["hand_size"]
+    placed: list[tuple[int, int, bool]] = []
+    out: list[Stretch] = []
+    prev_draw = False
+    for i, rec in enumerate(history):
+        mv = rec["move"]
+        kind = mv["kind"]
+        if rec["player"] == opp:
+            if kind == "draw":
+                if not prev_draw and any(chosen for _t, _f, chosen in placed):
+                    fits = board.fits()
+                    cand = D.FULL & ~(on_table | mine | our_draws_after[i] | fits)
+                    evidence: Evidence = []
+                    later = 0
+                    for tile, f, chosen in reversed(placed):
+                        later |= 1 << tile
+                        if chosen:
+                            evidence.append((tile, f, later))
+                    out.append((cand, size, evidence))
+                placed = []
+                size += 1
+                prev_draw = True
+                continue
+            if kind == "place":
+                tile = D.INDEX[tuple(sorted(mv["tile"]))]
+                placed.append((tile, board.fits(), mv["end"] != "center"))
+                size -= 1
+        else:
+            if kind == "place":
+                mine &= ~(1 << D.INDEX[tuple(sorted(mv["tile"]))])
+            elif kind == "draw" and "tile" in rec:
+                mine |= 1 << D.INDEX[tuple(sorted(rec["tile"]))]
+        prev_draw = False
+        if kind == "place":
+            on_table |= 1 << D.INDEX[tuple(sorted(mv["tile"]))]
+            board.play(mv)
+    return out
+
+
 def evidence_weight(evidence: Evidence, opp_mask: int, weight: list[float]) -> float:
     """How likely the opponent's choices were if his hand now is ``opp_mask``, when he picks
     among the fitting tiles with probability proportional to ``weight[tile]``."""
@@ -368,5 +445,5 @@ def uniform_choice_weight(evidence: Evidence, opp_mask: int) -> float:
     return w
 
 
-__all__ = ["Evidence", "Knowledge", "evidence_weight", "knowledge", "play_evidence",
-           "uniform_choice_weight"]
+__all__ = ["Evidence", "Knowledge", "Stretch", "evidence_weight", "knowledge",
+           "past_evidence", "play_evidence", "uniform_choice_weight"]

@@ -30,8 +30,10 @@ from tui_domino.ai import classic_search
 from tui_domino.ai.inference import (
     Evidence,
     Knowledge,
+    Stretch,
     evidence_weight,
     knowledge,
+    past_evidence,
     play_evidence,
     uniform_choice_weight,
 )
@@ -52,8 +54,15 @@ class Budget:
     ms: float | None = None
 
 
-# Per variant: iterations and the wall-clock cap of the hard player's default budget.
-DEFAULT_ITERATIONS = {"classic": 6000, "spider": 1800, "triominos": 2000}
+# Per variant: iterations and the wall-clock cap of the hard player's default budget. Classic
+# searches 100,000 deals a move with the compiled search (about 85 ms), 6000 with the Python
+# one where the package was installed without a C compiler (about 220 ms).
+CLASSIC_ITERATIONS = {"compiled": 100_000, "python": 6000}
+DEFAULT_ITERATIONS = {
+    "classic": CLASSIC_ITERATIONS["compiled" if classic_search.native_available() else "python"],
+    "spider": 1800,
+    "triominos": 2000,
+}
 DEFAULT_MS = 800.0
 
 # The reward: half for winning the round, half for the points margin (tanh-squashed).
@@ -228,32 +237,69 @@ PLAYOUTS: dict[str, Any] = {"classic": _classic_playout, "triominos": _triominos
 OPP_BETA = 0.8
 OPP_MIX = 0.5
 OPP_POOL = 256
+# How much the classic search believes the kind: in each iteration the opponent plays at
+# random with ERRATIC times the chance, given the deal and his choices, that he is the random
+# kind (the prior OPP_MIX before any evidence); else as a strong player (UCB in the tree,
+# the playout policy after it). 0: always as a strong player.
+ERRATIC = 1.0
+# The classic tree tells the searching side's draws apart (his next choice knows the tile he
+# drew) instead of one node for "he drew".
+SPLIT_DRAWS = True
+# The opponent's placements before his last draw tell his kind (not his hand now): each such
+# stretch is weighed over this many hands it allows (0: they are not read).
+PAST_SAMPLES = 128
 
 
 class OpponentModel:
     """Hidden deals weighted by the opponent's past choices (classic): a hand is weighted by
     how likely his placements since his last draw were with it, mixed over two kinds of player
-    (heavy-first and uniformly random; see OPP_MIX). ``sample`` draws from a pool of consistent
-    hands by weight (the rest shuffled into the bazaar); ``weigh`` weighs one."""
+    (heavy-first and uniformly random) by ``mix``, the random kind's share before those
+    placements: the prior OPP_MIX, updated by his placements before his last draw
+    (``stretches``, each averaged over the hands it allows). ``sample`` draws from a pool of
+    consistent hands by weight (the rest shuffled into the bazaar); ``weigh`` weighs one."""
 
-    def __init__(self, know: Knowledge, evidence: Evidence, rng: random.Random) -> None:
+    def __init__(self, know: Knowledge, evidence: Evidence, rng: random.Random,
+                 stretches: list[Stretch] | None = None) -> None:
         self._evidence = evidence
         self._know = know
         self._weight = [math.exp(OPP_BETA * p) for p in D.PIPS]
+        self.mix = _updated_mix(stretches or [], self._weight, rng)
         self.pool = [know.sample(rng)[0] for _ in range(OPP_POOL)]
         self.cum: list[float] = []
+        self.erratic: list[float] = []
         total = 0.0
         for h in self.pool:
-            total += self.weigh(h)
+            w, q = self._weigh(h)
+            total += w
             self.cum.append(total)
+            self.erratic.append(q)
         self.total = total
 
-    def weigh(self, hand: int) -> float:
+    def _weigh(self, hand: int) -> tuple[float, float]:
+        """The weight of ``hand`` and the chance, if he holds it, that he is the random kind."""
+        mix = self.mix
         heavy = evidence_weight(self._evidence, hand, self._weight)
-        if not OPP_MIX:
-            return heavy
-        uniform = uniform_choice_weight(self._evidence, hand)
-        return (1 - OPP_MIX) * heavy + OPP_MIX * uniform
+        uniform = uniform_choice_weight(self._evidence, hand) if mix else 0.0
+        w = (1 - mix) * heavy + mix * uniform
+        return w, (mix * uniform / w if w > 0 else mix)
+
+    def erratic_of(self, hand: int) -> float:
+        """The chance that he is the random kind if his hand is ``hand``."""
+        return self._weigh(hand)[1]
+
+    def erratic_chance(self) -> float:
+        """How likely it is, given his choices, that he is the random kind (over the pool)."""
+        if not self.total:
+            return self.mix
+        prev = 0.0
+        acc = 0.0
+        for c, q in zip(self.cum, self.erratic, strict=True):
+            acc += (c - prev) * q
+            prev = c
+        return acc / self.total
+
+    def weigh(self, hand: int) -> float:
+        return self._weigh(hand)[0]
 
     def sample(self, r: random.Random) -> tuple[int, list[int]]:
         h = self.pool[min(len(self.pool) - 1, bisect(self.cum, r.random() * self.total))]
@@ -262,13 +308,42 @@ class OpponentModel:
         return h, bazaar
 
 
+def _updated_mix(stretches: list[Stretch], weight: list[float], rng: random.Random) -> float:
+    """The random kind's share OPP_MIX updated by ``stretches``: each one's likelihood under
+    each kind is its mean over PAST_SAMPLES hands drawn uniformly from what it allows."""
+    mix = OPP_MIX
+    if not stretches or mix in (0.0, 1.0):
+        return mix
+    odds = 1.0
+    for cand, size, evidence in stretches:
+        tiles = [t for t in range(len(D.TILES)) if cand >> t & 1]
+        if len(tiles) < size:  # cannot happen for a real game
+            continue
+        heavy = uniform = 0.0
+        for _ in range(PAST_SAMPLES):
+            h = 0
+            for t in rng.sample(tiles, size):
+                h |= 1 << t
+            heavy += evidence_weight(evidence, h, weight)
+            uniform += uniform_choice_weight(evidence, h)
+        if heavy > 0.0:
+            odds *= uniform / heavy
+        elif uniform > 0.0:
+            return 1.0
+    random_odds = odds * mix / (1 - mix)
+    return random_odds / (1 + random_odds)
+
+
 def opponent_model(var: Variant, know: Knowledge, view: View,
                    rng: random.Random) -> OpponentModel | None:
     """The weighted deals when the view holds evidence of the opponent's choices."""
     if OPP_BETA <= 0 or var.name != "classic":
         return None
     evidence = play_evidence(view)
-    return OpponentModel(know, evidence, rng) if evidence else None
+    stretches = past_evidence(view) if PAST_SAMPLES else []
+    if not evidence and not stretches:
+        return None
+    return OpponentModel(know, evidence, rng, stretches)
 
 
 # -- ISMCTS -------------------------------------------------------------------------------------
@@ -389,14 +464,17 @@ def classic_ismcts(
         points=(base.points[0], base.points[1]),
     )
     if model is not None:
-        sampler = classic_search.Sampler(pool=tuple(model.pool), cum=tuple(model.cum))
+        sampler = classic_search.Sampler(
+            pool=tuple(model.pool), cum=tuple(model.cum),
+            erratic=tuple(ERRATIC * q for q in model.erratic) if ERRATIC else ())
     else:
         sampler = classic_search.Sampler(groups=tuple(
             (tuple(lst), n) for lst, (_mask, n) in zip(know._lists, know.groups, strict=True)
-        ))
+        ), erratic_all=ERRATIC * OPP_MIX)
     params = classic_search.Params(
         ucb_c=UCB_C["classic"], win=WIN_WEIGHT, scale=MARGIN_SCALE["classic"],
         greedy=CLASSIC_GREEDY, block=CLASSIC_BLOCK,
+        split_draws=SPLIT_DRAWS,
         match=None if match is None else ((match[0][0], match[0][1]), match[1]),
     )
     deadline = time.perf_counter() + budget.ms / 1000.0 if budget.ms is not None else math.inf
@@ -408,6 +486,9 @@ def classic_ismcts(
 
 ENDGAME_TILES = {"classic": 16, "spider": 12, "triominos": 12}
 ENDGAME_DEALS = 24
+# The exact search gives up (and ISMCTS decides) past this many positions, whatever the
+# budget: so that a budget of iterations alone, as in the arena, cannot make a move take long.
+ENDGAME_NODES = 200_000
 
 
 def _no_more_draws(var: Variant, view: View) -> bool:
@@ -432,25 +513,38 @@ class _OutOfTime(Exception):
 
 
 def _solve(var: Variant, sim: Sim, reward: Any, me: int, alpha: float, beta: float,
-           table: dict[tuple[Any, ...], float], ctl: list[float]) -> float:
-    """The exact value (for ``me``) of a perfect-information position, by alpha-beta.
-    ``ctl`` is [nodes searched, deadline]: raises _OutOfTime past the deadline."""
+           table: dict[tuple[Any, ...], float], ctl: list[float], erratic: bool = False
+           ) -> float:
+    """The exact value (for ``me``) of a perfect-information position, by alpha-beta; with
+    ``erratic`` the opponent picks any legal move with the same chance (his nodes are
+    averages: expectimax). ``ctl`` is [nodes searched, deadline, most nodes]: raises
+    _OutOfTime past the deadline or the most nodes."""
     if sim.over:
         return float(reward(sim))
     ctl[0] += 1
-    if ctl[0] % 2048 == 0 and time.perf_counter() > ctl[1]:
+    if ctl[0] % 2048 == 0 and (time.perf_counter() > ctl[1] or ctl[0] > ctl[2]):
         raise _OutOfTime
     key = _key(var, sim)
     hit = table.get(key)
     if hit is not None:
         return hit
     maximize = sim.to_move == me
+    if erratic and not maximize:
+        moves = sim.legal()
+        total = 0.0
+        for m in moves:
+            child = sim.clone()
+            child.play(m)
+            total += _solve(var, child, reward, me, -math.inf, math.inf, table, ctl, True)
+        value = total / len(moves)
+        table[key] = value
+        return value
     best = -math.inf if maximize else math.inf
     a, b = alpha, beta
     for m in sim.legal():
         child = sim.clone()
         child.play(m)
-        v = _solve(var, child, reward, me, a, b, table, ctl)
+        v = _solve(var, child, reward, me, a, b, table, ctl, erratic)
         if maximize:
             if v > best:
                 best = v
@@ -477,7 +571,10 @@ def endgame(
 ) -> int | None:
     """The best move by exact search over the consistent hidden hands (weighted by the
     opponent ``model`` when there is one), or None when the position is too big or the time
-    ran out."""
+    ran out. In classic each hand's value mixes the two kinds of opponent as the ISMCTS does:
+    the random kind's (expectimax) by the chance, given that hand and his choices, that he is
+    that kind (``ERRATIC`` times it; the prior ``OPP_MIX`` without evidence), the strong
+    one's (minimax) by the rest."""
     me = know.me
     opp = 1 - me
     legal: list[int] = base.legal()
@@ -507,19 +604,26 @@ def endgame(
     # Exact search may use at most half of the time cap; ISMCTS gets the rest if it fails.
     deadline = time.perf_counter() + (budget.ms if budget.ms is not None else 1e9) / 2000.0
     totals = dict.fromkeys(legal, 0.0)
-    ctl = [0.0, deadline]
+    ctl = [0.0, deadline, float(ENDGAME_NODES)]
     for h, w in zip(hands, weights, strict=True):
         sim = base.clone()
         rest = know.outside(h)
         var.deal_hidden(sim, opp, h, rest)
-        table: dict[tuple[Any, ...], float] = {}
-        for m in legal:
-            child = sim.clone()
-            child.play(m)
-            try:
-                totals[m] += w * _solve(var, child, reward, me, -math.inf, math.inf, table, ctl)
-            except _OutOfTime:
-                return None
+        q = 0.0
+        if var.name == "classic" and ERRATIC:
+            q = ERRATIC * (model.erratic_of(h) if model is not None else OPP_MIX)
+        for kind, share in ((False, 1.0 - q), (True, q)):
+            if share <= 0.0:
+                continue
+            table: dict[tuple[Any, ...], float] = {}
+            for m in legal:
+                child = sim.clone()
+                child.play(m)
+                try:
+                    v = _solve(var, child, reward, me, -math.inf, math.inf, table, ctl, kind)
+                except _OutOfTime:
+                    return None
+                totals[m] += w * share * v
     return max(legal, key=lambda m: totals[m])
 
 
