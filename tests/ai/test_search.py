@@ -51,26 +51,32 @@ def endgames(variant: str, count: int, most: int):
             state.apply(normal(view, rng))
 
 
+def told_the_truth(state):
+    """The endgame's move when the search is told the truth (a knowledge whose only consistent
+    hand is the real one), with the side to move, the variant and the true position."""
+    me = state.to_move
+    view = state.view(me)
+    var = variant_of(view)
+    know = knowledge(view)
+    truth = var.mask_of(state.hands[1 - me])
+    know.groups = [(truth, know.opp_size)]
+    know._lists = [[t for t in range(len(var.tiles)) if truth >> t & 1]]
+    base = var.base_sim(view)
+    move = search.endgame(var, base, know, random.Random(0), search.Budget(None, 10_000))
+    sim = base.clone()
+    var.deal_hidden(sim, 1 - me, truth, [var.index[t] for t in state.bazaar])
+    return me, var, move, sim
+
+
 @pytest.mark.parametrize(("variant", "count", "most"),
                          [("classic", 12, 9), ("spider", 12, 9), ("triominos", 6, 7)])
 def test_the_exact_endgame_plays_a_minimax_best_move(variant, count, most, monkeypatch):
     monkeypatch.setattr(search, "ERRATIC", 0.0)  # classic: the strong kind of opponent alone
     checked = 0
     for state in endgames(variant, count, most):
-        me = state.to_move
-        view = state.view(me)
-        var = variant_of(view)
-        know = knowledge(view)
-        truth = var.mask_of(state.hands[1 - me])
-        # Tell the search the truth: a knowledge whose only consistent hand is the real one.
-        know.groups = [(truth, know.opp_size)]
-        know._lists = [[t for t in range(len(var.tiles)) if truth >> t & 1]]
-        base = var.base_sim(view)
-        move = search.endgame(var, base, know, random.Random(0), search.Budget(None, 10_000))
+        me, var, move, sim = told_the_truth(state)
         assert move is not None
         reward = search._reward_fn(var, me)
-        sim = base.clone()
-        var.deal_hidden(sim, 1 - me, truth, [var.index[t] for t in state.bazaar])
         values = {}
         for m in sim.legal():
             child = sim.clone()
@@ -89,18 +95,8 @@ def test_the_classic_endgame_plays_the_best_move_against_a_random_opponent(monke
     monkeypatch.setattr(search, "OPP_MIX", 1.0)
     checked = differ = 0
     for state in endgames("classic", 30, 11):
-        me = state.to_move
-        view = state.view(me)
-        var = variant_of(view)
-        know = knowledge(view)
-        truth = var.mask_of(state.hands[1 - me])
-        know.groups = [(truth, know.opp_size)]
-        know._lists = [[t for t in range(len(var.tiles)) if truth >> t & 1]]
-        base = var.base_sim(view)
-        move = search.endgame(var, base, know, random.Random(0), search.Budget(None, 10_000))
+        me, var, move, sim = told_the_truth(state)
         reward = search._reward_fn(var, me)
-        sim = base.clone()
-        var.deal_hidden(sim, 1 - me, truth, [var.index[t] for t in state.bazaar])
         mean, worst = {}, {}
         for m in sim.legal():
             child = sim.clone()
@@ -203,8 +199,10 @@ def test_the_triominos_endgame_table_changes_no_value():
         for m in sim.legal():
             child = sim.clone()
             child.play(m)
-            with_table = search._solve(var, child, reward, me, -1e9, 1e9, table, [0.0, 1e18, 1e18])
-            without = search._solve(var, child, reward, me, -1e9, 1e9, _NoTable(), [0.0, 1e18, 1e18])
+            no_limit = [0.0, 1e18, 1e18]  # nodes searched, deadline, most nodes
+            with_table = search._solve(var, child, reward, me, -1e9, 1e9, table, no_limit)
+            no_limit = [0.0, 1e18, 1e18]
+            without = search._solve(var, child, reward, me, -1e9, 1e9, _NoTable(), no_limit)
             assert with_table == pytest.approx(without)
             compared += 1
     assert compared >= 10

@@ -18,7 +18,11 @@ when it is there.
 A tree node is ``[visits, total reward, availability, children, player]``; the reward of a
 finished round is ``reward(winner, points)`` below: a share ``win`` for winning the round, the
 rest for the points margin squashed by ``tanh(margin / scale)``, or the whole reward, won or
-lost, for a round that ends the match.
+lost, for a round that ends the match. With ``Params.split_draws`` the searching side's draws
+are chance nodes, one child per tile drawn (keyed ``DRAWN + tile``), so that its later choices
+in the tree know what it drew. Each iteration also draws whether the opponent plays it as the
+random kind (``Sampler.erratic``): his moves in the tree are then uniformly random among those
+legal in the deal, not chosen by UCB, and in the playout random among his fitting tiles.
 """
 
 from __future__ import annotations

@@ -334,6 +334,12 @@ def play_evidence(view: View) -> Evidence:
             tile = D.INDEX[tuple(sorted(mv["tile"]))]
             placed.append((tile, board.fits(), mv["end"] != "center"))
         board.play(mv)
+    return _choices(placed)
+
+
+def _choices(placed: list[tuple[int, int, bool]]) -> Evidence:
+    """The placements of a stretch (tile, fit mask then, whether it was a choice) as evidence:
+    the choices, each with the tiles placed from then on in the stretch."""
     evidence: Evidence = []
     later = 0
     for tile, fits, chosen in reversed(placed):
@@ -393,13 +399,7 @@ def past_evidence(view: View) -> list[Stretch]:
                 if not prev_draw and any(chosen for _t, _f, chosen in placed):
                     fits = board.fits()
                     cand = D.FULL & ~(on_table | mine | our_draws_after[i] | fits)
-                    evidence: Evidence = []
-                    later = 0
-                    for tile, f, chosen in reversed(placed):
-                        later |= 1 << tile
-                        if chosen:
-                            evidence.append((tile, f, later))
-                    out.append((cand, size, evidence))
+                    out.append((cand, size, _choices(placed)))
                 placed = []
                 size += 1
                 prev_draw = True
