@@ -398,6 +398,25 @@ static inline int32_t child_of(const Tree *t, int32_t node, int move)
     return c;
 }
 
+/* A new child ``move`` of ``node`` for ``player``: its index, or -1 out of memory. */
+static int32_t tree_add(Tree *t, int32_t node, int move, int player)
+{
+    int32_t c = tree_new(t, move, player);
+    if (c < 0) return -1;
+    t->v[c].next = t->v[node].first;
+    t->v[node].first = c;
+    return c;
+}
+
+/* One more availability for each child already made of the moves ``legal`` at ``node``. */
+static void count_available(Tree *t, int32_t node, const int *legal, int nlegal)
+{
+    for (int k = 0; k < nlegal; k++) {
+        int32_t c = child_of(t, node, legal[k]);
+        if (c >= 0) t->v[c].avail++;
+    }
+}
+
 /* -- the Python entry point ------------------------------------------------------------- */
 
 static int read_u32_list(PyObject *list, uint32_t *out, Py_ssize_t n)
@@ -590,10 +609,8 @@ static PyObject *search(PyObject *self, PyObject *args)
                 key = DRAWN + r.bz[r.bp - 1];
                 c = child_of(&tree, node, key);
                 if (c < 0) {
-                    c = tree_new(&tree, key, P.me);
+                    c = tree_add(&tree, node, key, P.me);
                     if (c < 0) { PyErr_NoMemory(); goto done; }
-                    tree.v[c].next = tree.v[node].first;
-                    tree.v[node].first = c;
                     path[npath++] = c;
                     break;
                 }
@@ -603,18 +620,12 @@ static PyObject *search(PyObject *self, PyObject *args)
             }
             if (erratic && r.p != P.me) { /* he picks any legal move */
                 int m = legal[pick(&mt, nlegal)];
-                int32_t c, chosen = -1;
-                for (k = 0; k < nlegal; k++) {
-                    c = child_of(&tree, node, legal[k]);
-                    if (c >= 0) tree.v[c].avail++;
-                    if (legal[k] == m) chosen = c;
-                }
+                int32_t chosen = child_of(&tree, node, m);
+                count_available(&tree, node, legal, nlegal);
                 round_play(&r, m, &mt);
                 if (chosen < 0) {
-                    chosen = tree_new(&tree, m, 1 - P.me);
+                    chosen = tree_add(&tree, node, m, 1 - P.me);
                     if (chosen < 0) { PyErr_NoMemory(); goto done; }
-                    tree.v[chosen].next = tree.v[node].first;
-                    tree.v[node].first = chosen;
                     path[npath++] = chosen;
                     break;
                 }
@@ -628,14 +639,9 @@ static PyObject *search(PyObject *self, PyObject *args)
             if (nuntried) {
                 int m = untried[pick(&mt, nuntried)];
                 int32_t c;
-                for (k = 0; k < nlegal; k++) {
-                    c = child_of(&tree, node, legal[k]);
-                    if (c >= 0) tree.v[c].avail++;
-                }
-                c = tree_new(&tree, m, r.p);
+                count_available(&tree, node, legal, nlegal);
+                c = tree_add(&tree, node, m, r.p);
                 if (c < 0) { PyErr_NoMemory(); goto done; }
-                tree.v[c].next = tree.v[node].first;
-                tree.v[node].first = c;
                 round_play(&r, m, &mt);
                 path[npath++] = c;
                 break;

@@ -37,11 +37,10 @@ from types import ModuleType
 from typing import Any
 
 from tui_domino.rules import dominoes as D
+from tui_domino.rules.classic import NO_END
+from tui_domino.rules.classic_sim import DRAW_M, PASS_M, _blocking_choice, _pips
 
-DRAW_M = -1
-PASS_M = -2
 DRAWN = 64  # a tree key: DRAWN + t, the searching side drew tile t
-NO_END = 7
 
 _NUM = D.NUM
 _PIPS = D.PIPS
@@ -111,10 +110,6 @@ class Params:
 
 def _bits(mask: int) -> tuple[int, ...]:
     return _LO[mask & 0x3FFF] + _HI[mask >> 14]
-
-
-def _pips(mask: int) -> int:
-    return sum(_PIPS[i] for i in _bits(mask))
 
 
 def legal_moves(hand: int, left: int, right: int, forced: int, can_draw: bool) -> list[int]:
@@ -278,26 +273,6 @@ class _Round:
             self.play(t * 2 + side)
 
 
-def _blocking_choice(opts: tuple[int, ...], left: int, right: int, other: int,
-                     block: int) -> tuple[int, int]:
-    """The heaviest placement (tile, end: 0 left, 1 right), counting ``block`` pips more for
-    one after which the hand ``other`` has nothing that follows either end."""
-    best = -1
-    tile = side = 0
-    for t in opts:
-        a, b = _A[t], _B[t]
-        v = _PIPS[t]
-        if a == left or b == left:
-            s = v if other & (_NUM[a if b == left else b] | _NUM[right]) else v + block
-            if s > best:
-                best, tile, side = s, t, 0
-        if a == right or b == right:
-            s = v if other & (_NUM[left] | _NUM[b if a == right else a]) else v + block
-            if s > best:
-                best, tile, side = s, t, 1
-    return tile, side
-
-
 def _deal(sampler: Sampler, rand: Any, hidden_tiles: tuple[int, ...]) -> tuple[int, bool]:
     """The opponent's hand for one iteration, and whether he plays at random in it."""
     if sampler.pool:
@@ -320,6 +295,28 @@ def _deal(sampler: Sampler, rand: Any, hidden_tiles: tuple[int, ...]) -> tuple[i
 
 
 Stats = dict[int, tuple[int, float]]
+Node = list[Any]  # [visits, total reward for its player, availability, children, player]
+
+
+def _count_available(children: dict[int, Node], legal: list[int]) -> None:
+    """One more availability for each child already made of the moves ``legal`` here."""
+    for m in legal:
+        c = children.get(m)
+        if c is not None:
+            c[2] += 1
+
+
+def _step(children: dict[int, Node], key: int, player: int, path: list[Node]
+          ) -> tuple[Node, bool]:
+    """The child ``key`` (made for ``player`` when there is none), added to ``path``, and
+    whether it was made now."""
+    child = children.get(key)
+    made = child is None
+    if child is None:
+        child = [0, 0.0, 1, {}, player]
+        children[key] = child
+    path.append(child)
+    return child, made
 
 
 def search_python(pos: Position, sampler: Sampler, params: Params, rng: random.Random,
@@ -339,8 +336,7 @@ def search_python(pos: Position, sampler: Sampler, params: Params, rng: random.R
     split = params.split_draws
     log, sqrt = math.log, math.sqrt
     clock = time.perf_counter
-    # A node: [visits, total reward for its player, availability, children, player]
-    root: list[Any] = [0, 0.0, 1, {}, 1 - me]
+    root: Node = [0, 0.0, 1, {}, 1 - me]
     it = 0
     while it < iterations:
         if it & 15 == 0 and it and (clock() > deadline or (stop is not None and stop())):
@@ -349,51 +345,32 @@ def search_python(pos: Position, sampler: Sampler, params: Params, rng: random.R
         h, erratic = _deal(sampler, rand, hidden_tiles)
         rnd = _Round(pos, h, [t for t in hidden_tiles if not h >> t & 1], rand)
         node = root
-        path: list[list[Any]] = []
+        path: list[Node] = []
         while not rnd.over:
             legal = rnd.legal()
             children = node[3]
             if split and legal[0] == DRAW_M and rnd.p == me:  # he knows what he drew
                 rnd.play(DRAW_M)
-                key = DRAWN + rnd.bz[rnd.bp - 1]
-                child = children.get(key)
-                if child is None:
-                    child = [0, 0.0, 1, {}, me]
-                    children[key] = child
-                    path.append(child)
+                node, made = _step(children, DRAWN + rnd.bz[rnd.bp - 1], me, path)
+                if made:
                     break
-                path.append(child)
-                node = child
                 continue
             if erratic and rnd.p != me:  # he picks any legal move
                 m = legal[int(rand() * len(legal))]
-                for mm in legal:
-                    c = children.get(mm)
-                    if c is not None:
-                        c[2] += 1
-                child = children.get(m)
+                _count_available(children, legal)
                 rnd.play(m)
-                if child is None:
-                    child = [0, 0.0, 1, {}, 1 - me]
-                    children[m] = child
-                    path.append(child)
+                node, made = _step(children, m, 1 - me, path)
+                if made:
                     break
-                path.append(child)
-                node = child
                 continue
             untried = [m for m in legal if m not in children]
             if untried:
                 m = untried[int(rand() * len(untried))]
-                for mm in legal:
-                    c = children.get(mm)
-                    if c is not None:
-                        c[2] += 1
-                child = [0, 0.0, 1, {}, rnd.p]
-                children[m] = child
+                _count_available(children, legal)
+                _step(children, m, rnd.p, path)
                 rnd.play(m)
-                path.append(child)
                 break
-            best: list[Any] = root
+            best: Node = root
             bm = 0
             bv = -math.inf
             for mm in legal:

@@ -368,52 +368,32 @@ def past_evidence(view: View) -> list[Stretch]:
     opp = 1 - me
     history = view.get("history") or []
     opts = resolve_options("classic", view.get("options"))
-    # Our hand at the deal: the hand now, with the tiles we placed and without those we drew.
-    mine = D.mask_of(view["hand"])
+    # Every tile we ever held (the hand now and all we placed): at any point each was in our
+    # hand, on the table or still in the bazaar to be drawn by us later, never in his hand.
+    ours = D.mask_of(view["hand"])
     for rec in history:
-        if rec["player"] != me:
-            continue
-        mv = rec["move"]
-        if mv["kind"] == "place":
-            mine |= 1 << D.INDEX[tuple(sorted(mv["tile"]))]
-        elif mv["kind"] == "draw" and "tile" in rec:
-            mine &= ~(1 << D.INDEX[tuple(sorted(rec["tile"]))])
-    later_draws = 0  # the tiles we drew from the bazaar from a point on (filled backwards)
-    our_draws_after: list[int] = [0] * (len(history) + 1)
-    for i in range(len(history) - 1, -1, -1):
-        rec = history[i]
-        if rec["player"] == me and rec["move"]["kind"] == "draw" and "tile" in rec:
-            later_draws |= 1 << D.INDEX[tuple(sorted(rec["tile"]))]
-        our_draws_after[i] = later_draws
+        if rec["player"] == me and rec["move"]["kind"] == "place":
+            ours |= 1 << D.INDEX[tuple(sorted(rec["move"]["tile"]))]
     board = _ClassicBoard(view)
     on_table = 0
     size = opts["hand_size"]
     placed: list[tuple[int, int, bool]] = []
     out: list[Stretch] = []
-    prev_draw = False
-    for i, rec in enumerate(history):
+    for rec in history:
         mv = rec["move"]
         kind = mv["kind"]
         if rec["player"] == opp:
             if kind == "draw":
-                if not prev_draw and any(chosen for _t, _f, chosen in placed):
-                    fits = board.fits()
-                    cand = D.FULL & ~(on_table | mine | our_draws_after[i] | fits)
+                if any(chosen for _t, _f, chosen in placed):  # the first draw after them
+                    cand = D.FULL & ~(on_table | ours | board.fits())
                     out.append((cand, size, _choices(placed)))
                 placed = []
                 size += 1
-                prev_draw = True
                 continue
             if kind == "place":
                 tile = D.INDEX[tuple(sorted(mv["tile"]))]
                 placed.append((tile, board.fits(), mv["end"] != "center"))
                 size -= 1
-        else:
-            if kind == "place":
-                mine &= ~(1 << D.INDEX[tuple(sorted(mv["tile"]))])
-            elif kind == "draw" and "tile" in rec:
-                mine |= 1 << D.INDEX[tuple(sorted(rec["tile"]))]
-        prev_draw = False
         if kind == "place":
             on_table |= 1 << D.INDEX[tuple(sorted(mv["tile"]))]
             board.play(mv)
