@@ -408,6 +408,18 @@ static int32_t tree_add(Tree *t, int32_t node, int move, int player)
     return c;
 }
 
+/* The child ``key`` of ``node`` in *out, made for ``player`` when there is none (as
+   ``classic_search._step``): 1 if it was made now, 0 if it was there, -1 out of memory. */
+static int tree_step(Tree *t, int32_t node, int key, int player, int32_t *out)
+{
+    int32_t c = child_of(t, node, key);
+    if (c >= 0) { *out = c; return 0; }
+    c = tree_add(t, node, key, player);
+    if (c < 0) return -1;
+    *out = c;
+    return 1;
+}
+
 /* One more availability for each child already made of the moves ``legal`` at ``node``. */
 static void count_available(Tree *t, int32_t node, const int *legal, int nlegal)
 {
@@ -439,6 +451,7 @@ static PyObject *search(PyObject *self, PyObject *args)
     long long iterations;
     double deadline;
     int root_moves[MAXMOVES], nroot, legal[MAXMOVES], nlegal, untried[MAXMOVES], nuntried;
+    int key = 0, who, stepped;
     int32_t path[1024];
     long long it = 0;
     int g, k;
@@ -602,35 +615,27 @@ static PyObject *search(PyObject *self, PyObject *args)
         }
         while (!r.over && npath < 1024) {
             nlegal = round_legal(&r, legal);
-            if (P.split_draws && legal[0] == DRAW_M && r.p == P.me) { /* he knows his draw */
-                int key;
-                int32_t c;
+            /* Our draw (a chance node: he knows what he drew) or his random reply: followed
+               without UCB, the child keyed by the tile drawn or the move. */
+            who = r.p;
+            stepped = 1;
+            if (P.split_draws && legal[0] == DRAW_M && r.p == P.me) {
                 round_play(&r, DRAW_M, &mt);
                 key = DRAWN + r.bz[r.bp - 1];
-                c = child_of(&tree, node, key);
-                if (c < 0) {
-                    c = tree_add(&tree, node, key, P.me);
-                    if (c < 0) { PyErr_NoMemory(); goto done; }
-                    path[npath++] = c;
-                    break;
-                }
-                path[npath++] = c;
-                node = c;
-                continue;
-            }
-            if (erratic && r.p != P.me) { /* he picks any legal move */
-                int m = legal[pick(&mt, nlegal)];
-                int32_t chosen = child_of(&tree, node, m);
+            } else if (erratic && r.p != P.me) {
+                key = legal[pick(&mt, nlegal)];
                 count_available(&tree, node, legal, nlegal);
-                round_play(&r, m, &mt);
-                if (chosen < 0) {
-                    chosen = tree_add(&tree, node, m, 1 - P.me);
-                    if (chosen < 0) { PyErr_NoMemory(); goto done; }
-                    path[npath++] = chosen;
-                    break;
-                }
-                path[npath++] = chosen;
-                node = chosen;
+                round_play(&r, key, &mt);
+            } else {
+                stepped = 0;
+            }
+            if (stepped) {
+                int32_t c;
+                int made = tree_step(&tree, node, key, who, &c);
+                if (made < 0) { PyErr_NoMemory(); goto done; }
+                path[npath++] = c;
+                if (made) break;
+                node = c;
                 continue;
             }
             nuntried = 0;
