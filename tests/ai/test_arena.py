@@ -214,3 +214,49 @@ def test_jobs_must_be_positive(capsys):
     args = p.parse_args(["--variant", "classic", "--a", "easy", "--b", "random", "--jobs", "0"])
     assert arena.main(args) == 2
     assert "--jobs must be at least 1" in capsys.readouterr().err
+
+
+def test_the_paired_script_compares_two_runs_deal_by_deal(capsys, tmp_path):
+    from tests.scripts import load_script
+
+    paired = load_script("paired")
+    argv = ["--variant", "classic", "--b", "random", "--games", "8", "--seed", "9", "--json"]
+    outs = {}
+    for name, level in (("normal", "normal"), ("again", "normal"), ("easy", "easy")):
+        p = argparse.ArgumentParser()
+        arena.add_arguments(p)
+        assert arena.main(p.parse_args(["--a", level, *argv])) == 0
+        outs[name] = tmp_path / f"{name}.out"
+        outs[name].write_text(capsys.readouterr().out)
+    games = {k: paired.load(v.read_text())[0] for k, v in outs.items()}
+    assert len(games["normal"]) == 8 and set(games["normal"].values()) <= {0.0, 0.5, 1.0}
+
+    # the same seeded run twice: no difference, and no error either
+    same = paired.paired(games["normal"], games["again"])
+    assert same["diff"] == 0 and same["se"] == 0 and same["games"] == 8
+    # another player on the same deals: the difference of the two rates
+    other = paired.paired(games["normal"], games["easy"])
+    assert other["diff"] == pytest.approx(other["a"] - other["b"])
+    rates = [sum(games[k].values()) / 8 for k in ("normal", "easy")]
+    assert (other["a"], other["b"]) == pytest.approx(rates)
+    # the standard error from the per-deal sums of the differences
+    sums = [games["normal"][g] - games["easy"][g] + games["normal"][g + 1] - games["easy"][g + 1]
+            for g in (1, 3, 5, 7)]
+    mean = sum(sums) / 4
+    se = (sum((x - mean) ** 2 for x in sums) / 3 * 4) ** 0.5 / 8
+    assert other["se"] == pytest.approx(se)
+
+    assert paired.main([str(outs["normal"]), str(outs["easy"])]) == 0
+    assert f"difference {other['diff']:+.4f}" in capsys.readouterr().out
+    # runs on other deals, too few games in common, a missing file: a message, exit 2
+    p = argparse.ArgumentParser()
+    arena.add_arguments(p)
+    assert arena.main(p.parse_args(["--a", "normal", *argv[:6], "--seed", "10"])) == 0
+    seed10 = tmp_path / "seed10.out"
+    seed10.write_text(capsys.readouterr().out)
+    short = tmp_path / "short.out"
+    short.write_text("\n".join(outs["easy"].read_text().splitlines()[:2]))
+    for bad in ((seed10, outs["normal"]), (short, outs["normal"]),
+                (tmp_path / "missing.out", outs["normal"])):
+        assert paired.main([str(x) for x in bad]) == 2
+        assert capsys.readouterr().err.startswith("paired: ")
