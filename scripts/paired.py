@@ -25,7 +25,7 @@ import re
 import sys
 from pathlib import Path
 
-_GAME = re.compile(r"^(?:game|match)\s+(\d+): A \((\w+)\) in seat \d: (win|loss|tie),")
+_GAME = re.compile(r"^(?:game|match)\s+(\d+): A \(\w+\) in seat \d: (win|loss|tie),")
 _HEADER = re.compile(r"^arena: (\w+), \d+ (?:games|matches), seed (-?\d+)")
 _SCORE = {"win": 1.0, "loss": 0.0, "tie": 0.5}
 
@@ -41,7 +41,7 @@ def load(text: str) -> tuple[dict[int, float], tuple[str, str] | None]:
     header = None
     for line in text.splitlines():
         if m := _GAME.match(line):
-            games[int(m.group(1))] = _SCORE[m.group(3)]
+            games[int(m.group(1))] = _SCORE[m.group(2)]
         elif m := _HEADER.match(line):
             header = (m.group(1), m.group(2))
     return games, header
@@ -54,8 +54,9 @@ def paired(a: dict[int, float], b: dict[int, float]) -> dict[str, float]:
     if len(keys) < 4:
         raise RunError(f"the runs share {len(keys)} games; at least 4 are needed")
     deals: dict[int, float] = {}
-    for k in keys:
-        deals[(k - 1) // 2] = deals.get((k - 1) // 2, 0.0) + a[k] - b[k]
+    for k in keys:  # games 2k-1 and 2k: deal k
+        deal = (k + 1) // 2
+        deals[deal] = deals.get(deal, 0.0) + a[k] - b[k]
     n, sums = len(keys), list(deals.values())
     mean_sum = sum(sums) / len(sums)
     var = sum((x - mean_sum) ** 2 for x in sums) / (len(sums) - 1)
