@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
+import statistics
 import sys
 from pathlib import Path
 
@@ -58,8 +59,7 @@ def paired(a: dict[int, float], b: dict[int, float]) -> dict[str, float]:
         deal = (k + 1) // 2
         deals[deal] = deals.get(deal, 0.0) + a[k] - b[k]
     n, sums = len(keys), list(deals.values())
-    mean_sum = sum(sums) / len(sums)
-    var = sum((x - mean_sum) ** 2 for x in sums) / (len(sums) - 1)
+    var = statistics.variance(sums)
     return {
         "games": n,
         "a": sum(a[k] for k in keys) / n,
