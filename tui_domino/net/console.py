@@ -14,6 +14,7 @@ from typing import Any
 from tui_domino import rules
 from tui_domino.net import events as ev
 from tui_domino.net.transport import DuelSession
+from tui_domino.text import one_line, visible
 
 
 def describe(view: dict[str, Any]) -> str:
@@ -69,7 +70,8 @@ async def run_console(session: DuelSession, bot: str | None = None,
                 break
             ev_task = asyncio.ensure_future(next_event())
             if isinstance(e, ev.ChatLine):
-                print(f"<{session.core.names[e.player]}> {e.text}", file=out)
+                # the peer's name and words, never his terminal control
+                print(f"<{visible(session.core.names[e.player])}> {one_line(e.text)}", file=out)
             elif isinstance(e, ev.YourTurn) and session.my_turn():
                 view = session.view()
                 assert view is not None
@@ -79,9 +81,9 @@ async def run_console(session: DuelSession, bot: str | None = None,
                     print(f"  {i:2}. {mv}", file=out)
             elif isinstance(e, ev.MatchOver):
                 result = e.result
-                print(f"match over: {result}", file=out)
+                print(f"match over: {visible(repr(result))}", file=out)
             elif not isinstance(e, ev.YourTurn):
-                print(f"* {e}", file=out)
+                print(f"* {visible(repr(e))}", file=out)
         if in_task in done:
             line = in_task.result()
             in_task = asyncio.ensure_future(lines.get())

@@ -11,6 +11,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui_domino.ui.plain import assemble, plain
 from tui_domino.ui.session import VARIANT_TITLES
 
 VARIANTS = tuple(VARIANT_TITLES)
@@ -80,16 +81,15 @@ class LobbyScreen(Screen[None]):
         others = [p for p in people if p.get("id") != me]
         self.people = others
         name = getattr(self.app, "player_name", "")
-        self.query_one("#welcome", Static).update(
-            f"Welcome, [b]{_escape(name)}[/b]. "
-            + (f"{len(others)} other visitor{'s' * (len(others) != 1)} here."
-               if others else "Nobody else is here yet.")
-        )
+        self.query_one("#welcome", Static).update(assemble(
+            "Welcome, ", (name, "bold"), ". ",
+            (f"{len(others)} other visitor{'s' * (len(others) != 1)} here."
+             if others else "Nobody else is here yet.")))
         menu = self.query_one(OptionList)
         keep = menu.highlighted_option.id if menu.highlighted_option is not None else None
         menu.clear_options()
         if others:
-            menu.add_options([Option(_escape(describe(p)), id=str(p["id"])) for p in others])
+            menu.add_options([Option(plain(describe(p)), id=str(p["id"])) for p in others])
             ids = [str(p["id"]) for p in others]
             menu.highlighted = ids.index(keep) if keep in ids else 0
         else:
@@ -97,12 +97,12 @@ class LobbyScreen(Screen[None]):
                                    "against the computer meanwhile.", disabled=True))
 
     def show_variant(self) -> None:
-        self.query_one("#variant", Static).update(
-            f"A challenge is to: [b]{VARIANT_TITLES[self.variant]}[/b]  (v changes)")
+        self.query_one("#variant", Static).update(assemble(
+            "A challenge is to: ", (VARIANT_TITLES[self.variant], "bold"), "  (v changes)"))
 
     def say(self, text: str) -> None:
         if self.is_mounted:
-            self.query_one("#status", Static).update(_escape(text))
+            self.query_one("#status", Static).update(plain(text))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_challenge()
@@ -165,8 +165,8 @@ class ChallengeScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="challenge-box"):
             yield Static(
-                f"[b]{_escape(self.challenger)}[/b] challenges you to a duel of "
-                f"[b]{VARIANT_TITLES.get(self.variant, self.variant)}[/b].",
+                assemble((self.challenger, "bold"), " challenges you to a duel of ",
+                         (VARIANT_TITLES.get(self.variant, self.variant), "bold"), "."),
                 id="challenge-text",
             )
             with Center(), Horizontal():
@@ -178,7 +178,3 @@ class ChallengeScreen(ModalScreen[bool]):
 
     def action_answer(self, accept: bool) -> None:
         self.dismiss(accept)
-
-
-def _escape(text: str) -> str:
-    return text.replace("[", r"\[")

@@ -36,6 +36,7 @@ def _css_beside(cls: type) -> Any:
 class VisitorApp(DominoApp):
     CSS_PATH = _css_beside(DominoApp)
     BINDINGS = [Binding("f2", "lobby", "Lobby", show=False)]
+    NETWORK_DUELS = False  # duels go through the lobby: no port opened, no address reached
 
     def __init__(self, name: str, lobby_fd: int = -1, **kw: Any) -> None:
         super().__init__(**kw)

@@ -16,10 +16,12 @@ from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.events import Resize
 from textual.filter import LineFilter
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from tui_domino import rules
 from tui_domino.ssh.terminal import is_terminal
+from tui_domino.text import visible
 from tui_domino.ui import storage
 from tui_domino.ui.ascii import AsciiFilter, key_words
 from tui_domino.ui.screens.game import GameScreen
@@ -45,6 +47,9 @@ class DominoApp(App[None]):
     CSS_PATH = "app.tcss"
     ENABLE_COMMAND_PALETTE = True
     BINDINGS = [Binding("question_mark", "help", "Help", key_display="?", show=False)]
+    # Whether this game may listen on a port or connect to an address (the menu's Network
+    # duel). Not in an SSH visitor's game: the server is no stepping stone to its network.
+    NETWORK_DUELS = True
 
     def __init__(
         self,
@@ -67,6 +72,14 @@ class DominoApp(App[None]):
         if not self.settings.animations:
             self.animation_level = "none"
         _start_resource_tracker()
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """Every notification is plain text: what it tells often holds what someone else
+        wrote (a chat line, a name, a reason), which must never be read as markup or reach
+        the terminal as control characters. (No notification of ours uses markup.)"""
+        super().notify(visible(str(message), lines=True), title=visible(str(title)),
+                       severity=severity, timeout=timeout, markup=False)
 
     def on_mount(self) -> None:
         self.push_screen(MenuScreen())

@@ -15,6 +15,7 @@ from typing import Any
 
 from tui_domino import ai, rules
 from tui_domino.files import quarantine
+from tui_domino.text import visible
 from tui_domino.ui import storage
 
 VARIANT_TITLES = {
@@ -40,6 +41,12 @@ class Seat:
     name: str
     kind: str = "human"  # "human" or "computer"
     level: str = ""  # a key of ai.PLAYERS for a computer
+
+    def __post_init__(self) -> None:
+        # A name may come from anyone (a duel's peer, a visitor, a save file): whatever
+        # shows it, its control characters show as escapes.
+        if isinstance(self.name, str):
+            self.name = visible(self.name)
 
     @property
     def is_computer(self) -> bool:

@@ -23,6 +23,8 @@ from textual.widgets import Button, Input, Static
 from tui_domino import rules
 from tui_domino.net import events as ev
 from tui_domino.net.core import HANDED_BACK
+from tui_domino.text import one_line, visible
+from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.selection import Selection
 from tui_domino.ui.session import VARIANT_TITLES, Seat, Session, fold
@@ -99,7 +101,8 @@ class DuelTable(Session):
 
     @property  # type: ignore[override,unused-ignore]
     def seats(self) -> list[Seat]:  # type: ignore[override]
-        names = [n or ("host" if i == 0 else "guest") for i, n in enumerate(self.duel.core.names)]
+        names = [visible(n) or ("host" if i == 0 else "guest")
+                 for i, n in enumerate(self.duel.core.names)]
         mine, theirs = self.me, 1 - self.me
         if same_name(names[mine], names[theirs]):
             # two players of one name (both kept the default, say): mine is "You"
@@ -277,7 +280,7 @@ class DuelScreen(GameScreen):
                 self.note(f"{name} is back.", "green")
             elif e.state == "closed" and self.result is None:
                 if e.detail and not self.problem:
-                    self.problem = e.detail
+                    self.problem = visible(e.detail)
                 if self.duel.core.started:
                     self.note("The connection is closed.", "yellow")
         elif isinstance(e, ev.Connected):
@@ -313,7 +316,7 @@ class DuelScreen(GameScreen):
             who = self.table.seats[e.player].name
             line = Text()
             line.append(f"<{who}> ", style="bold")
-            line.append(e.text, style="italic")
+            line.append(one_line(e.text), style="italic")
             self.note(line)
             if e.player != self.table.me:
                 self.notify(e.text, title=who, timeout=6)
@@ -329,11 +332,12 @@ class DuelScreen(GameScreen):
                 self.show_over()
         elif isinstance(e, ev.ProtocolError):
             if e.code in PROBLEMS and not self.duel.core.started:
-                self.problem = f"{PROBLEMS[e.code]} ({e.message})"
+                self.problem = f"{PROBLEMS[e.code]} ({visible(e.message)})"
             elif e.from_peer and e.code in HANDED_BACK and not self.table.has_view():
                 # The session offers the match again: the screen waits again.
-                text = (f"The joiner left before the match began: {e.message}."
-                        if e.code == "left" else f"The joiner refused this match: {e.message}.")
+                said = visible(e.message)
+                text = (f"The joiner left before the match began: {said}."
+                        if e.code == "left" else f"The joiner refused this match: {said}.")
                 self.note(text, "yellow")
                 self.notify(f"{text} Waiting for another opponent.", title="Network",
                             severity="warning", timeout=8)
@@ -377,7 +381,8 @@ class DuelScreen(GameScreen):
         self.show_log()
         self.show_hint()
         n = len(view["hand"])
-        self.query_one("#hand-box").border_title = f"Your hand · {n} tile{'' if n == 1 else 's'}"
+        self.query_one("#hand-box").border_title = plain(
+            f"Your hand · {n} tile{'' if n == 1 else 's'}")
 
     def show_status(self) -> None:
         t = Text()
@@ -670,18 +675,19 @@ class DuelScreen(GameScreen):
 
 def verdict_text(v: ev.Verdict, me: int, seats: list[Seat]) -> str:
     who = seats[v.player].name
+    reason = visible(v.reason)
     if v.kind == "cheat":
         if v.player == me:
-            return f"You were caught breaking the rules: {v.reason}."
-        return f"{who} cheated: {v.reason}. The match is stopped."
+            return f"You were caught breaking the rules: {reason}."
+        return f"{who} cheated: {reason}. The match is stopped."
     if v.kind == "accused":
-        return f"{seats[1 - me].name} stopped the match, accusing you: {v.reason}."
+        return f"{seats[1 - me].name} stopped the match, accusing you: {reason}."
     if v.player == me:
-        return f"You left: {v.reason}."
-    if v.reason.startswith(f"{who} "):  # "Bob left the match", "Bob did not come back"
-        it = "it" if v.reason.endswith(" the match") else "the match"
-        return f"{v.reason} and forfeits {it}."
-    return f"{who} forfeits: {v.reason}."
+        return f"You left: {reason}."
+    if reason.startswith(f"{who} "):  # "Bob left the match", "Bob did not come back"
+        it = "it" if reason.endswith(" the match") else "the match"
+        return f"{reason} and forfeits {it}."
+    return f"{who} forfeits: {reason}."
 
 
 class DuelOverScreen(ModalScreen[None]):
@@ -733,7 +739,8 @@ class DuelOverScreen(ModalScreen[None]):
         with Vertical() as box:
             box.border_title = "Match over"
             if self.verdict is not None:
-                yield Static(verdict_text(self.verdict, self.me, self.seats), id="verdict")
+                yield Static(plain(verdict_text(self.verdict, self.me, self.seats)),
+                             id="verdict")
             yield Static(title)
             yield Center(Button("Leave the table", id="close", variant="primary", compact=True))
 
@@ -775,7 +782,7 @@ class LeaveScreen(ModalScreen[bool]):
         verb, doing = ("Quit", "Quitting") if self.quitting else ("Leave", "Leaving")
         with Vertical() as box:
             box.border_title = "Quit the game?" if self.quitting else "Leave the duel?"
-            yield Static(f"{doing} ends the match: {self.opponent} wins it.")
+            yield Static(plain(f"{doing} ends the match: {self.opponent} wins it."))
             with Horizontal(id="buttons"):
                 yield Button("Stay (n)", id="stay", variant="primary", compact=True)
                 yield Button(f"{verb} (y)", id="leave", variant="error", compact=True)

@@ -21,6 +21,7 @@ from tui_domino.ui.drawing.snake import layout_classic
 from tui_domino.ui.drawing.spinner import layout_spider
 from tui_domino.ui.drawing.tiles import DIGITS, PIPS_SHAPE, TileShape
 from tui_domino.ui.drawing.triangle_grid import LABELS, layout_triominos
+from tui_domino.ui.plain import plain
 from tui_domino.ui.selection import ArmPlace, Selection
 from tui_domino.ui.session import Session, tile_text
 from tui_domino.ui.widgets.board import BoardView
@@ -152,7 +153,7 @@ class GameScreen(Screen[None]):
         box = self.query_one("#hand-box")
         owner = "Your hand" if not s.hot_seat else f"{s.seats[s.viewer].name}'s hand"
         n = len(view["hand"])
-        box.border_title = f"{owner} · {n} tile{'' if n == 1 else 's'}"
+        box.border_title = plain(f"{owner} · {n} tile{'' if n == 1 else 's'}")
 
     def update_choice(self, hand: list[Any], legal: list[rules.Move]) -> None:
         """The selection after a change of the round (``legal`` is empty unless it is the
@@ -221,7 +222,7 @@ class GameScreen(Screen[None]):
         text = self.hint()
         if self.has_class("-ascii"):
             text = key_words(text)
-        self.query_one("#hint", Static).update(text, layout=False)
+        self.query_one("#hint", Static).update(plain(text), layout=False)
 
     def describe_place(self, place: Any) -> str:
         if isinstance(place, ArmPlace):

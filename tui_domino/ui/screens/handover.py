@@ -8,6 +8,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from tui_domino.ui.plain import assemble, plain
+
 
 class HandoverScreen(ModalScreen[None]):
     BINDINGS = [Binding("enter", "ready", "Ready", key_display="⏎")]
@@ -27,9 +29,9 @@ class HandoverScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"[b]{self.player_name}[/b], your turn.")
+            yield Static(assemble((self.player_name, "bold"), ", your turn."))
             yield Static("The other player looks away.", classes="dim")
-            yield Button(f"Show {self.player_name}'s hand", variant="primary")
+            yield Button(plain(f"Show {self.player_name}'s hand"), variant="primary")
 
     def on_mount(self) -> None:
         self.query_one(Button).focus()

@@ -10,6 +10,7 @@ from textual.containers import Center, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
+from tui_domino.ui.plain import plain
 from tui_domino.ui.session import VARIANT_TITLES, Session
 
 
@@ -48,7 +49,7 @@ class MatchOverScreen(Screen[None]):
         table = Table(box=None, padding=(0, 2))
         table.add_column("Round", justify="left")
         for n in names:
-            table.add_column(n[:14], justify="right")
+            table.add_column(plain(n[:14]), justify="right")
         rounds = [*m.past, {"round": m.round_no, "points": s.state.points}]
         for r in rounds:
             table.add_row(str(r["round"]), *(str(p) for p in r["points"]))

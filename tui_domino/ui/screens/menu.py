@@ -10,7 +10,11 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui_domino.ui import storage
+from tui_domino.ui.plain import plain
 from tui_domino.ui.session import VARIANT_TITLES, Session
+
+NO_NETWORK = ("Duels on this server are played through the lobby (F2): this game cannot "
+              "listen on a port or connect to an address.")
 
 TITLE = """\
 ┌───┬───┐  ┌───┐
@@ -55,6 +59,14 @@ class MenuScreen(Screen[None]):
     def on_mount(self) -> None:
         self.fill()
 
+    def network_duels(self) -> bool:
+        return bool(getattr(self.app, "NETWORK_DUELS", True))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "choose" and parameters == ("duel",) and not self.network_duels():
+            return None  # no Duel key in the footer (and the key does nothing)
+        return True
+
     def on_screen_resume(self) -> None:
         self.fill()
 
@@ -63,19 +75,20 @@ class MenuScreen(Screen[None]):
         menu.clear_options()
         line = self.saved_match()
         saved = line is not None
-        menu.add_options(
-            [
-                Option("New game", id="new"),
-                Option("Continue", id="continue", disabled=not saved),
-                Option("Network duel", id="duel"),
-                Option("Rules", id="rules"),
-                Option("Settings", id="settings"),
-                Option("Quit", id="quit"),
-            ]
-        )
+        options = [
+            Option("New game", id="new"),
+            Option("Continue", id="continue", disabled=not saved),
+            Option("Network duel", id="duel"),
+            Option("Rules", id="rules"),
+            Option("Settings", id="settings"),
+            Option("Quit", id="quit"),
+        ]
+        if not self.network_duels():
+            options = [o for o in options if o.id != "duel"]
+        menu.add_options(options)
         menu.highlighted = 1 if saved else 0
         menu.focus()
-        self.query_one("#saved", Static).update(line or "No saved match.")
+        self.query_one("#saved", Static).update(plain(line or "No saved match."))
 
     def saved_match(self) -> str | None:
         """A line on the saved match (None without one). A save that cannot be read is
@@ -104,6 +117,9 @@ class MenuScreen(Screen[None]):
         elif what == "continue":
             app.continue_match()  # type: ignore[attr-defined]
         elif what == "duel":
+            if not self.network_duels():
+                self.notify(NO_NETWORK, title="Network duel", severity="warning")
+                return
             from tui_domino.ui.screens.net_setup import DuelSetupScreen
 
             app.push_screen(DuelSetupScreen())

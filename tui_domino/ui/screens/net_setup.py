@@ -31,6 +31,7 @@ from textual.widgets import (
 
 from tui_domino import rules
 from tui_domino.net import events as ev
+from tui_domino.ui.plain import plain
 from tui_domino.ui.session import VARIANT_TITLES
 
 DEFAULT_PORT = 7777
@@ -171,7 +172,17 @@ class DuelSetupScreen(Screen[None]):
     def _targets(self, variant: str) -> list[tuple[str, int]]:
         return [(str(t), t) for t in rules.TARGETS[variant]]
 
+    def allowed(self) -> bool:
+        """Whether this game may open a port or connect out (not an SSH visitor's)."""
+        return bool(getattr(self.app, "NETWORK_DUELS", True))
+
     def on_mount(self) -> None:
+        if not self.allowed():
+            from tui_domino.ui.screens.menu import NO_NETWORK
+
+            self.app.notify(NO_NETWORK, title="Network duel", severity="warning")
+            self.app.pop_screen()
+            return
         self._sync_button()
         self.query_one(TabbedContent).query_one(Tabs).focus()
 
@@ -194,7 +205,7 @@ class DuelSetupScreen(Screen[None]):
 
     def say(self, text: str, severity: str = "") -> None:
         message = self.query_one("#message", Static)
-        message.update(text or HELP)
+        message.update(plain(text or HELP))
         message.set_class(severity == "error", "-error")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -215,7 +226,7 @@ class DuelSetupScreen(Screen[None]):
         self.app.pop_screen()
 
     def action_start(self) -> None:
-        if self._session is not None:
+        if self._session is not None or not self.allowed():
             return
         if self.hosting:
             self.host()

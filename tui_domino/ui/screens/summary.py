@@ -10,6 +10,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from tui_domino.ui.plain import plain
 from tui_domino.ui.session import Session, hand_pips, tile_text
 
 
@@ -21,7 +22,7 @@ def summary_table(session: Session) -> Table:
     table = Table(box=None, padding=(0, 1), expand=False, show_edge=False)
     table.add_column("", max_width=36)
     for name in names:
-        table.add_column(name[:12], justify="right", no_wrap=True)
+        table.add_column(plain(name[:12]), justify="right", no_wrap=True)
     counted = ("tiles played", "drawing", "passing", "hexagon", "bridge")
     for what, pts, counts in session.round_lines():
         cells = []
@@ -32,7 +33,7 @@ def summary_table(session: Session) -> Table:
                 cells.append(f"{p:+d} ({n})")
             else:
                 cells.append(f"{p:+d}")
-        table.add_row(what, *cells)
+        table.add_row(plain(what), *(plain(c) for c in cells))
     table.add_row(
         Text("this round" + (" (charged)" if spider else ""), style="bold"),
         *(Text(str(p), style="bold") for p in state.points),
