@@ -63,9 +63,9 @@ class MenuScreen(Screen[None]):
         return bool(getattr(self.app, "NETWORK_DUELS", True))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "choose" and parameters == ("duel",) and not self.network_duels():
-            return None  # no Duel key in the footer (and the key does nothing)
-        return True
+        # no Duel key in the footer of a game that may not duel, and the key does nothing
+        return not (action == "choose" and parameters == ("duel",)
+                    and not self.network_duels())
 
     def on_screen_resume(self) -> None:
         self.fill()
