@@ -11,6 +11,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -431,12 +432,315 @@ static void count_available(Tree *t, int32_t node, const int *legal, int nlegal)
 
 /* -- the Python entry point ------------------------------------------------------------- */
 
-static int read_u32_list(PyObject *list, uint32_t *out, Py_ssize_t n)
+/* The largest number of points (of the round so far, a match total, a match target) and of
+   pips (the playout's bonus for blocking) taken: classic_search.LIMIT. Sums of two fit an int. */
+#define LIMIT 1000000000LL
+#define FULL ((1u << NTILES) - 1u)
+
+/* The int o in *v: 0; 1 when it is too large for a long long; -1 (a TypeError naming it) when
+   it is no int. */
+static int as_ll(PyObject *o, const char *name, long long *v)
 {
-    for (Py_ssize_t i = 0; i < n; i++) {
-        unsigned long v = PyLong_AsUnsignedLong(PyList_GET_ITEM(list, i));
-        if (v == (unsigned long)-1 && PyErr_Occurred()) return -1;
-        out[i] = (uint32_t)v;
+    int overflow;
+    if (!PyLong_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an int, not %.200s", name, Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    *v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (*v == -1 && PyErr_Occurred()) return -1;
+    return overflow ? 1 : 0;
+}
+
+/* The int o, from lo to hi, in *v; else -1 with a TypeError or a ValueError naming it (as
+   classic_search._int). */
+static int int_in(PyObject *o, const char *name, long long lo, long long hi, const char *what,
+                  long long *v)
+{
+    int r = as_ll(o, name, v);
+    if (r < 0) return -1;
+    if (r > 0 || *v < lo || *v > hi) {
+        PyErr_Format(PyExc_ValueError, "%s must be %lld to %lld%s, not %R", name, lo, hi, what, o);
+        return -1;
+    }
+    return 0;
+}
+
+/* The number (float or int) o in *x; else -1 with a TypeError or a ValueError naming it (as
+   classic_search._real). */
+static int real(PyObject *o, const char *name, double *x)
+{
+    if (!PyFloat_Check(o) && !PyLong_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a number, not %.200s", name,
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    *x = PyFloat_AsDouble(o);
+    if (*x == -1.0 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%s is too large for a float", name);
+        return -1;
+    }
+    return 0;
+}
+
+/* A probability, 0 to 1, in *x (as classic_search._chance). */
+static int chance(PyObject *o, const char *name, double *x)
+{
+    if (real(o, name, x) < 0) return -1;
+    if (!(*x >= 0.0 && *x <= 1.0)) {
+        PyErr_Format(PyExc_ValueError, "%s must be 0 to 1, not %R", name, o);
+        return -1;
+    }
+    return 0;
+}
+
+static int value_error(const char *msg)
+{
+    PyErr_SetString(PyExc_ValueError, msg);
+    return -1;
+}
+
+/* The arguments of search(), as passed. */
+typedef struct {
+    PyObject *me, *hand, *hidden, *opp_size, *left, *right, *forced, *reserve, *points[2];
+    PyObject *pool, *cum, *erratic, *erratic_all, *gtiles, *gcounts;
+    PyObject *ucb_c, *win, *scale, *greedy, *block;
+    int split_draws;
+    PyObject *totals[2], *target, *mt, *iterations, *deadline, *stop, *clock;
+} Args;
+
+static void free_params(Params *P)
+{
+    PyMem_Free(P->pool);
+    PyMem_Free(P->cum);
+    PyMem_Free(P->erratic);
+    PyMem_Free(P->group_tiles);
+    PyMem_Free(P->group_n);
+    PyMem_Free(P->group_len);
+}
+
+/* *P, *mt, *iterations and *deadline from the arguments, every one checked first: the checks
+   of classic_search.check in the same order with the same messages (a ValueError for a value
+   out of range, a TypeError for one of the wrong type), and those of the generator's state,
+   which only this entry point takes. 0, or -1 with the exception set (then free_params(P)
+   still frees what was taken). */
+static int load(const Args *a, Params *P, MT *mt, long long *iterations, double *deadline)
+{
+    long long v, total;
+    double x, prev;
+    Py_ssize_t n, i;
+    int g, k;
+    uint32_t m;
+    char name[64];
+
+    if (int_in(a->me, "me", 0, 1, "", &v) < 0) return -1;
+    P->me = (int)v;
+    if (int_in(a->hand, "hand", 0, FULL, " (a mask of the 28 tiles)", &v) < 0) return -1;
+    P->hand = (uint32_t)v;
+    if (!P->hand) return value_error("hand is empty: there is no move to choose");
+    if (int_in(a->hidden, "hidden", 0, FULL, " (a mask of the 28 tiles)", &v) < 0) return -1;
+    P->hidden = (uint32_t)v;
+    if (P->hand & P->hidden) return value_error("hand and hidden share tiles");
+    P->nhidden = 0;
+    for (m = P->hidden; m; m &= m - 1) P->hidden_tiles[P->nhidden++] = ctz32(m);
+    if (int_in(a->opp_size, "opp_size", 1, P->nhidden, " (the hidden tiles)", &v) < 0)
+        return -1;
+    P->opp_size = (int)v;
+    if (int_in(a->left, "left", 0, NO_END, "", &v) < 0) return -1;
+    P->left = (int)v;
+    if (int_in(a->right, "right", 0, NO_END, "", &v) < 0) return -1;
+    P->right = (int)v;
+    if ((P->left == NO_END) != (P->right == NO_END)) {
+        PyErr_Format(PyExc_ValueError,
+                     "the ends must both be 0 to 6 or both %d (an empty line), not %d and %d",
+                     NO_END, P->left, P->right);
+        return -1;
+    }
+    if (int_in(a->forced, "forced", -1, NTILES - 1, "", &v) < 0) return -1;
+    P->forced = (int)v;
+    if (P->forced >= 0 && (!(P->hand >> P->forced & 1u) || P->left != NO_END)) {
+        PyErr_Format(PyExc_ValueError,
+                     "forced must be -1 or a tile of the hand on an empty line, not %d",
+                     P->forced);
+        return -1;
+    }
+    if (int_in(a->reserve, "reserve", 0, P->nhidden - P->opp_size, " (the bazaar)", &v) < 0)
+        return -1;
+    P->reserve = (int)v;
+    for (k = 0; k < 2; k++) {
+        snprintf(name, sizeof name, "points[%d]", k);
+        if (int_in(a->points[k], name, 0, LIMIT, "", &v) < 0) return -1;
+        P->pts[k] = (int)v;
+    }
+
+    /* the sampler */
+    n = PyList_GET_SIZE(a->pool);
+    if (PyList_GET_SIZE(a->cum) != n)
+        return value_error("the pool and its weights differ in length");
+    if (PyList_GET_SIZE(a->erratic) && PyList_GET_SIZE(a->erratic) != n)
+        return value_error("the pool and its erratic chances differ in length");
+    if (PyList_GET_SIZE(a->gtiles) != PyList_GET_SIZE(a->gcounts))
+        return value_error("the groups' tiles and their counts differ in length");
+    if ((n != 0) == (PyList_GET_SIZE(a->gtiles) != 0))
+        return value_error("the sampler must deal from a pool or from groups, one of the two");
+    P->npool = n;
+    if (n) {
+        P->pool = (uint32_t *)PyMem_Malloc((size_t)n * sizeof(uint32_t));
+        P->cum = (double *)PyMem_Malloc((size_t)n * sizeof(double));
+        if (!P->pool || !P->cum) { PyErr_NoMemory(); return -1; }
+    }
+    for (i = 0; i < n; i++) {
+        PyObject *o = PyList_GET_ITEM(a->pool, i);
+        int r;
+        snprintf(name, sizeof name, "pool[%zd]", i);
+        r = as_ll(o, name, &v);
+        if (r < 0) return -1;
+        if (r > 0 || v < 0 || v > FULL || ((uint32_t)v & ~P->hidden)
+            || popcount32((uint32_t)v) != P->opp_size) {
+            PyErr_Format(PyExc_ValueError, "pool[%zd] must be a hand of %d hidden tiles, not %R",
+                         i, P->opp_size, o);
+            return -1;
+        }
+        P->pool[i] = (uint32_t)v;
+    }
+    prev = 0.0;
+    for (i = 0; i < n; i++) {
+        PyObject *o = PyList_GET_ITEM(a->cum, i);
+        snprintf(name, sizeof name, "cum[%zd]", i);
+        if (real(o, name, &x) < 0) return -1;
+        if (!(isfinite(x) && x >= prev)) {
+            PyErr_Format(PyExc_ValueError,
+                         "cum must be finite, non-negative and non-decreasing: cum[%zd] is %R",
+                         i, o);
+            return -1;
+        }
+        P->cum[i] = prev = x;
+    }
+    if (PyList_GET_SIZE(a->erratic)) {
+        P->erratic = (double *)PyMem_Malloc((size_t)n * sizeof(double));
+        if (!P->erratic) { PyErr_NoMemory(); return -1; }
+        for (i = 0; i < n; i++) {
+            snprintf(name, sizeof name, "erratic[%zd]", i);
+            if (chance(PyList_GET_ITEM(a->erratic, i), name, &P->erratic[i]) < 0) return -1;
+        }
+    }
+    if (chance(a->erratic_all, "erratic_all", &P->erratic_all) < 0) return -1;
+    n = PyList_GET_SIZE(a->gtiles);
+    if (n > NTILES) {
+        PyErr_Format(PyExc_ValueError, "there must be at most %d groups, not %zd", NTILES, n);
+        return -1;
+    }
+    P->ngroups = (int)n;
+    if (n) {
+        P->group_tiles = PyMem_Malloc((size_t)n * sizeof *P->group_tiles);
+        P->group_n = PyMem_Malloc((size_t)n * sizeof(int));
+        P->group_len = PyMem_Malloc((size_t)n * sizeof(int));
+        if (!P->group_tiles || !P->group_n || !P->group_len) { PyErr_NoMemory(); return -1; }
+    }
+    total = 0;
+    for (g = 0; g < P->ngroups; g++) {
+        PyObject *lst = PyList_GET_ITEM(a->gtiles, g);
+        uint32_t seen = 0;
+        if (!PyList_Check(lst)) {
+            PyErr_Format(PyExc_TypeError, "groups[%d] must be a list, not %.200s", g,
+                         Py_TYPE(lst)->tp_name);
+            return -1;
+        }
+        snprintf(name, sizeof name, "a tile of groups[%d]", g);
+        for (i = 0; i < PyList_GET_SIZE(lst); i++) {
+            PyObject *o = PyList_GET_ITEM(lst, i);
+            int r = as_ll(o, name, &v);
+            if (r < 0) return -1;
+            if (r > 0 || v < 0 || v >= NTILES || !(P->hidden >> v & 1u) || (seen >> v & 1u)) {
+                PyErr_Format(PyExc_ValueError,
+                             "groups[%d] must list distinct hidden tiles: %R is not one", g, o);
+                return -1;
+            }
+            seen |= 1u << v;
+            P->group_tiles[g][i] = (int)v; /* i < NTILES: the tiles are distinct */
+        }
+        P->group_len[g] = (int)i;
+        snprintf(name, sizeof name, "groups[%d]'s count", g);
+        if (int_in(PyList_GET_ITEM(a->gcounts, g), name, 1, P->opp_size, "", &v) < 0)
+            return -1;
+        P->group_n[g] = (int)v;
+        total += v;
+    }
+    if (P->ngroups && total != P->opp_size) {
+        PyErr_Format(PyExc_ValueError,
+                     "the groups' counts must add up to opp_size (%d), not %lld", P->opp_size,
+                     total);
+        return -1;
+    }
+
+    /* the constants */
+    if (real(a->ucb_c, "ucb_c", &P->ucb_c) < 0) return -1;
+    if (!(isfinite(P->ucb_c) && P->ucb_c >= 0.0)) {
+        PyErr_Format(PyExc_ValueError, "ucb_c must be finite and at least 0, not %R", a->ucb_c);
+        return -1;
+    }
+    if (chance(a->win, "win", &P->win) < 0) return -1;
+    if (real(a->scale, "scale", &P->scale) < 0) return -1;
+    if (!(isfinite(P->scale) && P->scale > 0.0)) {
+        PyErr_Format(PyExc_ValueError, "scale must be finite and above 0, not %R", a->scale);
+        return -1;
+    }
+    if (chance(a->greedy, "greedy", &P->greedy) < 0) return -1;
+    if (int_in(a->block, "block", 0, LIMIT, "", &v) < 0) return -1;
+    P->block = (int)v;
+    P->split_draws = a->split_draws;
+    for (k = 0; k < 2; k++) {
+        snprintf(name, sizeof name, "match totals[%d]", k);
+        if (int_in(a->totals[k], name, 0, LIMIT, "", &v) < 0) return -1;
+        P->totals[k] = (int)v;
+    }
+    /* no match: a target of 0 and no totals */
+    {
+        int r = as_ll(a->target, "match target", &v);
+        if (r < 0) return -1;
+        if (r > 0 || v || P->totals[0] || P->totals[1]) {
+            if (int_in(a->target, "match target", 1, LIMIT, "", &v) < 0) return -1;
+        }
+        P->target = (int)v;
+        P->has_match = P->target > 0;
+    }
+
+    /* the generator: the list of random.Random.getstate()[1] */
+    if (PyList_GET_SIZE(a->mt) != MT_N + 1)
+        return value_error("a Mersenne Twister state has 625 numbers");
+    for (k = 0; k < MT_N; k++) {
+        PyObject *o = PyList_GET_ITEM(a->mt, k);
+        int r = as_ll(o, "a number of the Mersenne Twister state", &v);
+        if (r < 0) return -1;
+        if (r > 0 || v < 0 || v > 0xFFFFFFFFLL) {
+            PyErr_Format(PyExc_ValueError,
+                         "the Mersenne Twister state's numbers must be 0 to 4294967295, not %R",
+                         o);
+            return -1;
+        }
+        mt->mt[k] = (uint32_t)v;
+    }
+    if (int_in(PyList_GET_ITEM(a->mt, MT_N), "the Mersenne Twister index", 0, MT_N, "", &v) < 0)
+        return -1;
+    mt->index = (int)v;
+    /* Its 19,937 bits of state (the top bit of the first number and all of the others) all
+       zero: the generator gives nothing but zeros. */
+    for (k = 1; k < MT_N && !mt->mt[k]; k++) {}
+    if (k == MT_N && !(mt->mt[0] & 0x80000000u))
+        return value_error("a Mersenne Twister state of zeros");
+
+    /* the budget */
+    if (int_in(a->iterations, "iterations", 0, LLONG_MAX, "", iterations) < 0) return -1;
+    if (real(a->deadline, "deadline", deadline) < 0) return -1;
+    if (isnan(*deadline)) return value_error("deadline must be a time or inf, not nan");
+    if (a->stop != Py_None && !PyCallable_Check(a->stop)) {
+        PyErr_SetString(PyExc_TypeError, "stop must be callable or None");
+        return -1;
+    }
+    if (!PyCallable_Check(a->clock)) {
+        PyErr_SetString(PyExc_TypeError, "clock must be callable");
+        return -1;
     }
     return 0;
 }
@@ -445,122 +749,31 @@ static PyObject *search(PyObject *self, PyObject *args)
 {
     Params P;
     MT mt;
+    Args a;
     Tree tree = {NULL, 0, 0};
-    PyObject *pool, *cum, *errlist, *glists, *gcounts, *mtlist, *stop, *clock;
-    unsigned long hand, hidden;
     long long iterations;
     double deadline;
     int root_moves[MAXMOVES], nroot, legal[MAXMOVES], nlegal, untried[MAXMOVES], nuntried;
     int key = 0, who, stepped;
     int32_t path[1024];
     long long it = 0;
-    int g, k;
+    int k;
     PyObject *result = NULL, *stats = NULL;
-    int (*gtiles)[NTILES] = NULL;
-    int *gn = NULL, *glen = NULL;
-    uint32_t *poolv = NULL;
-    double *cumv = NULL, *errv = NULL;
     int erratic = 0;
     (void)self;
 
     memset(&P, 0, sizeof P);
-    if (!PyArg_ParseTuple(args, "ikkiiiiiiiO!O!O!dO!O!ddddipiiiO!LdOO",
-                          &P.me, &hand, &hidden, &P.opp_size, &P.left, &P.right, &P.forced,
-                          &P.reserve, &P.pts[0], &P.pts[1],
-                          &PyList_Type, &pool, &PyList_Type, &cum,
-                          &PyList_Type, &errlist, &P.erratic_all,
-                          &PyList_Type, &glists, &PyList_Type, &gcounts,
-                          &P.ucb_c, &P.win, &P.scale, &P.greedy, &P.block,
-                          &P.split_draws,
-                          &P.totals[0], &P.totals[1], &P.target,
-                          &PyList_Type, &mtlist, &iterations, &deadline, &stop, &clock))
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOO!O!O!OO!O!OOOOOpOOOO!OOOO",
+                          &a.me, &a.hand, &a.hidden, &a.opp_size, &a.left, &a.right, &a.forced,
+                          &a.reserve, &a.points[0], &a.points[1],
+                          &PyList_Type, &a.pool, &PyList_Type, &a.cum,
+                          &PyList_Type, &a.erratic, &a.erratic_all,
+                          &PyList_Type, &a.gtiles, &PyList_Type, &a.gcounts,
+                          &a.ucb_c, &a.win, &a.scale, &a.greedy, &a.block, &a.split_draws,
+                          &a.totals[0], &a.totals[1], &a.target,
+                          &PyList_Type, &a.mt, &a.iterations, &a.deadline, &a.stop, &a.clock))
         return NULL;
-    if (P.me < 0 || P.me > 1 || P.left < 0 || P.left > NO_END || P.right < 0
-        || P.right > NO_END || P.forced < -1 || P.forced >= NTILES) {
-        PyErr_SetString(PyExc_ValueError, "not a classic position");
-        return NULL;
-    }
-    P.hand = (uint32_t)hand;
-    P.hidden = (uint32_t)hidden;
-    P.has_match = P.target > 0;
-    if (PyList_GET_SIZE(mtlist) != MT_N + 1) {
-        PyErr_SetString(PyExc_ValueError, "a Mersenne Twister state has 625 numbers");
-        return NULL;
-    }
-    if (read_u32_list(mtlist, mt.mt, MT_N) < 0) return NULL;
-    mt.index = (int)PyLong_AsLong(PyList_GET_ITEM(mtlist, MT_N));
-    if (mt.index == -1 && PyErr_Occurred()) return NULL;
-    if (mt.index < 0 || mt.index > MT_N) {
-        PyErr_SetString(PyExc_ValueError, "a bad Mersenne Twister index");
-        return NULL;
-    }
-
-    P.npool = PyList_GET_SIZE(pool);
-    if (P.npool != PyList_GET_SIZE(cum)) {
-        PyErr_SetString(PyExc_ValueError, "the pool and its weights differ in length");
-        return NULL;
-    }
-    if (P.npool) {
-        poolv = (uint32_t *)PyMem_Malloc((size_t)P.npool * sizeof(uint32_t));
-        cumv = (double *)PyMem_Malloc((size_t)P.npool * sizeof(double));
-        if (!poolv || !cumv) { PyErr_NoMemory(); goto done; }
-        if (read_u32_list(pool, poolv, P.npool) < 0) goto done;
-        for (Py_ssize_t i = 0; i < P.npool; i++) {
-            cumv[i] = PyFloat_AsDouble(PyList_GET_ITEM(cum, i));
-            if (cumv[i] == -1.0 && PyErr_Occurred()) goto done;
-        }
-    }
-    if (PyList_GET_SIZE(errlist)) {
-        if (PyList_GET_SIZE(errlist) != P.npool) {
-            PyErr_SetString(PyExc_ValueError, "the pool and its erratic chances differ in length");
-            goto done;
-        }
-        errv = (double *)PyMem_Malloc((size_t)P.npool * sizeof(double));
-        if (!errv) { PyErr_NoMemory(); goto done; }
-        for (Py_ssize_t i = 0; i < P.npool; i++) {
-            errv[i] = PyFloat_AsDouble(PyList_GET_ITEM(errlist, i));
-            if (errv[i] == -1.0 && PyErr_Occurred()) goto done;
-        }
-    }
-    P.pool = poolv;
-    P.cum = cumv;
-    P.erratic = errv;
-    P.ngroups = (int)PyList_GET_SIZE(glists);
-    if (P.ngroups != PyList_GET_SIZE(gcounts) || P.ngroups > NTILES) {
-        PyErr_SetString(PyExc_ValueError, "bad groups");
-        goto done;
-    }
-    if (P.ngroups) {
-        gtiles = PyMem_Malloc((size_t)P.ngroups * sizeof *gtiles);
-        gn = PyMem_Malloc((size_t)P.ngroups * sizeof(int));
-        glen = PyMem_Malloc((size_t)P.ngroups * sizeof(int));
-        if (!gtiles || !gn || !glen) { PyErr_NoMemory(); goto done; }
-        for (g = 0; g < P.ngroups; g++) {
-            PyObject *lst = PyList_GET_ITEM(glists, g);
-            if (!PyList_Check(lst) || PyList_GET_SIZE(lst) > NTILES) {
-                PyErr_SetString(PyExc_ValueError, "bad groups");
-                goto done;
-            }
-            glen[g] = (int)PyList_GET_SIZE(lst);
-            for (k = 0; k < glen[g]; k++) {
-                long v = PyLong_AsLong(PyList_GET_ITEM(lst, k));
-                if (v == -1 && PyErr_Occurred()) goto done;
-                if (v < 0 || v >= NTILES) {
-                    PyErr_SetString(PyExc_ValueError, "bad groups");
-                    goto done;
-                }
-                gtiles[g][k] = (int)v;
-            }
-            gn[g] = (int)PyLong_AsLong(PyList_GET_ITEM(gcounts, g));
-            if (gn[g] == -1 && PyErr_Occurred()) goto done;
-        }
-    }
-    P.group_tiles = gtiles;
-    P.group_n = gn;
-    P.group_len = glen;
-    P.nhidden = 0;
-    for (uint32_t m = P.hidden; m; m &= m - 1) P.hidden_tiles[P.nhidden++] = ctz32(m);
-
+    if (load(&a, &P, &mt, &iterations, &deadline) < 0) goto done;
     nroot = legal_moves(P.hand, P.left, P.right, P.forced,
                         P.nhidden - P.opp_size > P.reserve, root_moves);
     stats = PyDict_New();
@@ -577,15 +790,15 @@ static PyObject *search(PyObject *self, PyObject *args)
         int npath = 0;
         double rw;
         if ((it & 15) == 0 && it) {
-            PyObject *now = PyObject_CallNoArgs(clock);
+            PyObject *now = PyObject_CallNoArgs(a.clock);
             double t;
             if (!now) goto done;
             t = PyFloat_AsDouble(now);
             Py_DECREF(now);
             if (t == -1.0 && PyErr_Occurred()) goto done;
             if (t > deadline) break;
-            if (stop != Py_None) {
-                PyObject *o = PyObject_CallNoArgs(stop);
+            if (a.stop != Py_None) {
+                PyObject *o = PyObject_CallNoArgs(a.stop);
                 int yes;
                 if (!o) goto done;
                 yes = PyObject_IsTrue(o);
@@ -707,21 +920,16 @@ done:
         /* hand the generator's state back */
         for (k = 0; k < MT_N; k++) {
             PyObject *v = PyLong_FromUnsignedLong(mt.mt[k]);
-            if (!v || PyList_SetItem(mtlist, k, v) < 0) { Py_CLEAR(result); break; }
+            if (!v || PyList_SetItem(a.mt, k, v) < 0) { Py_CLEAR(result); break; }
         }
         if (result) {
             PyObject *v = PyLong_FromLong(mt.index);
-            if (!v || PyList_SetItem(mtlist, MT_N, v) < 0) Py_CLEAR(result);
+            if (!v || PyList_SetItem(a.mt, MT_N, v) < 0) Py_CLEAR(result);
         }
     }
     Py_XDECREF(stats);
     free(tree.v);
-    PyMem_Free(poolv);
-    PyMem_Free(cumv);
-    PyMem_Free(errv);
-    PyMem_Free(gtiles);
-    PyMem_Free(gn);
-    PyMem_Free(glen);
+    free_params(&P);
     return result;
 }
 

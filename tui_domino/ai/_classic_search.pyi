@@ -1,4 +1,8 @@
-"""The compiled twin of ``tui_domino.ai.classic_search.search_python`` (see that module)."""
+"""The compiled twin of ``tui_domino.ai.classic_search.search_python`` (see that module).
+
+``search`` refuses arguments out of range as ``classic_search.check`` does (the same
+ValueError), and a generator state that is not one (625 numbers: 624 of 32 bits, not all of
+the state zero, then an index from 0 to 624); ``target`` 0 with both totals 0 is no match."""
 
 from collections.abc import Callable
 

@@ -13,7 +13,8 @@ that ``random()`` reads), consumes it call for call as this module does, and han
 two give the same move, the same root statistics and leave the generator in the same state
 (a test compares them over many positions); the C one is about 30 times faster, which is what
 lets the hard player search tens of thousands of deals per move. ``search`` picks the C one
-when it is there.
+when it is there. Both refuse arguments out of range (``check``: a ValueError naming the
+argument) before they search, so that no mask, end or count can lead either astray.
 
 A tree node is ``[visits, total reward, availability, children, player]``; the reward of a
 finished round is ``reward(winner, points)`` below: a share ``win`` for winning the round, the
@@ -106,6 +107,124 @@ class Params:
     block: int = 12
     match: tuple[tuple[int, int], int] | None = None
     split_draws: bool = False
+
+
+# The largest number of points (of the round so far, a match total, a match target) and of pips
+# (the playout's bonus for blocking) that the search takes: sums of two stay within a C int.
+LIMIT = 10**9
+_MAX_ITERATIONS = (1 << 63) - 1
+
+
+def _int(name: str, v: object, lo: int, hi: int, what: str = "") -> int:
+    """``v`` if it is an int from ``lo`` to ``hi``; else TypeError or ValueError naming it."""
+    if not isinstance(v, int):
+        raise TypeError(f"{name} must be an int, not {type(v).__name__}")
+    if not lo <= v <= hi:
+        raise ValueError(f"{name} must be {lo} to {hi}{what}, not {v!r}")
+    return v
+
+
+def _real(name: str, v: object) -> float:
+    if not isinstance(v, (int, float)):
+        raise TypeError(f"{name} must be a number, not {type(v).__name__}")
+    return float(v)
+
+
+def _chance(name: str, v: object) -> None:
+    if not 0.0 <= _real(name, v) <= 1.0:
+        raise ValueError(f"{name} must be 0 to 1, not {v!r}")
+
+
+def check(pos: Position, sampler: Sampler, params: Params, iterations: int,
+          deadline: float = math.inf, stop: Callable[[], bool] | None = None) -> None:
+    """Refuse what is not a search the algorithm can do, as the compiled twin refuses it (the
+    same checks in the same order, the same messages): a ValueError for a value out of range,
+    a TypeError for one of the wrong type. In range means masks of the 28 tiles, a hand that
+    is not empty, two ends of 0 to 6 (or both NO_END), an opponent holding 1 to all of the
+    unseen tiles, a sampler that deals him exactly that many of them, probabilities from 0 to
+    1, and so on, as below."""
+    _int("me", pos.me, 0, 1)
+    hand = _int("hand", pos.hand, 0, D.FULL, " (a mask of the 28 tiles)")
+    if not hand:
+        raise ValueError("hand is empty: there is no move to choose")
+    hidden = _int("hidden", pos.hidden, 0, D.FULL, " (a mask of the 28 tiles)")
+    if hand & hidden:
+        raise ValueError("hand and hidden share tiles")
+    nhidden = hidden.bit_count()
+    opp_size = _int("opp_size", pos.opp_size, 1, nhidden, " (the hidden tiles)")
+    left = _int("left", pos.left, 0, NO_END)
+    right = _int("right", pos.right, 0, NO_END)
+    if (left == NO_END) != (right == NO_END):
+        raise ValueError(f"the ends must both be 0 to 6 or both {NO_END} (an empty line), "
+                         f"not {left} and {right}")
+    forced = _int("forced", pos.forced, -1, len(D.TILES) - 1)
+    if forced >= 0 and (not hand >> forced & 1 or left != NO_END):
+        raise ValueError(f"forced must be -1 or a tile of the hand on an empty line, not {forced}")
+    _int("reserve", pos.reserve, 0, nhidden - opp_size, " (the bazaar)")
+    if len(pos.points) != 2:
+        raise ValueError(f"points must be two numbers, not {len(pos.points)}")
+    _int("points[0]", pos.points[0], 0, LIMIT)
+    _int("points[1]", pos.points[1], 0, LIMIT)
+
+    pool, cum, erratic = sampler.pool, sampler.cum, sampler.erratic
+    if len(cum) != len(pool):
+        raise ValueError("the pool and its weights differ in length")
+    if erratic and len(erratic) != len(pool):
+        raise ValueError("the pool and its erratic chances differ in length")
+    if bool(pool) == bool(sampler.groups):
+        raise ValueError("the sampler must deal from a pool or from groups, one of the two")
+    for i, h in enumerate(pool):
+        if not isinstance(h, int):
+            raise TypeError(f"pool[{i}] must be an int, not {type(h).__name__}")
+        if not 0 <= h <= D.FULL or h & ~hidden or h.bit_count() != opp_size:
+            raise ValueError(f"pool[{i}] must be a hand of {opp_size} hidden tiles, not {h!r}")
+    prev = 0.0
+    for i, c in enumerate(cum):
+        x = _real(f"cum[{i}]", c)
+        if not (math.isfinite(x) and x >= prev):
+            raise ValueError(f"cum must be finite, non-negative and non-decreasing: cum[{i}] is "
+                             f"{c!r}")
+        prev = x
+    for i, q in enumerate(erratic):
+        _chance(f"erratic[{i}]", q)
+    _chance("erratic_all", sampler.erratic_all)
+    if len(sampler.groups) > len(D.TILES):
+        raise ValueError(f"there must be at most {len(D.TILES)} groups, not "
+                         f"{len(sampler.groups)}")
+    total = 0
+    for g, (lst, n) in enumerate(sampler.groups):
+        seen = 0
+        for t in lst:
+            if not isinstance(t, int):
+                raise TypeError(f"groups[{g}] must list ints, not {type(t).__name__}")
+            if not 0 <= t < len(D.TILES) or not hidden >> t & 1 or seen >> t & 1:
+                raise ValueError(f"groups[{g}] must list distinct hidden tiles: {t!r} is not "
+                                 f"one")
+            seen |= 1 << t
+        total += _int(f"groups[{g}]'s count", n, 1, opp_size)
+    if sampler.groups and total != opp_size:
+        raise ValueError(f"the groups' counts must add up to opp_size ({opp_size}), not {total}")
+
+    ucb_c = _real("ucb_c", params.ucb_c)
+    if not (math.isfinite(ucb_c) and ucb_c >= 0.0):
+        raise ValueError(f"ucb_c must be finite and at least 0, not {params.ucb_c!r}")
+    _chance("win", params.win)
+    scale = _real("scale", params.scale)
+    if not (math.isfinite(scale) and scale > 0.0):
+        raise ValueError(f"scale must be finite and above 0, not {params.scale!r}")
+    _chance("greedy", params.greedy)
+    _int("block", params.block, 0, LIMIT)
+    if params.match is not None:
+        (t0, t1), target = params.match
+        _int("match totals[0]", t0, 0, LIMIT)
+        _int("match totals[1]", t1, 0, LIMIT)
+        _int("match target", target, 1, LIMIT)
+
+    _int("iterations", iterations, 0, _MAX_ITERATIONS)
+    if math.isnan(_real("deadline", deadline)):
+        raise ValueError("deadline must be a time or inf, not nan")
+    if stop is not None and not callable(stop):
+        raise TypeError("stop must be callable or None")
 
 
 def _bits(mask: int) -> tuple[int, ...]:
@@ -324,7 +443,9 @@ def search_python(pos: Position, sampler: Sampler, params: Params, rng: random.R
                   stop: Callable[[], bool] | None = None) -> tuple[int, Stats]:
     """ISMCTS from ``pos``: the chosen compact move and the root statistics
     {move: (visits, mean reward)}. At most ``iterations`` iterations; the clock
-    (``time.perf_counter``) and ``stop`` are checked every 16."""
+    (``time.perf_counter``) and ``stop`` are checked every 16. Arguments out of range (see
+    ``check``) raise ValueError."""
+    check(pos, sampler, params, iterations, deadline, stop)
     me = pos.me
     rand = rng.random
     hidden_tiles = _bits(pos.hidden)
@@ -398,13 +519,17 @@ def search(pos: Position, sampler: Sampler, params: Params, rng: random.Random,
            stop: Callable[[], bool] | None = None, native: bool | None = None
            ) -> tuple[int, Stats]:
     """``search_python``, done by the compiled twin when it is there (``native`` False: never;
-    True: always, an ImportError when it is not built)."""
+    True: always, an ImportError when it is not built). Both refuse the same arguments with
+    the same ValueError (``check``)."""
     if native is None:
         native = _native is not None
     if not native:
         return search_python(pos, sampler, params, rng, iterations, deadline, stop)
     if _native is None:
         raise ImportError("tui_domino.ai._classic_search is not built")
+    # The compiled one checks its arguments too, but it cannot tell "no match" from a match
+    # whose target is 0 (``match`` None goes to it as a target of 0): so check here as well.
+    check(pos, sampler, params, iterations, deadline, stop)
     state = rng.getstate()
     mt = list(state[1])
     match = params.match
@@ -427,5 +552,5 @@ def native_available() -> bool:
     return _native is not None
 
 
-__all__ = ["Params", "Position", "Sampler", "legal_moves", "native_available", "search",
-           "search_python"]
+__all__ = ["LIMIT", "Params", "Position", "Sampler", "check", "legal_moves", "native_available",
+           "search", "search_python"]
