@@ -127,8 +127,21 @@ def test_the_compiled_search_gives_what_the_python_one_gives():
     assert checked == 160
 
 
-@native
-def test_the_compiled_search_stops_on_request_and_on_time():
+class _Clock:
+    """A clock that moves on a second each time it is read."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+@pytest.mark.parametrize("native_", [False, pytest.param(True, marks=native)])
+def test_the_search_stops_on_request_and_on_time(native_, monkeypatch):
+    """Both look at ``stop`` and at the clock every 16 iterations, and stop when ``stop`` says
+    so or the clock has passed the deadline."""
     state = next(positions(1, 5))
     view = state.view(state.to_move)
     pos, sampler = setup(view, random.Random(0))
@@ -138,12 +151,15 @@ def test_the_compiled_search_stops_on_request_and_on_time():
         calls.append(1)
         return len(calls) >= 3
 
-    move, stats = cs.search(pos, sampler, cs.Params(), random.Random(0), 10**9, stop=stop)
+    move, stats = cs.search(pos, sampler, cs.Params(), random.Random(0), 10**9, stop=stop,
+                            native=native_)
     assert sum(n for n, _ in stats.values()) == 48  # checked every 16 iterations
-    start = time.perf_counter()
-    cs.search(pos, sampler, cs.Params(), random.Random(0), 10**12,
-              deadline=time.perf_counter() + 0.05)
-    assert time.perf_counter() - start < 0.5
+    clock = _Clock()
+    monkeypatch.setattr(cs, "time", clock)
+    move, stats = cs.search(pos, sampler, cs.Params(), random.Random(0), 10**12,
+                            deadline=2.5, native=native_)
+    assert clock.now == 3.0  # read at iterations 16, 32 and 48: past 2.5 at the third
+    assert sum(n for n, _ in stats.values()) == 48
 
 
 @native
