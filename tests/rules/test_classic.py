@@ -132,22 +132,43 @@ def test_blocked_by_full_line():
     assert [(e.player, e.points, e.reason) for e in events] == [(0, pips1 - 6, "blocked")]
 
 
-def test_blocked_checked_after_a_placement_and_tie():
-    line = [[5, 0], [0, 6], [6, 1], [1, 5], [5, 2], [2, 6], [6, 3], [3, 5], [5, 4], [4, 6],
-            [6, 6], [6, 5]]
+# Every 6 and every 5 but 5-5 on the line (ends 5 and 5), 0-0 and 1-1 left in the bazaar
+# (its reserve: nobody may draw): once 5-5 is placed, nobody holds a 5 and the round is blocked.
+BLOCKING_LINE = [[5, 0], [0, 6], [6, 1], [1, 5], [5, 2], [2, 6], [6, 3], [3, 5], [5, 4], [4, 6],
+                 [6, 6], [6, 5]]
+
+
+def _hands_around_the_blocking_line(p0: list[list[int]]) -> list[list[list[int]]]:
+    """Player 0 holds 5-5 and ``p0``, player 1 every other tile off the line and the bazaar
+    (none has a 5 or a 6)."""
     bazaar = [[0, 0], [1, 1]]
-    p0 = [[5, 5], [1, 2]]  # 5-5 closes both ends on 5: then nobody has a 5
-    p1 = [[0, 3]]
-    on = {tuple(sorted(t)) for t in line + bazaar + p0 + p1}
+    on = {tuple(sorted(t)) for t in BLOCKING_LINE + bazaar + p0 + [[5, 5]]}
     rest = [t for t in ALL_DOMINOES if tuple(t) not in on]
     assert all(5 not in t and 6 not in t for t in rest)
-    # Player 0 keeps 1-2 (3 pips); give player 1 0-3 (3 pips) and the rest to... the rest
-    # must go somewhere: split so both hands end with equal pips.
-    s = classic([p0, p1 + rest], line, bazaar=bazaar)
-    pips1 = 3 + sum(sum(t) for t in rest)
+    return [[[5, 5], *p0], rest]
+
+
+def test_blocked_checked_after_a_placement():
+    hands = _hands_around_the_blocking_line([[1, 2]])  # 3 pips left, against 55
+    s = classic(hands, BLOCKING_LINE, bazaar=[[0, 0], [1, 1]])
+    assert not s.is_over
+    pips1 = sum(sum(t) for t in hands[1])
+    assert pips1 == 55
+    events = s.apply(place_classic([5, 5], "left"))
+    assert s.is_over and s.end_reason == "blocked" and s.winner == 0
+    assert events == [rules.ScoreEvent(0, pips1 - 3, "blocked", events[0].detail)]
+    assert s.points == [pips1 - 3, 0]
+
+
+def test_blocked_after_a_placement_with_equal_pips_is_a_tie():
+    # The 58 pips off the line and the bazaar split 29 and 29 once 5-5 is down.
+    hands = _hands_around_the_blocking_line([[4, 4], [3, 4], [2, 3], [0, 4], [1, 4]])
+    assert [sum(map(sum, h)) for h in hands] == [10 + 29, 29]
+    s = classic(hands, BLOCKING_LINE, bazaar=[[0, 0], [1, 1]])
+    assert not s.is_over
     events = s.apply(place_classic([5, 5], "left"))
     assert s.is_over and s.end_reason == "blocked"
-    assert events == [rules.ScoreEvent(0, pips1 - 3, "blocked", events[0].detail)]
+    assert s.winner is None and s.points == [0, 0] and events == []
 
 
 def test_blocked_tie_nobody_scores():
