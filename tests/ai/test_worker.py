@@ -4,7 +4,7 @@ busy, and shutdown leaves nothing running."""
 from __future__ import annotations
 
 import asyncio
-import time
+from concurrent.futures import Future
 
 import pytest
 
@@ -36,39 +36,70 @@ async def test_the_same_seed_gives_the_same_move(fresh_worker):
     assert a == b
 
 
-async def test_a_cancelled_search_stops_and_frees_the_worker(fresh_worker):
+# How long a test waits for what must happen within moments before it gives up: a guard
+# against hanging, not a measure (nothing here is slow unless it is broken).
+GUARD = 120.0
+
+# A search that only a request to stop can end (no time cap, 10**12 iterations).
+ENDLESS = {"budget_ms": None, "iterations": 10**12}
+
+
+def jobs_submitted(monkeypatch) -> list[Future]:
+    """The worker's futures of the jobs submitted from now on, in order."""
+    futures: list[Future] = []
+    submit = worker._submit
+
+    def spy(fn, *args):
+        fut, cancel = submit(fn, *args)
+        futures.append(fut)
+        return fut, cancel
+
+    monkeypatch.setattr(worker, "_submit", spy)
+    return futures
+
+
+async def until(condition) -> None:
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.005)
+
+    await asyncio.wait_for(poll(), GUARD)
+
+
+async def test_a_cancelled_search_stops_and_frees_the_worker(fresh_worker, monkeypatch):
     state = position("triominos", 2, 12)
+    assert len(state.legal_moves()) > 1
     view = state.view(state.to_move)
     await worker.warm_up()
-    # A search that would run for a minute: cancelled after a moment.
-    task = asyncio.create_task(
-        worker.choose_in_process(view, "hard", budget_ms=60_000, seed=1, iterations=10**9)
-    )
-    await asyncio.sleep(0.3)
+    jobs = jobs_submitted(monkeypatch)
+    task = asyncio.create_task(worker.choose_in_process(view, "hard", seed=1, **ENDLESS))
+    await until(lambda: jobs and jobs[0].running())  # handed to the worker: cannot be unqueued
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    start = time.perf_counter()
+    # Only the request to stop ends that search: its job comes back, and the worker is free.
+    await asyncio.wait_for(asyncio.wrap_future(jobs[0]), GUARD)
     move = await worker.choose_in_process(view, "normal", seed=1)
     assert move in state.legal_moves()
-    assert time.perf_counter() - start < 5.0  # the worker was free again
 
 
-async def test_shutdown_ends_a_running_search(fresh_worker):
+async def test_shutdown_ends_a_running_search(fresh_worker, monkeypatch):
     state = position("classic", 4, 3)
+    assert len(state.legal_moves()) > 1
     view = state.view(state.to_move)
     await worker.warm_up()
-    task = asyncio.create_task(
-        worker.choose_in_process(view, "hard", budget_ms=60_000, seed=1, iterations=10**9)
-    )
-    await asyncio.sleep(0.2)
-    start = time.perf_counter()
-    worker.shutdown(wait=True)
-    assert time.perf_counter() - start < 5.0
+    (process,) = _worker_processes()
+    jobs = jobs_submitted(monkeypatch)
+    task = asyncio.create_task(worker.choose_in_process(view, "hard", seed=1, **ENDLESS))
+    await until(lambda: jobs and jobs[0].running())
+    worker.shutdown()
     assert not worker.is_running()
     task.cancel()
-    with pytest.raises((asyncio.CancelledError, Exception)):
+    with pytest.raises(asyncio.CancelledError):
         await task
+    # The process ends only once the search under way has stopped.
+    await asyncio.wait_for(asyncio.to_thread(process.join), GUARD)
+    assert not process.is_alive()
 
 
 def _worker_processes() -> list:
@@ -76,7 +107,8 @@ def _worker_processes() -> list:
 
 
 @pytest.mark.parametrize("when", ["idle", "busy"])
-async def test_a_killed_worker_is_replaced_and_the_move_still_comes(fresh_worker, when):
+async def test_a_killed_worker_is_replaced_and_the_move_still_comes(fresh_worker, monkeypatch,
+                                                                    when):
     """The worker process dies (killed, out of memory): while idle, the pool is broken before
     the next move is asked for; while searching, the move under way fails and is asked for
     again. Either way the move comes back, from a new process."""
@@ -86,19 +118,18 @@ async def test_a_killed_worker_is_replaced_and_the_move_still_comes(fresh_worker
     (old,) = _worker_processes()
     if when == "idle":
         old.kill()
-        old.join(10)
-        deadline = time.monotonic() + 10  # until the pool has seen its process die
-        while not getattr(worker._executor, "_broken", False) and time.monotonic() < deadline:
-            await asyncio.sleep(0.01)
-        assert worker._executor._broken
+        old.join(GUARD)
+        await until(lambda: getattr(worker._executor, "_broken", False))  # the pool saw it
         move = await worker.choose_in_process(view, "hard", seed=5, iterations=200)
     else:
-        task = asyncio.create_task(  # a search of 1.5 s, killed after 0.3 s
+        jobs = jobs_submitted(monkeypatch)
+        task = asyncio.create_task(  # a search of 1.5 s, killed once the worker has it
             worker.choose_in_process(view, "hard", budget_ms=1500, seed=5, iterations=10**9))
-        await asyncio.sleep(0.3)
+        await until(lambda: jobs and jobs[0].running())
         assert not task.done()
         old.kill()
-        move = await asyncio.wait_for(task, 30)
+        move = await asyncio.wait_for(task, GUARD)
+        assert len(jobs) == 2  # asked for again, of the new process
     assert move in state.legal_moves()
     (new,) = _worker_processes()
     assert new.pid != old.pid and new.is_alive()
