@@ -4,13 +4,12 @@ reward, budgets and the time cap."""
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
 from tests.ai.positions import position
 from tui_domino import rules
-from tui_domino.ai import search
+from tui_domino.ai import classic_search, search
 from tui_domino.ai.heuristic import normal
 from tui_domino.ai.inference import knowledge
 from tui_domino.ai.simulation import variant_of
@@ -151,22 +150,49 @@ def open_position(variant: str, seed: int) -> rules.RoundState:
     raise AssertionError("no choice in this round")
 
 
+class _Clock:
+    """The searches' clock: a millisecond passes at each reading. Read long after ``limit``
+    (seconds), it fails the test instead of letting a search run on."""
+
+    def __init__(self, limit: float) -> None:
+        self.now = 0.0
+        self.limit = limit
+
+    def perf_counter(self) -> float:
+        self.now += 0.001
+        if self.now > 2 * self.limit:
+            raise AssertionError("the search went on past its time cap")
+        return self.now
+
+
 @pytest.mark.parametrize("variant", ["classic", "spider", "triominos"])
-def test_the_time_cap_holds(variant):
+def test_the_time_cap_holds(variant, monkeypatch):
+    """With iterations enough for hours, the search stops at its first look at the clock past
+    the cap (it looks every 16 iterations: each look a millisecond on this clock)."""
     state = open_position(variant, 4)
     view = state.view(state.to_move)
-    start = time.perf_counter()
-    search.hard(view, random.Random(0), search.Budget(iterations=10**9, ms=100))
-    assert time.perf_counter() - start < 1.0
+    clock = _Clock(0.1)
+    monkeypatch.setattr(search, "time", clock)
+    monkeypatch.setattr(classic_search, "time", clock)
+    move = search.hard(view, random.Random(0), search.Budget(iterations=10**9, ms=100))
+    assert move in state.legal_moves()
+    assert 0.1 < clock.now < 0.1 + 0.005
 
 
 def test_a_stop_request_ends_the_search():
+    """The search asks ``stop`` every 16 iterations and ends at the first yes."""
     state = open_position("triominos", 6)
     view = state.view(state.to_move)
-    start = time.perf_counter()
-    move = search.hard(view, random.Random(0), search.Budget(iterations=10**9),
-                       stop=lambda: True)
-    assert time.perf_counter() - start < 1.0
+    asked = []
+
+    def stop() -> bool:
+        asked.append(1)
+        if len(asked) > 3:
+            raise AssertionError("asked again after it was told to stop")
+        return len(asked) == 3
+
+    move = search.hard(view, random.Random(0), search.Budget(iterations=10**9), stop=stop)
+    assert len(asked) == 3
     assert move in state.legal_moves()
 
 
