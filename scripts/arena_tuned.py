@@ -21,8 +21,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tui_domino import arena  # noqa: E402
-from tui_domino.ai import search  # noqa: E402
+from tui_domino.ai import arena, search  # noqa: E402
 
 
 def apply(setting: str) -> str:

@@ -23,8 +23,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tui_domino import arena, rules  # noqa: E402
-from tui_domino.ai import search  # noqa: E402
+from tui_domino import rules  # noqa: E402
+from tui_domino.ai import arena, search  # noqa: E402
 from tui_domino.ai.inference import knowledge  # noqa: E402
 from tui_domino.ai.simulation import variant_of  # noqa: E402
 from tui_domino.rules import dominoes as D  # noqa: E402

@@ -32,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--variant", choices=("classic", "spider", "triominos"), action="append",
                    help="only this variant (repeatable)")
 
-    from tui_domino import arena
+    from tui_domino.ai import arena
 
     a = sub.add_parser("arena", help="computer against computer: strength and speed")
     arena.add_arguments(a)
@@ -70,13 +70,13 @@ def main(argv: list[str] | None = None) -> int:
         print(why, file=sys.stderr)
         return 2
     if args.command == "bench":
-        from tui_domino.bench import VARIANTS, run
+        from tui_domino.rules.bench import VARIANTS, run
 
         run(as_json=args.json, seconds=args.seconds, seed=args.seed,
             variants=tuple(args.variant) if args.variant else VARIANTS)
         return 0
     if args.command == "arena":
-        from tui_domino import arena
+        from tui_domino.ai import arena
 
         return arena.main(args)
     if getattr(args, "net_handler", None):

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tui_domino import arena
+from tui_domino.ai import arena
 
 
 def run(capsys, *argv: str) -> dict:
