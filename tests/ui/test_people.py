@@ -139,3 +139,50 @@ async def test_a_failed_worker_process_leaves_the_computer_thinking_in_the_game(
         assert len(calls) == 1  # tried once, then the thread
         notes = [n.message for n in app._notifications]
         assert sum("thinking process failed (BrokenProcessPool)" in m for m in notes) == 1
+
+
+async def test_the_hand_over_screen_goes_to_the_menu_and_hides_the_table() -> None:
+    from tests.ui.helpers import footer_actions, screen_lines
+    from tui_domino.ui.screens.menu import MenuScreen
+
+    app = make_app(seed=4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_match("classic", [Seat("Ann"), Seat("Bob")])
+        await settle(pilot)
+        assert isinstance(app.screen, HandoverScreen)
+        assert "menu" in footer_actions(app.screen)
+        text = "\n".join(screen_lines(app))
+        # nothing of the table shows around the box: no scraps of the panel or the footer
+        assert "Recent moves" not in text and "Bazaar" not in text and "Draw" not in text
+        assert "esc Menu" in text
+        for key in ("escape", "q"):
+            await pilot.press(key)
+            await settle(pilot)
+            assert isinstance(app.screen, MenuScreen)
+            await pilot.press("c")  # Continue: the hand is still hidden, handed over again
+            await settle(pilot)
+            assert isinstance(app.screen, HandoverScreen)
+            assert app.screen_stack[-2].query_one(HandView).hidden
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not app.screen.query_one(HandView).hidden
+
+
+async def test_the_palettes_screenshot_saves_an_svg_and_says_where() -> None:
+    from tui_domino.ui.app import screenshot_dir
+
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        (command,) = [c for c in app.get_system_commands(app.screen)
+                      if c.title == "Screenshot"]
+        assert str(screenshot_dir()) in command.help
+        command.callback()
+        await pilot.pause(0.3)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        saved = list(screenshot_dir().glob("tui-domino-*.svg"))
+        assert len(saved) == 1 and saved[0].read_text().startswith("<svg")
+        assert "tui-domino" in saved[0].read_text()
+        said = [n.message for n in app._notifications]
+        assert said == [f"Saved the screen as {saved[0]}"]

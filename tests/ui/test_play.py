@@ -382,3 +382,26 @@ async def test_a_game_screen_closed_as_it_opens_is_no_crash() -> None:
         for _ in range(5):
             await pilot.pause()
         assert app.is_running and type(app.screen).__name__ == "MenuScreen"
+
+
+async def test_spider_m_on_a_double_that_fits_no_arm_names_the_real_cause() -> None:
+    # the arms end in 3 (N), 5 (E), 2 (S) and 4 (W): 3-3 fits N, 6-6 fits nothing
+    state = spider_state([[3, 3], [6, 6], [0, 2], [2, 4]], 1,
+                         {"N": [[1, 3]], "E": [[1, 5]], "S": [[1, 2]], "W": [[1, 4]]})
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        screen = await open_game(app, pilot, session_with(state, "spider"))
+
+        async def mark(n: int) -> str:
+            app.clear_notifications()
+            await pilot.press(str(n), "m")
+            await pilot.pause()
+            return " ".join(note.message for note in app._notifications)
+
+        # the hand: 0-2, 2-4, 3-3, 6-6
+        assert await mark(4) == "6-6 fits no arm: no open arm ends in 6."
+        assert screen.sel.pending == []
+        assert "Only doubles can be played together" in await mark(1)  # 0-2: no double
+        assert await mark(3) == "" and [p.tile for p in screen.sel.pending] == [(3, 3)]
+        assert await mark(4) == "6-6 fits no arm: no open arm ends in 6."
+        assert [p.tile for p in screen.sel.pending] == [(3, 3)]

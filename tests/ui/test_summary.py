@@ -73,3 +73,39 @@ async def test_the_summary_shows_each_row_on_one_line_at_80x24() -> None:
         lines = screen_lines(app)
         row = next(line for line in lines if "going out" in line)
         assert re.search(r"going out \(21 pips left\)\s+–\s+\+21", row)
+
+
+def test_names_and_counts_agree_with_their_words() -> None:
+    from tui_domino.ui.session import agree, count
+
+    assert agree("You", "wins", "win") == "You win" and agree("Ann", "wins", "win") == "Ann wins"
+    assert [count(n, "tile") for n in (0, 1, 2)] == ["0 tiles", "1 tile", "2 tiles"]
+    assert count(1, "pip") == "1 pip" and count(21, "pip") == "21 pips"
+
+
+async def test_the_match_over_screen_says_you_win_not_you_wins() -> None:
+    from tui_domino import ai
+    from tui_domino.ui.screens.match_over import MatchOverScreen
+    from tui_domino.ui.session import Seat
+
+    for seed in range(20):
+        session = Session.new("classic", [Seat("You"), Seat("Computer", "computer", "greedy")],
+                              target=50, seed=seed, autosave=False)
+        while True:
+            state = session.state
+            while not state.is_over:
+                p = state.to_move
+                assert p is not None
+                state.apply(ai.PLAYERS["greedy"](state.view(p), session.ai_rng(), None))
+            if session.match.is_over:
+                break
+            session.next_round()
+        if session.match.winner == 0:
+            break
+    assert session.match.winner == 0
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(MatchOverScreen(session))
+        await pilot.pause()
+        text = "\n".join(screen_lines(app))
+        assert "You win the match!" in text and "You wins" not in text

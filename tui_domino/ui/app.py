@@ -8,7 +8,9 @@ import gc
 import os
 import sys
 import threading
+import time
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from textual.app import App, SystemCommand
@@ -30,6 +32,11 @@ from tui_domino.ui.screens.too_small import TooSmallScreen
 from tui_domino.ui.session import Seat, Session, two_people
 
 MIN_SIZE = (80, 24)
+
+
+def screenshot_dir() -> Path:
+    """Where the command palette's Screenshot saves its pictures."""
+    return storage.data_dir() / "screenshots"
 
 
 def settle_memory() -> None:
@@ -297,7 +304,37 @@ class DominoApp(App[None]):
                             lambda: self.push_screen(SettingsScreen()))
         yield SystemCommand("ASCII mode", "Toggle drawing with plain ASCII characters",
                             self.toggle_ascii)
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            if command.title == "Screenshot":  # Textual's saves where there may be no folder
+                yield SystemCommand(
+                    "Screenshot", f"Save a picture of the screen (SVG) in {screenshot_dir()}",
+                    lambda: self.set_timer(0.1, self.take_screenshot))  # the palette closes
+            else:
+                yield command
+
+    def take_screenshot(self) -> None:
+        """Saves the screen as an SVG file in the screenshots folder and says where; the
+        file is written in a thread (the game never waits on the disk)."""
+        svg = self.export_screenshot()
+        folder = screenshot_dir()
+        path = folder / time.strftime("tui-domino-%Y%m%d-%H%M%S.svg")
+
+        def write() -> None:
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                target, n = path, 1
+                while target.exists():
+                    target, n = path.with_name(f"{path.stem}-{n}.svg"), n + 1
+                target.write_text(svg, encoding="utf-8")
+            except OSError as exc:
+                self.call_from_thread(
+                    self.notify, f"The screenshot could not be saved in {folder}: "
+                    f"{exc.strerror or exc}", title="Screenshot", severity="error")
+                return
+            self.call_from_thread(self.notify, f"Saved the screen as {target}",
+                                  title="Screenshot", timeout=8)
+
+        self.run_worker(write, thread=True, group="screenshot", exit_on_error=False)
 
     def toggle_ascii(self) -> None:
         self.settings.ascii = not self.settings.ascii

@@ -196,6 +196,8 @@ class Selection:
                 self._reset_place()
                 return "removed"
         place = self.current_place()
+        if place is None and tile is not None and len(set(tile)) == 1:
+            return "no-arm"  # a double, but no open arm ends in its number
         if place is None or not place.double:
             return "not-double"
         if not self.can_close(place):  # a double, but the centre one: it opens a round alone

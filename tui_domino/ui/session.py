@@ -68,6 +68,16 @@ def two_people(first: str, second: str) -> list[Seat]:
     return [Seat(names[0]), Seat(names[1])]
 
 
+def count(n: int, word: str, plural: str = "") -> str:
+    """``n`` and its noun in agreement: "1 tile", "2 tiles", "1 pip", "0 points"."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
+def agree(name: str, third: str, base: str) -> str:
+    """A player's name and a verb in agreement: "Ann wins", but "You win"."""
+    return f"{name} {base if name.strip().casefold() == 'you' else third}"
+
+
 def tile_text(tile: Any) -> str:
     return "-".join(str(n) for n in tile)
 
@@ -325,11 +335,11 @@ class Session:
             return "blocked round"
         if reason == "blocked":
             if self.variant == "spider":
-                return f"fish ({pips[1 - w]} pips in hand)"
-            return f"blocked round ({pips[1 - w]} - {pips[w]} pips)"
+                return f"fish ({count(pips[1 - w], 'pip')} in hand)"
+            return f"blocked round ({pips[1 - w]} - {count(pips[w], 'pip')})"
         if self.variant == "spider" and state.hands[1 - w] == ((0, 0),) and event["points"]:
             return f"going out (a lone 0-0: {event['points']})"
-        return f"going out ({pips[1 - w]} pips left)"
+        return f"going out ({count(pips[1 - w], 'pip')} left)"
 
 
 def hand_pips(hand: Iterable[Iterable[int]]) -> int:

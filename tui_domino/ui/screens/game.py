@@ -23,7 +23,7 @@ from tui_domino.ui.drawing.tiles import DIGITS, PIPS_SHAPE, TileShape
 from tui_domino.ui.drawing.triangle_grid import LABELS, layout_triominos
 from tui_domino.ui.plain import plain
 from tui_domino.ui.selection import ArmPlace, Selection
-from tui_domino.ui.session import Session, tile_text
+from tui_domino.ui.session import Session, count, tile_text
 from tui_domino.ui.widgets.board import BoardView
 from tui_domino.ui.widgets.hand import HandView
 from tui_domino.ui.widgets.scoreboard import ScorePanel
@@ -283,11 +283,11 @@ class GameScreen(Screen[None]):
             return f"{name} does not fit: ←→ choose a bright tile"
         if sel.can("draw"):
             pen = opts.get("draw_penalty") if s.variant == "triominos" else 0
-            extra = f" ({pen} points off)" if pen else ""
+            extra = f" ({count(pen, 'point')} off)" if pen else ""
             return f"No tile fits: press d to draw from the bazaar{extra}"
         if sel.can("pass"):
             pen = opts.get("stuck_penalty") if s.variant == "triominos" else 0
-            extra = f" ({pen} points off)" if pen else ""
+            extra = f" ({count(pen, 'point')} off)" if pen else ""
             return f"Nothing fits and you cannot draw: press p to pass{extra}"
         return ""
 
@@ -329,7 +329,11 @@ class GameScreen(Screen[None]):
             return
         self.refresh_all()
 
-    def _handed_over(self, _: object = None) -> None:
+    def _handed_over(self, result: str | None = None) -> None:
+        if result == "menu":  # the hand stays hidden: the next one to play hands over again
+            self._shown_viewer = None
+            self.action_menu()
+            return
         self._hidden = False
         self._shown_viewer = self.session.state.to_move
         self.refresh_all()
@@ -457,6 +461,10 @@ class GameScreen(Screen[None]):
             self.notify("Only doubles can be played together, one per arm.", timeout=3)
         elif what == "centre":
             self.notify("The centre double opens the round alone.", timeout=3)
+        elif what == "no-arm":
+            tile = self.sel.current_tile() or (0, 0)
+            self.notify(f"{tile_text(tile)} fits no arm: no open arm ends in {tile[0]}.",
+                        timeout=4)
         self.redraw_choice()
 
     def action_recentre(self) -> None:

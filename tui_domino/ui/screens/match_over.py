@@ -11,7 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
 from tui_domino.ui.plain import plain
-from tui_domino.ui.session import VARIANT_TITLES, Session
+from tui_domino.ui.session import VARIANT_TITLES, Session, agree
 
 
 class MatchOverScreen(Screen[None]):
@@ -41,7 +41,7 @@ class MatchOverScreen(Screen[None]):
         title = Text()
         winner = m.winner
         if winner is not None:
-            title.append(f"{names[winner]} wins the match!\n", style="bold")
+            title.append(f"{agree(names[winner], 'wins', 'win')} the match!\n", style="bold")
         if s.variant == "spider":
             title.append(f"Points charged, limit {m.target}.\n", style="dim")
         else:

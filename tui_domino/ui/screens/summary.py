@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from tui_domino.ui.plain import plain
-from tui_domino.ui.session import Session, hand_pips, tile_text
+from tui_domino.ui.session import Session, count, hand_pips, tile_text
 
 
 def summary_table(session: Session) -> Table:
@@ -56,14 +56,14 @@ def summary_text(session: Session) -> Text:
     else:
         t.append(f"{names[state.winner]} played the last tile and won the round.\n", style="bold")
     hands = state.hands
-    unit = "points" if session.variant == "triominos" else "pips"
+    unit = "point" if session.variant == "triominos" else "pip"
     t.append("Left in hand:\n", style="dim")
     for p in (0, 1):
         tiles = " ".join(tile_text(x) for x in hands[p]) or "nothing"
         t.append(f"  {names[p][:12]:<12} ", style="bold")
         t.append(f"{tiles}")
         n = len(hands[p])
-        t.append(f" · {n} tile{'' if n == 1 else 's'}, {hand_pips(hands[p])} {unit}\n",
+        t.append(f" · {count(n, 'tile')}, {count(hand_pips(hands[p]), unit)}\n",
                  style="dim")
     return t
 
