@@ -1,5 +1,7 @@
 """At least 10,000 malformed or hostile frames at a core mid-match: nothing escapes, nothing
-hangs, and every refusal is answered with an error frame."""
+hangs, every refusal is answered with an error frame, and none of them trips an internal
+error (the core charges the peer only for what it checked of his input: everything he can
+send must be checked explicitly)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import random
 import time
 
 from tests.net.duel import pair, run
+from tui_domino.net import events as ev
 from tui_domino.net import messages as m
 
 SMALL_ORDER = [
@@ -102,7 +105,9 @@ def test_ten_thousand_hostile_frames():
         for line in victim.outgoing():
             assert len(line) <= m.MAX_FRAME
             m.decode(line.rstrip(b"\n"))  # everything it answers is a valid frame
-        victim.events()
+        internal = [e for e in victim.events()
+                    if isinstance(e, ev.ProtocolError) and e.code == "internal"]
+        assert not internal and victim.internal is None, (data[:200], internal)
     assert slowest < 1.0
     assert time.perf_counter() - start < 60
     assert victim.bad_frames > 5000

@@ -86,6 +86,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--heartbeat", type=seconds, default=5.0, help="seconds between heartbeats")
     p.add_argument("--resume-window", type=seconds, default=900.0,
                    help="seconds to wait for a dropped peer (default 900)")
+    p.add_argument("--reveal-timeout", type=seconds, default=30.0,
+                   help="seconds a connected peer has to reveal his keys at the end of a round "
+                        "(default 30)")
     p.add_argument("--journal", default=None, metavar="PATH",
                    help="the match log (default: in the data directory); 'none' for no log")
     p.add_argument("--fresh", action="store_true", help="do not resume a logged match")
@@ -133,7 +136,8 @@ async def _main(args: argparse.Namespace) -> int:
                   f"(one of {', '.join(bot_levels())})", file=sys.stderr)
             return 2
     journal = _journal_path(args, host, port)
-    kw = {"heartbeat": args.heartbeat, "resume_window": args.resume_window}
+    kw = {"heartbeat": args.heartbeat, "resume_window": args.resume_window,
+          "reveal_timeout": args.reveal_timeout}
     try:
         if role == "host":
             options = {}

@@ -1,28 +1,37 @@
 """The duel protocol as a sans-IO core: frames in, frames and events out.
 
 ``DuelCore`` holds no socket and reads no clock. The transport feeds it lines
-(``receive``), tells it about the connection (``connection_made``/``connection_lost``/
-``peer_gone``) and local actions (``play``, ``chat``, ``leave``), and drains ``outgoing()``
-(lines to write) and ``events()`` (for the screen). Given its secret seed, the frames it
-accepted and the local actions, it is deterministic: the journal replays it exactly.
-See docs/protocol.md.
+(``receive``), tells it about the connection (``connection_made``/``connection_lost``),
+the time (``tick(now)``, monotonic seconds: the reveal deadline and the resume window are
+counted from it) and local actions (``play``, ``chat``, ``leave``, ``dispute``), and drains
+``outgoing()`` (lines to write) and ``events()`` (for the screen). Given its secret seed,
+the frames it accepted and the local actions (a deadline that ran out is one), it is
+deterministic: the journal replays it exactly. Each deal's state is an explicit
+``Lifecycle`` (net/lifecycle.py). See docs/protocol.md.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import json
-from collections.abc import Callable
+import logging
+import traceback
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, cast
 
 from tui_domino import rules
 from tui_domino.net import events as ev
 from tui_domino.net import mental_poker as mp
 from tui_domino.net import messages as m
-from tui_domino.net.knowledge import ClaimRefuted, Knowledge, opening_order, tiles_of
-from tui_domino.net.referee import judge
+from tui_domino.net.knowledge import ClaimRefuted, Knowledge, NotLegal, opening_order, tiles_of
+from tui_domino.net.lifecycle import REVEALS, Lifecycle, Phase, Step
+from tui_domino.net.referee import call_entry, judge
+
+log = logging.getLogger(__name__)
 
 Tile = tuple[int, ...]
 HOST, JOIN = 0, 1
@@ -61,7 +70,8 @@ def _canon(obj: Any) -> bytes:
 
 @dataclass
 class RoundCtx:
-    """One deal of one round."""
+    """One deal of one round. Where the deal stands is ``life`` (net/lifecycle.py); the
+    fields hold what has been dealt, played and revealed."""
 
     round: int
     deal: int
@@ -69,6 +79,8 @@ class RoundCtx:
     h: int
     secrets: mp.DealSecrets
     leader: int | None
+    me: int = HOST
+    life: Lifecycle = field(default_factory=Lifecycle)
     tr: mp.Transcript = field(default_factory=mp.Transcript)
     peer_keys: dict[int, bytes] = field(default_factory=dict)
     my_tiles: dict[int, Tile] = field(default_factory=dict)  # position -> tile, mine
@@ -80,15 +92,32 @@ class RoundCtx:
     opening: tuple[int, Tile] | None = None
     log: list[dict[str, Any]] = field(default_factory=list)
     chain: bytes = b"\x00" * 32
-    pending_pass: int | None = None
     awaiting_draw: int | None = None  # the position I asked to draw
     next_actor: int | None = None
-    over: bool = False
-    void: bool = False
-    my_reveal_sent: bool = False
+    void: bool = False  # the call-down ended with every rank denied
+    my_reveal_seq: int | None = None
+    # The seq of my first frame that told the peer the round is no longer in play (the move,
+    # block or call that ended it, or my dispute): a dispute of his that does not acknowledge
+    # it was sent before he knew.
+    my_stop_seq: int | None = None
     peer_reveal: m.Reveal | None = None
-    hand_keys_sent: bool = False
+    disputers: set[int] = field(default_factory=set)
     peer_own_keys: dict[int, bytes] = field(default_factory=dict)  # from his proofs
+    reveal_waited: float = 0.0  # connected seconds spent waiting for his reveal
+    reveal_clock: float | None = None  # the last tick counted into reveal_waited
+
+    @property
+    def over(self) -> bool:
+        return self.life.over
+
+    @property
+    def my_reveal_sent(self) -> bool:
+        return self.my_reveal_seq is not None
+
+    @property
+    def pending_pass(self) -> int | None:
+        """Who claimed a pass that is waiting for its answer (only ever this side)."""
+        return self.me if self.life.state is Phase.CLAIM_PENDING else None
 
 
 # The codes of an error frame with which a joiner hands the match back before playing any of
@@ -96,6 +125,12 @@ class RoundCtx:
 HANDED_BACK = frozenset({"version", "mismatch", "left"})
 # The reason a Leave frame gives when the player said nothing more.
 LEFT = "left the match"
+
+
+# How long (seconds) the peer has to send his reveal while connected, and to come back after
+# the connection dropped; the transport sets its own (``--reveal-timeout``, ``--resume-window``).
+REVEAL_TIMEOUT = 30.0
+RESUME_WINDOW = 900.0
 
 
 class DuelCore:
@@ -134,6 +169,9 @@ class DuelCore:
         self.started = False  # the handshake is done
         self.refused = ""  # the host: why the joiner refused the match it was offered
         self.connected = False
+        # The connection is the peer's: he greeted (a new match) or resumed with the token.
+        # Until then its game frames are refused and its acknowledgements ignored.
+        self.authed = False
         self.finished = False
         self.closing = False  # the transport should close the connection
         self.next_seq = 1
@@ -146,7 +184,12 @@ class DuelCore:
         self.rnd: RoundCtx | None = None
         self.result: dict[str, Any] | None = None
         self.verdict: ev.Verdict | None = None
+        self.internal: str | None = None  # why this side stopped with an internal error
         self.bad_frames = 0
+        self.reveal_timeout = REVEAL_TIMEOUT
+        self.resume_window = RESUME_WINDOW
+        self._now: float | None = None
+        self._away_since: float | None = None
         self._record({"k": "start", "role": role, "name": self.name, "seed": seed.hex(),
                       "settings": None if settings is None else vars(settings),
                       "want": None if want is None else vars(want)})
@@ -164,6 +207,7 @@ class DuelCore:
     def connection_made(self) -> None:
         """A new connection: the joiner greets (or resumes); the host waits."""
         self.connected = True
+        self.authed = False
         self.closing = False
         self._wire = []
         if self.role == "join":
@@ -179,22 +223,61 @@ class DuelCore:
 
     def connection_lost(self) -> None:
         self.connected = False
+        self.authed = False
         self._wire = []
         if self.started and not self.finished and not self.refused:
             self._emit(ev.ConnectionState("reconnecting"))
 
     def peer_gone(self, reason: str = "did not come back") -> None:
-        """The resume window ran out: the peer forfeits (refusing to reveal included)."""
+        """The resume window (or the reveal deadline) ran out: the peer forfeits."""
         if self.finished or not self.started:
             self.finished = True
             return
+        self._record({"k": "local", "a": "gone", "reason": reason})
         r = self.rnd
-        what = "refused to reveal his keys" if r is not None and r.over else reason
+        what = "refused to reveal his keys" if r is not None and r.life.state in REVEALS \
+            else reason
+        self._send_ctl(m.Error(code="timeout", message=(
+            f"{self.names[self.peer]} {what}: the match is over and he forfeits it")[:500]))
         self._end_by(ev.Verdict("forfeit", self.peer, f"{self.names[self.peer]} {what}"),
                      send=False)
 
-    def tick(self) -> None:
-        """Called by the transport when idle: a heartbeat."""
+    def tick(self, now: float) -> None:
+        """The transport's clock (monotonic seconds, called often, connected or not): the
+        resume window runs while the peer is away, the reveal deadline while he is here."""
+        with self._guard():
+            self._tick(now)
+
+    def _tick(self, now: float) -> None:
+        self._now = now
+        if self.finished or not self.started:
+            return
+        r = self.rnd
+        if not (self.connected and self.authed):
+            if r is not None:
+                r.reveal_clock = None
+            if self._away_since is None:
+                self._away_since = now
+            elif now - self._away_since >= self.resume_window:
+                self.peer_gone()
+            return
+        self._away_since = None
+        if r is None or not self._waiting_for_reveal(r):
+            if r is not None:
+                r.reveal_clock = None
+            return
+        if r.reveal_clock is not None:
+            r.reveal_waited += max(0.0, now - r.reveal_clock)
+        r.reveal_clock = now
+        if r.reveal_waited >= self.reveal_timeout:
+            self.peer_gone("refused to reveal his keys")
+
+    @staticmethod
+    def _waiting_for_reveal(r: RoundCtx) -> bool:
+        return r.life.state in REVEALS and r.my_reveal_sent and r.peer_reveal is None
+
+    def heartbeat(self) -> None:
+        """Called by the transport when idle: a ping."""
         if self.connected:
             self._send_ctl(m.Ping(ack=self.received))
 
@@ -202,7 +285,7 @@ class DuelCore:
 
     def my_turn(self) -> bool:
         r = self.rnd
-        if r is None or self.finished or r.over or r.know is None or not r.know.started:
+        if r is None or self.finished or r.know is None or not r.know.started:
             return False
         return self._actor(r) == self.me and r.awaiting_draw is None
 
@@ -220,7 +303,7 @@ class DuelCore:
         v = r.know.view()
         v["net"] = {"round": r.round, "totals": list(self.totals), "names": list(self.names),
                     "my_turn": self.my_turn(), "connected": self.connected,
-                    "finished": self.finished}
+                    "finished": self.finished, "phase": r.life.state.value}
         return v
 
     def play(self, move: rules.Move | dict[str, Any]) -> None:
@@ -233,7 +316,18 @@ class DuelCore:
         if mv not in r.know.legal_moves():
             raise rules.IllegalMove(f"{mv} is not a legal move now")
         self._record({"k": "local", "a": "play", "move": mv.to_json()})
-        self._play(r, mv)
+        with self._guard():
+            self._play(r, mv)
+
+    def dispute(self) -> None:
+        """Asks for the keys now, before the round is over: both sides reveal and the referee
+        replays the round so far. If it finds no cheat, this side forfeits the match."""
+        r = self.rnd
+        if self.finished or r is None or not r.life.in_play:
+            return
+        self._record({"k": "local", "a": "dispute"})
+        with self._guard():
+            self._dispute(r)
 
     def chat(self, text: str) -> None:
         text = " ".join(text.split())[:500]
@@ -262,7 +356,9 @@ class DuelCore:
     # -- frames in ------------------------------------------------------------------------------
 
     def receive(self, line: bytes) -> None:
-        """One line from the peer. Never raises for anything the peer sends."""
+        """One line from the peer. What he sent that is wrong is answered with an error frame
+        (or, when only a cheat sends it, a verdict); a failure of this program's own ends the
+        match as an internal error, blaming nobody."""
         try:
             frame = m.decode(line)
         except m.FrameError as exc:
@@ -270,51 +366,59 @@ class DuelCore:
             if exc.code == "too_large":
                 self.closing = True
             return
-        try:
+        with self._guard():
             if isinstance(frame, m.Game):
                 self._receive_game(frame)
             else:
                 self._receive_control(frame)
+
+    @contextlib.contextmanager
+    def _guard(self) -> Iterator[None]:
+        """Where the peer's input has been judged: a refusal, a cheat, or (anything else)
+        this program's own failure."""
+        try:
+            yield
         except Refused as exc:
             self._refuse(exc.code, exc.message)
-        except Cheat as exc:
+        except (Cheat, ClaimRefuted) as exc:
             self._caught(str(exc))
-        except (mp.BadElement, ClaimRefuted) as exc:
-            self._caught(str(exc))
-        except (rules.IllegalMove, ValueError, KeyError, IndexError, TypeError,
-                AssertionError) as exc:  # a hostile frame that got past the checks
-            self._refuse("bad_frame", f"{type(exc).__name__}: {exc}"[:400])
+        except Exception as exc:  # a bug of ours, whatever the peer sent
+            self._internal(exc)
 
     def _refuse(self, code: str, message: str) -> None:
         self.bad_frames += 1
         self._events.append(ev.ProtocolError(code, message))
         self._send_ctl(m.Error(code=code, message=message[:500]))
 
+    def _internal(self, exc: Exception) -> None:
+        tb = traceback.extract_tb(exc.__traceback__)
+        where = f"{Path(tb[-1].filename).name}:{tb[-1].lineno}" if tb else "?"
+        log.debug("internal error in the duel core", exc_info=exc)
+        self.stop_internal(type(exc).__name__, where)
+
+    def stop_internal(self, error: str, where: str) -> None:
+        """Ends the match because this program failed (``error`` at ``where``): nobody is
+        blamed and nobody wins; the peer is told, the match log keeps the entry."""
+        if self.finished:
+            return
+        message = (f"internal error ({error} at {where}): this program stopped the match; "
+                   "nobody is to blame")
+        self._record({"k": "internal", "error": error, "at": where})
+        self.internal = message
+        self._send_ctl(m.Error(code="internal", message=message[:500]))
+        self._events.append(ev.ProtocolError("internal", message))
+        self._end_by(ev.Verdict("error", self.me, message), send=False)
+
     def _receive_control(self, f: m.Frame) -> None:
         if isinstance(f, m.Ping):
-            self._acked(f.ack)
+            if self.authed:
+                self._acked(f.ack)
             self._send_ctl(m.Pong(ack=self.received))
         elif isinstance(f, m.Pong):
-            self._acked(f.ack)
+            if self.authed:
+                self._acked(f.ack)
         elif isinstance(f, m.Error):
-            self._events.append(ev.ProtocolError(f.code, f.message, from_peer=True))
-            if f.code in ("version", "mismatch", "busy", "token") and not self.started:
-                self.finished = True
-                self.closing = True
-                self._emit(ev.ConnectionState("closed", f.message))
-            elif f.code == "token" and self.role == "join" and self.started:
-                # The host does not know the match this log resumes (it started afresh).
-                self.finished = True
-                self.closing = True
-                self._emit(ev.ConnectionState("closed", f.message or "the host does not "
-                                              "know this match any more"))
-            elif (f.code in HANDED_BACK and self.role == "host"
-                  and self.started and self.received == 0 and not self.finished):
-                # The joiner refused the welcome, or left before it reached him, before
-                # playing any of the match: nothing was played, so the host may offer it to
-                # somebody else (the transport starts a fresh match and waits again).
-                self.refused = f.message or f.code
-                self.closing = True
+            self._on_error(f)
         elif isinstance(f, m.Hello):
             self._on_hello(f)
         elif isinstance(f, m.Welcome):
@@ -326,6 +430,35 @@ class DuelCore:
         else:  # pragma: no cover - the union is closed
             raise Refused("bad_frame", "unexpected frame")
 
+    def _on_error(self, f: m.Error) -> None:
+        if self.role == "host" and self.started and not self.authed:
+            return  # not from the joiner: somebody else's connection to the port
+        self._events.append(ev.ProtocolError(f.code, f.message, from_peer=True))
+        if f.code in ("version", "mismatch", "busy", "token") and not self.started:
+            self.finished = True
+            self.closing = True
+            self._emit(ev.ConnectionState("closed", f.message))
+        elif f.code == "token" and self.role == "join" and self.started:
+            # The host does not know the match this log resumes (it started afresh).
+            self.finished = True
+            self.closing = True
+            self._emit(ev.ConnectionState("closed", f.message or "the host does not "
+                                          "know this match any more"))
+        elif (f.code in HANDED_BACK and self.role == "host"
+              and self.started and self.received == 0 and not self.finished):
+            # The joiner refused the welcome, or left before it reached him, before
+            # playing any of the match: nothing was played, so the host may offer it to
+            # somebody else (the transport starts a fresh match and waits again).
+            self.refused = f.message or f.code
+            self.closing = True
+        elif f.code == "internal" and self.started and not self.finished:
+            # His program stopped. From here a broken program and one that stops so as not
+            # to lose look the same: it counts as his leaving.
+            self._end_by(ev.Verdict("forfeit", self.peer, f"{self.names[self.peer]}'s "
+                                    "program stopped the match with an internal error"),
+                         send=False)
+            self.closing = True
+
     def _on_hello(self, f: m.Hello) -> None:
         if self.role != "host":
             raise Refused("bad_frame", "only the host is greeted")
@@ -336,6 +469,7 @@ class DuelCore:
             return
         if self.started and self.received == 0 and f.name == self.names[self.peer]:
             # The joiner never got the welcome (the connection dropped): greet him again.
+            self.authed = True
             self._welcome()
             self._resend(0)
             self._emit(ev.ConnectionState("connected"))
@@ -347,6 +481,7 @@ class DuelCore:
         assert self.settings is not None
         self._record({"k": "in", "frame": m.encode(f).decode()})
         self.names[self.peer] = f.name
+        self.authed = True
         self._welcome()
         self._begin()
 
@@ -385,6 +520,7 @@ class DuelCore:
         self.settings = settings
         self.names[self.peer] = f.name
         self.match_id, self.token, self.peer_token = f.match, f.token, f.peer_token
+        self.authed = True
         self._begin()
 
     def _begin(self) -> None:
@@ -402,6 +538,7 @@ class DuelCore:
             self._send_ctl(m.Error(code="token", message="wrong match or resume token"))
             self.closing = True
             return
+        self.authed = True
         self._send_ctl(m.Resumed(token=self.peer_token, ack=self.received))
         self._resend(f.ack)
         self._emit(ev.ConnectionState("connected"))
@@ -413,6 +550,7 @@ class DuelCore:
             self._send_ctl(m.Error(code="token", message="the host showed the wrong token"))
             self.closing = True
             return
+        self.authed = True
         self._resend(f.ack)
         self._emit(ev.ConnectionState("connected"))
 
@@ -429,6 +567,8 @@ class DuelCore:
     def _receive_game(self, f: m.Game) -> None:
         if not self.started:
             raise Refused("out_of_turn", "no match yet: greet first")
+        if not self.authed:
+            raise Refused("out_of_turn", "resume the match first")
         self._acked(f.ack)
         if f.seq <= self.received:
             return  # a duplicate or a replayed frame
@@ -447,23 +587,26 @@ class DuelCore:
         return self.settings.variant
 
     def _handle(self, f: m.Game) -> None:
+        peer = self.names[self.peer]
         if isinstance(f, m.Chat):
             self._emit(ev.ChatLine(self.peer, f.text))
             return
         if isinstance(f, m.Leave):
             r = self.rnd
-            what = "left before revealing his keys" if r is not None and r.over else LEFT
+            what = ("left before revealing his keys" if r is not None
+                    and r.life.state in REVEALS else LEFT)
             said = f.reason.strip()
-            reason = f"{self.names[self.peer]} {what}" + (
-                f" ({said})" if said and said != LEFT else "")
+            reason = f"{peer} {what}" + (f" ({said})" if said and said != LEFT else "")
             self._end_by(ev.Verdict("forfeit", self.peer, reason), send=False)
             self.closing = True
             return
         if isinstance(f, m.VerdictF):
             if f.player == self.me:
-                # An accusation: shown, but it makes nobody the winner.
-                self._end_by(ev.Verdict("accused", self.me, f"{self.names[self.peer]} "
-                                        f"stopped the match: {f.reason}"), send=False)
+                # An accusation. Had his keys come first (a dispute), they would have been
+                # checked already and this side would be finished, or have found no cheat and
+                # gone on: the accusation is unsupported or refuted, so it counts as leaving.
+                self._end_by(ev.Verdict("forfeit", self.peer, f"{peer} stopped the match with "
+                                        "an accusation his keys do not bear out"), send=False)
             else:
                 self._end_by(ev.Verdict(f.kind, f.player, f.reason), send=False)
             self.closing = True
@@ -474,6 +617,10 @@ class DuelCore:
         if getattr(f, "round", None) != r.round or getattr(f, "deal", None) != r.deal:
             raise Refused("out_of_turn",
                           f"frame for another round or deal (now {r.round}.{r.deal})")
+        tag = str(type(f).__struct_config__.tag)
+        if not r.life.accepts(tag):
+            raise Refused("out_of_turn", f"no {tag} frame is expected now (the deal is at "
+                                         f"{r.life.state.value})")
         if isinstance(f, m.Shuffle):
             self._on_shuffle(r, f)
         elif isinstance(f, m.KeysF):
@@ -496,7 +643,7 @@ class DuelCore:
         h = int(self.settings.options["hand_size"])
         label = f"{self.match_id}/r{round_no}/d{deal_no}"
         secrets = mp.DealSecrets.derive(self.seed, label, n)
-        self.rnd = RoundCtx(round_no, deal_no, n, h, secrets, leader)
+        self.rnd = RoundCtx(round_no, deal_no, n, h, secrets, leader, me=self.me)
         lo = 0 if self.peer == HOST else h
         self.rnd.peer_pos = set(range(lo, lo + h))
         self._emit(ev.RoundStarted(round_no, deal_no))
@@ -505,10 +652,17 @@ class DuelCore:
             self.rnd.tr.x = x
             self._send(m.Shuffle(round=round_no, deal=deal_no, stage=1, deck=_hex(x)))
 
+    # -- the deal -------------------------------------------------------------------------------
+
     def _deck(self, r: RoundCtx, f: m.Shuffle) -> list[bytes]:
         if len(f.deck) != r.n:
             raise Refused("bad_frame", f"a deck holds {r.n} points")
-        deck = [mp.point_from_hex(p) for p in f.deck]
+        try:
+            deck = [mp.point_from_hex(p) for p in f.deck]
+        except mp.BadElement as exc:
+            # The frame is otherwise well formed: only a cheat (or a broken program) sends a
+            # point outside the group.
+            raise Cheat(f"sent an invalid point in shuffle stage {f.stage} ({exc})") from None
         if not mp.distinct(deck):
             raise Cheat("sent a deck with a repeated point (a stacked shuffle)")
         return deck
@@ -538,32 +692,41 @@ class DuelCore:
 
     def _send_hand_keys(self, r: RoundCtx) -> None:
         pos = sorted(r.peer_pos)
-        r.hand_keys_sent = True
         self._send(m.KeysF(round=r.round, deal=r.deal, positions=pos,
                            keys=[r.secrets.keys[j].hex() for j in pos]))
 
-    def _open(self, r: RoundCtx, pos: int, key: bytes) -> Tile:
+    def _open(self, r: RoundCtx, pos: int, key: bytes) -> Tile | None:
+        """The tile at ``pos`` with his key; None when the point opens no tile."""
         idx = mp.open_position(self._variant(), r.tr.w[pos], r.secrets.keys[pos], key)
         if idx is None:
-            raise Cheat(f"gave a key that opens no tile (deck position {pos})")
+            return None
         tiles, _, _ = mp.encodings(self._variant())
         return tiles[idx]
+
+    @staticmethod
+    def _scalars(keys: list[str], what: str) -> list[bytes]:
+        try:
+            return [mp.scalar_from_hex(k) for k in keys]
+        except mp.BadElement as exc:
+            raise Cheat(f"{what} an invalid key ({exc})") from None
 
     def _on_keys(self, r: RoundCtx, f: m.KeysF) -> None:
         if len(f.positions) != len(f.keys) or len(set(f.positions)) != len(f.positions):
             raise Refused("bad_frame", "positions and keys differ")
-        keys = [mp.scalar_from_hex(k) for k in f.keys]
-        if r.know is None:
+        if r.life.state is Phase.DEALING:
             lo = 0 if self.me == HOST else r.h
             if not r.tr.w or sorted(f.positions) != list(range(lo, lo + r.h)):
                 raise Refused("out_of_turn", "hand keys are not expected now")
+            keys = self._scalars(f.keys, "sent")
+            r.peer_keys.update(zip(f.positions, keys, strict=True))
             hand: list[Tile] = []
             for pos, key in zip(f.positions, keys, strict=True):
                 t = self._open(r, pos, key)
-                if t in hand:
-                    raise Cheat(f"the deck deals {'-'.join(map(str, t))} twice (a stacked "
-                                "shuffle)")
-                r.peer_keys[pos] = key
+                if t is None or t in hand:
+                    # A broken deck (a key that opens no tile, a tile dealt twice): straight
+                    # to the reveal, where the verification names the culprit.
+                    self._dispute(r)
+                    return
                 r.my_tiles[pos] = t
                 hand.append(t)
             assert self.settings is not None
@@ -572,17 +735,22 @@ class DuelCore:
             self._emit(ev.Dealt(r.round, r.deal))
             if r.leader is not None:
                 r.know.start(leader=r.leader)
+                r.life.step(Step.DEALT_LEADER)
                 self._turn_changed(r)
             else:
+                r.life.step(Step.DEALT)
                 self._call_step(r)
             return
         if r.awaiting_draw is None or f.positions != [r.awaiting_draw]:
             raise Refused("out_of_turn", "a key that was not asked for")
+        assert r.know is not None
+        [key] = self._scalars(f.keys, "sent")
         pos = r.awaiting_draw
-        t = self._open(r, pos, keys[0])
-        if t not in r.know.unseen():
-            raise Cheat(f"the deck deals {'-'.join(map(str, t))} twice (a stacked shuffle)")
-        r.peer_keys[pos] = keys[0]
+        r.peer_keys[pos] = key
+        t = self._open(r, pos, key)
+        if t is None or t not in r.know.unseen():
+            self._dispute(r)  # a broken deck, as above
+            return
         r.my_tiles[pos] = t
         r.awaiting_draw = None
         r.draws += 1
@@ -594,13 +762,6 @@ class DuelCore:
 
     # -- the call-down of the opening -----------------------------------------------------------
 
-    @staticmethod
-    def _entry(k: int) -> tuple[int, int]:
-        """(rank, player) of the call-down's ``k``th answer."""
-        rank = k // 2
-        first = rank % 2
-        return rank, (first if k % 2 == 0 else 1 - first)
-
     def _run(self, r: RoundCtx) -> list[int]:
         """The ranks of the current run of answers (all by one player)."""
         order = opening_order(self._variant())
@@ -608,59 +769,58 @@ class DuelCore:
         k = r.call_ptr
         if k >= total:
             return []
-        rank, p = self._entry(k)
+        rank, p = call_entry(k)
         ranks = [rank]
-        if k + 1 < total and self._entry(k + 1)[1] == p:
-            ranks.append(self._entry(k + 1)[0])
+        if k + 1 < total and call_entry(k + 1)[1] == p:
+            ranks.append(call_entry(k + 1)[0])
         return ranks
 
     def _caller(self, r: RoundCtx) -> int | None:
         order = opening_order(self._variant())
         if r.call_ptr >= 2 * len(order):
             return None
-        return self._entry(r.call_ptr)[1]
+        return call_entry(r.call_ptr)[1]
 
     def _call_step(self, r: RoundCtx) -> None:
         """Answers the call-down while it is my turn; sets the opening when found."""
         assert r.know is not None
         order = opening_order(self._variant())
-        while r.opening is None and not r.void and self._caller(r) == self.me:
+        while r.life.state is Phase.CALLING and self._caller(r) == self.me:
             ranks = self._run(r)
             held = set(r.know.hand)
             mine = [k for k in ranks if order[k] in held]
             if mine:
                 r.opening = (self.me, order[mine[0]])
                 r.know.start(opening=r.opening)
+                r.life.step(Step.OPENED)
                 self._turn_changed(r)
                 return
             self._send(m.Call(round=r.round, deal=r.deal, rank=ranks[-1]))
             r.call_ptr += len(ranks)
-            self._maybe_void(r)
+            self._maybe_void(r, self.me)
 
-    def _maybe_void(self, r: RoundCtx) -> None:
+    def _maybe_void(self, r: RoundCtx, by: int) -> None:
         if r.call_ptr >= 2 * len(opening_order(self._variant())) and r.opening is None:
             r.void = True
-            r.over = True
-            self._send_reveal(r)
+            self._round_over(r, by)
 
     def _on_call(self, r: RoundCtx, f: m.Call) -> None:
-        if r.know is None or r.opening is not None or r.void or self._caller(r) != self.peer:
+        if self._caller(r) != self.peer:
             raise Refused("out_of_turn", "no call expected now")
         ranks = self._run(r)
         if f.rank != ranks[-1]:
             raise Refused("out_of_turn", f"the call is for rank {ranks[-1]}, not {f.rank}")
         r.call_ptr += len(ranks)
-        self._maybe_void(r)
-        if not r.void:
-            self._call_step(r)
+        self._maybe_void(r, self.peer)
+        self._call_step(r)
 
     # -- moves ----------------------------------------------------------------------------------
 
     def _actor(self, r: RoundCtx) -> int | None:
-        if r.over or r.know is None or not r.know.started:
+        if r.life.state is Phase.CLAIM_PENDING:
+            return self.peer
+        if r.life.state is not Phase.PLAY or r.know is None or not r.know.started:
             return None
-        if r.pending_pass is not None:
-            return 1 - r.pending_pass
         s = r.know.state
         if s.is_over:
             return None if r.know.public_end() else r.next_actor
@@ -687,7 +847,7 @@ class DuelCore:
                                chain=chain.hex()))
             return
         if mv.kind == "pass":
-            r.pending_pass = self.me
+            r.life.step(Step.PASSED)
             self._log(r, self.me, mv)
             self._send(m.MoveF(round=r.round, deal=r.deal, n=n, move=_movej(mv), proofs=[],
                                chain=r.chain.hex()))
@@ -704,92 +864,85 @@ class DuelCore:
                            chain=r.chain.hex()))
         self._after_move(r, self.me, mv)
 
-    def _block(self, r: RoundCtx) -> None:
-        n = len(r.log)
-        self._log_block(r, self.me)
-        self._send(m.Block(round=r.round, deal=r.deal, n=n))
-        self._emit(ev.Moved(self.me, {"kind": "block"}))
-        self._round_over(r)
+    def _parse_move(self, f: m.MoveF) -> rules.Move:
+        try:
+            return rules.move_from_json(self._variant(), f.move.to_dict())
+        except rules.IllegalMove as exc:
+            raise Refused("bad_frame", f"not a move: {exc}") from None
 
-    def _after_move(self, r: RoundCtx, player: int, mv: rules.Move) -> None:
-        if mv.kind != "draw":
-            self._emit(ev.Moved(player, mv.to_json()))
-        r.next_actor = player if mv.kind == "draw" else 1 - player
-        assert r.know is not None
-        if r.know.public_end():
-            self._round_over(r)
-            return
-        self._turn_changed(r)
-
-    def _turn_changed(self, r: RoundCtx) -> None:
-        if self._actor(r) == self.me and r.awaiting_draw is None:
-            self._emit(ev.YourTurn())
+    @staticmethod
+    def _theirs(work: Knowledge, mv: rules.Move) -> None:
+        """Applies his move to a working copy of my knowledge (ClaimRefuted for a claim the
+        unseen tiles cannot bear)."""
+        try:
+            work.apply_theirs(mv)
+        except NotLegal as exc:
+            if mv.kind == "place":
+                raise Refused("bad_frame", f"an illegal move: {exc}") from None
+            raise Cheat("passed while he could still draw" if mv.kind == "pass"
+                        else "drew when no tile may be drawn") from None
 
     def _on_move(self, r: RoundCtx, f: m.MoveF) -> None:
+        """His move: every check is made on a working copy of my knowledge, which replaces
+        it only when the move is taken."""
         know = r.know
-        if know is None:
-            raise Refused("out_of_turn", "the hands are not dealt yet")
+        assert know is not None  # the states that take a move have a hand
         if f.n != len(r.log):
             raise Refused("out_of_turn", f"move {f.n} is not move {len(r.log)}")
-        mv = rules.move_from_json(self._variant(), f.move.to_dict())
+        mv = self._parse_move(f)
         if mv.kind != "place" and f.proofs:
             raise Refused("bad_frame", "only a placement carries proofs")
-        if not know.started:
-            # The call-down: the peer opens with a tile of his run.
-            if self._caller(r) != self.peer or r.void or mv.kind != "place":
-                raise Refused("out_of_turn", "not your turn to open")
-            order = opening_order(self._variant())
-            tiles = tiles_of(mv)
-            if len(tiles) != 1 or tiles[0] not in [order[k] for k in self._run(r)]:
-                raise Refused("out_of_turn", "that tile is not the one being called")
-            trial = copy.copy(know)
-            trial.start(opening=(self.peer, tiles[0]))
-            if mv not in trial.state.legal_moves():
-                raise Refused("out_of_turn", f"{mv} is not an opening move")
-            used = self._check_proofs(r, mv, f.proofs)
-            r.opening = (self.peer, tiles[0])
-            know.start(opening=r.opening)
-            know.apply_theirs(mv)
-            r.used |= used
-            self._log(r, self.peer, mv)
-            self._check_chain(r, f.chain)
-            self._after_move(r, self.peer, mv)
+        if r.life.state is Phase.CALLING:
+            self._on_opening(r, f, mv)
             return
         if self._actor(r) != self.peer or r.awaiting_draw is not None:
             raise Refused("out_of_turn", "not your turn")
+        answering = r.life.state is Phase.CLAIM_PENDING
         if mv.kind == "pass":
-            if r.pending_pass is not None:
+            if answering:
                 raise Refused("out_of_turn", "answer a pass with a move or a block")
+            if know.block_possible() and not know.can_place(self.me):
+                self._log(r, self.peer, mv)
+                self._check_chain(r, f.chain)
+                self._emit(ev.Moved(self.peer, mv.to_json()))
+                self._block(r)
+                return
+            work = copy.deepcopy(know)
+            self._theirs(work, mv)
+            r.know = work
             self._log(r, self.peer, mv)
             self._check_chain(r, f.chain)
             self._emit(ev.Moved(self.peer, mv.to_json()))
-            if know.block_possible() and not know.can_place(self.me):
-                self._block(r)
-                return
-            know.apply_theirs(mv)
             r.next_actor = self.me
             self._turn_changed(r)
             return
-        if r.pending_pass == self.me:
+        work = copy.deepcopy(know)
+        if answering:
             if know.state.is_over:
                 raise Cheat("moved although the round was blocked")
-            know.apply_mine(rules.PASS, their_next=mv)
-            r.pending_pass = None
+            work.apply_mine(rules.PASS, their_next=mv)
         if mv.kind == "place":
-            used = self._check_proofs(r, mv, f.proofs)
-            know.apply_theirs(mv)
+            used, own = self._check_proofs(r, mv, f.proofs)
+            self._theirs(work, mv)
+            r.know = work
             r.used |= used
+            r.peer_own_keys.update(own)
+            if answering:
+                r.life.step(Step.ANSWERED)
             self._log(r, self.peer, mv)
             self._check_chain(r, f.chain)
             self._after_move(r, self.peer, mv)
             return
         # A draw: give him the key of the next bazaar position, and only that one.
-        if know.state.is_over or not _draw_allowed(know):
+        if work.state.is_over or not _draw_allowed(work):
             raise Cheat("drew when no tile may be drawn")
         pos = 2 * r.h + r.draws
         if pos >= r.n:
             raise Cheat("drew from an empty bazaar")
-        know.apply_theirs(mv)
+        self._theirs(work, mv)
+        r.know = work
+        if answering:
+            r.life.step(Step.ANSWERED)
         r.draws += 1
         r.peer_pos.add(pos)
         self._log(r, self.peer, mv)
@@ -799,110 +952,201 @@ class DuelCore:
         r.next_actor = self.peer
         self._emit(ev.Moved(self.peer, mv.to_json()))
 
-    def _check_proofs(self, r: RoundCtx, mv: rules.Move, proofs: list[m.Proof]) -> set[int]:
-        """The positions the proofs open (each the peer's, unused, holding the tile)."""
+    def _on_opening(self, r: RoundCtx, f: m.MoveF, mv: rules.Move) -> None:
+        """The call-down: the peer opens with a tile of his run."""
+        assert r.know is not None
+        if self._caller(r) != self.peer or mv.kind != "place":
+            raise Refused("out_of_turn", "not your turn to open")
+        order = opening_order(self._variant())
+        tiles = tiles_of(mv)
+        if len(tiles) != 1 or tiles[0] not in [order[k] for k in self._run(r)]:
+            raise Refused("out_of_turn", "that tile is not the one being called")
+        work = copy.deepcopy(r.know)
+        work.start(opening=(self.peer, tiles[0]))
+        if mv not in work.state.legal_moves():
+            raise Refused("out_of_turn", f"{mv} is not an opening move")
+        used, own = self._check_proofs(r, mv, f.proofs)
+        self._theirs(work, mv)
+        r.know = work
+        r.opening = (self.peer, tiles[0])
+        r.used |= used
+        r.peer_own_keys.update(own)
+        r.life.step(Step.OPENED)
+        self._log(r, self.peer, mv)
+        self._check_chain(r, f.chain)
+        self._after_move(r, self.peer, mv)
+
+    def _check_proofs(self, r: RoundCtx, mv: rules.Move,
+                      proofs: list[m.Proof]) -> tuple[set[int], dict[int, bytes]]:
+        """The positions the proofs open (each the peer's, unused, holding the tile) and his
+        keys for them; changes nothing."""
         tiles = tiles_of(mv)
         if len(proofs) != len(tiles):
             raise Cheat("placed a tile without proving it was dealt to him")
         tiles_all, _, _ = mp.encodings(self._variant())
         used: set[int] = set()
+        own: dict[int, bytes] = {}
         for t, pr in zip(tiles, proofs, strict=True):
             name = "-".join(map(str, t))
             if pr.pos not in r.peer_pos or pr.pos in r.used or pr.pos in used:
                 raise Cheat(f"placed {name} from deck position {pr.pos}, which is not his")
-            key = mp.scalar_from_hex(pr.key)
+            [key] = self._scalars([pr.key], f"proved {name} with")
             idx = mp.open_position(self._variant(), r.tr.w[pr.pos], key, r.secrets.keys[pr.pos])
             if idx is None or tiles_all[idx] != tuple(t):
                 raise Cheat(f"placed {name}, which was not dealt to him")
             used.add(pr.pos)
-            r.peer_own_keys[pr.pos] = key
-        return used
+            own[pr.pos] = key
+        return used, own
 
     def _check_chain(self, r: RoundCtx, chain: str) -> None:
         if chain != r.chain.hex():
             self._refuse("desync", "the two sides no longer agree on the moves played")
 
     def _on_block(self, r: RoundCtx, f: m.Block) -> None:
-        if r.pending_pass != self.me or f.n != len(r.log):
+        if f.n != len(r.log):
             raise Refused("out_of_turn", "no pass to answer with a block")
         assert r.know is not None
         if not r.know.block_possible():
             raise Cheat("claimed a blocked round while tiles may still be drawn")
         self._log_block(r, self.peer)
         self._emit(ev.Moved(self.peer, {"kind": "block"}))
-        self._round_over(r)
+        self._round_over(r, self.peer)
 
-    # -- the end of a round ---------------------------------------------------------------------
+    def _block(self, r: RoundCtx) -> None:
+        n = len(r.log)
+        self._log_block(r, self.me)
+        self._send(m.Block(round=r.round, deal=r.deal, n=n))
+        self._emit(ev.Moved(self.me, {"kind": "block"}))
+        self._round_over(r, self.me)
 
-    def _round_over(self, r: RoundCtx) -> None:
-        r.over = True
-        r.pending_pass = None
-        self._send_reveal(r)
+    def _after_move(self, r: RoundCtx, player: int, mv: rules.Move) -> None:
+        if mv.kind != "draw":
+            self._emit(ev.Moved(player, mv.to_json()))
+        r.next_actor = player if mv.kind == "draw" else 1 - player
+        assert r.know is not None
+        if r.know.public_end():
+            self._round_over(r, player)
+            return
+        self._turn_changed(r)
+
+    def _turn_changed(self, r: RoundCtx) -> None:
+        if self._actor(r) == self.me and r.awaiting_draw is None:
+            self._emit(ev.YourTurn())
+
+    # -- the end of a round: reveal, dispute, verify --------------------------------------------
+
+    def _round_over(self, r: RoundCtx, by: int) -> None:
+        """The frame of ``by`` ended the round (out, every arm closed, a block, a void deal)."""
+        r.life.step(Step.ROUND_END)
+        if by == self.me:
+            r.my_stop_seq = self.next_seq - 1
+        self._send_reveal_frame(r, dispute=False)
+        self._maybe_verify(r)
+
+    def _dispute(self, r: RoundCtx) -> None:
+        """I ask for the keys while the round is in play."""
+        r.life.step(Step.DISPUTE)
+        r.disputers.add(self.me)
+        self._send_reveal_frame(r, dispute=True)
+        if r.my_stop_seq is None:
+            r.my_stop_seq = r.my_reveal_seq
+        self._maybe_verify(r)
 
     def _send_reveal(self, r: RoundCtx, dispute: bool = False) -> None:
-        if r.my_reveal_sent:
+        """My reveal: a dispute when the round is still in play."""
+        if dispute and r.life.in_play:
+            self._dispute(r)
+        elif not r.life.in_play:
+            self._send_reveal_frame(r, dispute=False)
+            self._maybe_verify(r)
+
+    def _send_reveal_frame(self, r: RoundCtx, dispute: bool) -> None:
+        if r.my_reveal_seq is not None:
             return
-        r.my_reveal_sent = True
+        r.my_reveal_seq = self.next_seq
         self._send(m.Reveal(round=r.round, deal=r.deal, key=r.secrets.key.hex(),
                             keys=[k.hex() for k in r.secrets.keys], dispute=dispute))
-        self._maybe_verify(r)
 
     def _on_reveal(self, r: RoundCtx, f: m.Reveal) -> None:
         if r.peer_reveal is not None:
             raise Refused("out_of_turn", "keys already revealed")
-        if not r.over:
+        if r.life.in_play:
             if not f.dispute:
                 raise Refused("out_of_turn", "the round is not over")
-            r.over = True
+            r.life.step(Step.DISPUTE)
+            r.disputers.add(self.peer)
+        elif f.dispute and r.my_stop_seq is not None and f.ack < r.my_stop_seq:
+            # He disputed before he knew the round had ended (or of my own dispute): a
+            # dispute of his all the same.
+            r.disputers.add(self.peer)
         r.peer_reveal = f
-        if not r.my_reveal_sent:
-            self._send_reveal(r)
-        else:
-            self._maybe_verify(r)
+        self._send_reveal_frame(r, dispute=False)
+        self._maybe_verify(r)
 
     def _maybe_verify(self, r: RoundCtx) -> None:
-        if not r.my_reveal_sent or r.peer_reveal is None or self.finished:
+        if r.my_reveal_seq is None or r.peer_reveal is None or self.finished:
             return
+        cheater, reason, state = self._verify(r)
+        r.life.step(Step.RULED)
+        if cheater is not None:
+            self._end_by(ev.Verdict("cheat", cheater, reason), send=cheater == self.peer)
+            return
+        if r.disputers:
+            names = self.names
+            if len(r.disputers) == 2:
+                self._end_by(ev.Verdict("forfeit", self.peer, (
+                    f"{names[HOST]} and {names[JOIN]} both disputed round {r.round} and the "
+                    "keys showed no cheat: neither wins")), send=False, nobody=True)
+            else:
+                [p] = r.disputers
+                self._end_by(ev.Verdict("forfeit", p, f"{names[p]} disputed round {r.round} "
+                                        "and the keys showed no cheat"), send=False)
+            return
+        if r.void:
+            self._new_round(r.round, r.deal + 1, None)
+            return
+        if state is None or not state.is_over:
+            raise AssertionError("the referee's replay does not end a round both sides saw end")
+        self._score(r, state)
+
+    def _verify(self, r: RoundCtx) -> tuple[int | None, str, rules.RoundState | None]:
+        """Both reveals in: (the cheater or None, why, the true round as far as it went)."""
         f = r.peer_reveal
+        assert f is not None
         variant = self._variant()
+        who = self.names[self.peer] or "the opponent"
         try:
             key = mp.scalar_from_hex(f.key)
-            if len(f.keys) != r.n:
-                raise Cheat(f"revealed {len(f.keys)} keys for a deck of {r.n}")
             keys = [mp.scalar_from_hex(k) for k in f.keys]
         except mp.BadElement as exc:
-            raise Cheat(f"revealed an invalid key: {exc}") from None
+            return self.peer, f"{who}: revealed an invalid key: {exc}", None
+        if len(keys) != r.n:
+            return self.peer, f"{who}: revealed {len(keys)} keys for a deck of {r.n}", None
         for pos, k in list(r.peer_keys.items()) + list(r.peer_own_keys.items()):
             if keys[pos] != k:
-                raise Cheat(f"revealed a key for position {pos} other than the one he used")
-        if not (r.tr.x and r.tr.y and r.tr.z and r.tr.w):
-            raise Cheat("revealed before the deal was complete")
+                return self.peer, (f"{who}: revealed a key for position {pos} other than the "
+                                   "one he used"), None
         mine_key, mine_keys = r.secrets.key, r.secrets.keys
         a, ak, b, bk = ((mine_key, mine_keys, key, keys) if self.me == HOST
                         else (key, keys, mine_key, mine_keys))
         try:
-            deck = mp.verify_deal(variant, r.tr, a, ak, b, bk)
+            deck = mp.verify_stages(variant, r.tr, a, ak, b, bk)
         except mp.ShuffleFault as exc:
-            raise Cheat(exc.reason) from None
+            return exc.player, f"{self.names[exc.player]}: {exc.reason}", None
+        if deck is None:
+            return None, "", None  # a deal cut short: its stages so far are sound
         tiles, _, _ = mp.encodings(variant)
         order = [tiles[i] for i in deck]
-        for pos, t in r.my_tiles.items():
-            if order[pos] != t:  # pragma: no cover - implied by the key checks
-                raise Cheat("the deck does not hold the tiles it showed")
+        if any(order[pos] != t for pos, t in r.my_tiles.items()):  # pragma: no cover
+            raise AssertionError("a verified deck differs from the tiles it opened to")
         deal = {"hands": [[list(t) for t in order[: r.h]], [list(t) for t in order[r.h: 2 * r.h]]],
                 "bazaar": [list(t) for t in order[2 * r.h:]]}
         assert self.settings is not None
         ruling = judge(variant, dict(self.settings.options or {}), deal, r.leader,
-                       r.opening, r.log)
+                       r.opening, r.log, called=r.call_ptr)
         if ruling.cheater is not None:
-            who = self.names[ruling.cheater]
-            self._end_by(ev.Verdict("cheat", ruling.cheater, f"{who} {ruling.reason}"),
-                         send=ruling.cheater == self.peer)
-            return
-        if r.void or ruling.state is None:
-            self._new_round(r.round, r.deal + 1, None)
-            return
-        self._score(r, ruling.state)
+            return ruling.cheater, f"{self.names[ruling.cheater]} {ruling.reason}", ruling.state
+        return None, "", ruling.state
 
     def _score(self, r: RoundCtx, state: rules.RoundState) -> None:
         assert self.settings is not None
@@ -917,6 +1161,7 @@ class DuelCore:
                                 state.end_reason, state.to_json()))
         if match.is_over:
             self.finished = True
+            r.life.end()
             self.result = self._result(match.winner, True)
             self._emit(ev.MatchOver(self.result))
             self.closing = True
@@ -939,12 +1184,19 @@ class DuelCore:
         return out
 
     def _caught(self, reason: str) -> None:
+        """An immediate cheat: my keys go first (so he can check the accusation), then the
+        verdict; the match is over."""
         if self.finished:
             return
+        r = self.rnd
+        if r is not None and r.life.in_play:
+            self._send_reveal_frame(r, dispute=True)
         who = self.names[self.peer] or "the opponent"
         self._end_by(ev.Verdict("cheat", self.peer, f"{who}: {reason}"), send=True)
 
-    def _end_by(self, verdict: ev.Verdict, send: bool) -> None:
+    def _end_by(self, verdict: ev.Verdict, send: bool, nobody: bool = False) -> None:
+        """The match ends early: ``verdict.player`` loses it (unless ``nobody`` wins, or
+        the verdict is this side's internal error)."""
         if self.finished:
             return
         if send:
@@ -953,8 +1205,10 @@ class DuelCore:
         self.verdict = verdict
         self.finished = True
         self.closing = True
+        if self.rnd is not None:
+            self.rnd.life.end()
         self._emit(verdict)
-        winner = None if verdict.kind == "accused" else 1 - verdict.player
+        winner = None if nobody or verdict.kind == "error" else 1 - verdict.player
         self.result = self._result(winner, False)
         self._emit(ev.MatchOver(self.result))
 
@@ -966,7 +1220,7 @@ class DuelCore:
         self.next_seq += 1
         data = m.encode(frame)
         self.unacked.append((frame.seq, data))
-        if self.connected:
+        if self.connected and self.authed:
             self._wire.append(data)
 
     def _send_ctl(self, frame: m.Frame) -> None:

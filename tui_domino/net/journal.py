@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,18 @@ def load(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     return out
 
 
+def keep_aside(path: Path, why: str) -> Path:
+    """Renames a log to ``<name>.<why>-<time>.jsonl`` (never over another file)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.stem}.{why}-{stamp}{path.suffix}")
+    n = 1
+    while target.exists():
+        target = path.with_name(f"{path.stem}.{why}-{stamp}-{n}{path.suffix}")
+        n += 1
+    os.replace(path, target)
+    return target
+
+
 class UnreadableLog(ValueError):
     """A match log that cannot be replayed; it was moved aside (the message says where)."""
 
@@ -94,6 +107,12 @@ def replay(entries: list[dict[str, Any]]) -> DuelCore:
                     core.chat(e["text"])
                 elif e["a"] == "leave":
                     core.leave(e["reason"])
+                elif e["a"] == "dispute":
+                    core.dispute()
+                elif e["a"] == "gone":  # a deadline ran out (the resume window, the reveal)
+                    core.peer_gone(e["reason"])
+            elif e["k"] == "internal":
+                core.stop_internal(e["error"], e["at"])
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"a malformed entry: {exc!r}") from exc
     core.outgoing()
@@ -104,7 +123,8 @@ def replay(entries: list[dict[str, Any]]) -> DuelCore:
 def resume(path: str | os.PathLike[str], fsync: bool = True) -> DuelCore | None:
     """The core of an unfinished match logged at ``path`` (the log stays attached), or
     None when there is no such log (or an empty one) or its match is over. A log that
-    cannot be replayed is moved aside and ``UnreadableLog`` says where."""
+    cannot be replayed is moved aside and ``UnreadableLog`` says where; so is the log of a
+    match that this program stopped with an internal error (kept, for its record)."""
     p = Path(path)
     if not p.exists():
         return None
@@ -118,6 +138,9 @@ def resume(path: str | os.PathLike[str], fsync: bool = True) -> DuelCore | None:
             f"The log of the unfinished duel could not be read ({exc}); it was kept as "
             f"{kept} and a new match begins."
         ) from exc
+    if core.internal is not None:
+        keep_aside(p, "internal")
+        return None
     if core.finished or not core.started:
         return None
     core.journal = Journal(p, fsync=fsync)

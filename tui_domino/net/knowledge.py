@@ -21,6 +21,11 @@ class ClaimRefuted(Exception):
     """A claim of the opponent is impossible on what this peer can see."""
 
 
+class NotLegal(Exception):
+    """The opponent's move breaks the rules on the public board, however the unseen tiles
+    lie (a tile that does not fit, a pass while he may still draw, ...)."""
+
+
 def tiles_of(move: rules.Move) -> list[Tile]:
     if move.placements is not None:
         return [p.tile for p in move.placements]
@@ -200,7 +205,8 @@ class Knowledge:
 
     def apply_theirs(self, move: rules.Move) -> None:
         """Applies the opponent's move (placed tiles are proven by the caller); raises
-        ClaimRefuted when his draw or pass is impossible on what this peer sees."""
+        ClaimRefuted when his draw or pass is impossible on what this peer sees, and NotLegal
+        when the move breaks the rules; either way before anything has changed."""
         d = self._json()
         unseen = self.unseen(d)
         h = len(d["hands"][self.opp])
@@ -209,9 +215,10 @@ class Knowledge:
             if any(t not in unseen for t in must):
                 raise ClaimRefuted("placed a tile this side holds or saw played")
             rest = [t for t in unseen if t not in must]
-            arranged = self._fill(must, rest, set(), h)
+            arranged = self._arranged(d, self._fill(must, rest, set(), h))
+            self._check_legal(arranged, move)
             # Keep a tile playable after the move in his hand whenever one exists.
-            self._arrange(d, arranged)
+            self._load(arranged)
             d2 = self._json()
             good = self._after(d2, move, self.opp, rest)
             self._arrange(d2, self._fill(must, rest, good, h))
@@ -225,8 +232,15 @@ class Knowledge:
             hand = dull[:h]
             rest = [t for t in unseen if t not in hand]
             top = next((t for t in rest if t in playable), None)
-            self._arrange(d, hand, first=top)
+            arranged = self._arranged(d, hand, first=top)
+            self._check_legal(arranged, move)
+            self._load(arranged)
         self.state.apply(move)
+
+    @staticmethod
+    def _check_legal(d: JSON, move: rules.Move) -> None:
+        if move not in rules.state_from_json({**d, "history": []}).legal_moves():
+            raise NotLegal(f"{move} is not a legal move now")
 
     # -- placeholders ---------------------------------------------------------------------------
 
@@ -244,6 +258,11 @@ class Knowledge:
         return hand
 
     def _arrange(self, d: JSON, opp_hand: list[Tile], first: Tile | None = None) -> None:
+        self._load(self._arranged(d, opp_hand, first))
+
+    def _arranged(self, d: JSON, opp_hand: list[Tile], first: Tile | None = None) -> JSON:
+        """``d`` with the opponent holding ``opp_hand`` and the other unseen tiles in the
+        bazaar (``first`` on top)."""
         unseen = self.unseen(d)
         held = set(opp_hand)
         bazaar = [t for t in unseen if t not in held]
@@ -255,7 +274,7 @@ class Knowledge:
         hands[self.opp] = sorted(list(t) for t in opp_hand)
         d["hands"] = hands
         d["bazaar"] = [list(t) for t in bazaar]
-        self._load(d)
+        return d
 
     def _after(self, d: JSON, move: rules.Move, player: int, pool: list[Tile]) -> set[Tile]:
         """The tiles of ``pool`` the opponent could play after ``player`` makes ``move``."""

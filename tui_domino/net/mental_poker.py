@@ -226,6 +226,26 @@ def verify_deal(
     return [sigma1[sigma2[j]] for j in range(n)]
 
 
+def verify_stages(
+    variant: str, tr: Transcript, a: bytes, a_keys: Sequence[bytes], b: bytes,
+    b_keys: Sequence[bytes],
+) -> list[int] | None:
+    """``verify_deal`` for a deal that may have been cut short (a dispute during the deal):
+    checks every stage sent so far; the tile index at each position once all four were
+    sent, else None. Raises ShuffleFault naming the player at fault."""
+    if tr.w:
+        return verify_deal(variant, tr, a, a_keys, b, b_keys)
+    _, _, index = encodings(variant)
+    a_inv, b_inv = inv(a), inv(b)
+    if tr.x:
+        _unwrap(tr.x, a_inv, index, 0, "host")
+    if tr.x and tr.y:
+        _unwrap(tr.y, b_inv, {p: j for j, p in enumerate(tr.x)}, 1, "joiner")
+    if tr.y and tr.z:
+        _check_keys(tr.y, tr.z, a_keys, a_inv, 0, "host")
+    return None
+
+
 def _unwrap(deck: Sequence[bytes], key_inv: bytes, source: dict[bytes, int], player: int,
             who: str) -> list[int]:
     """Where each element of ``deck``, decrypted with ``key_inv``, sits in ``source``; a

@@ -1,8 +1,9 @@
 """The frames of the duel protocol: typed msgspec structs with size limits.
 
-A frame is one JSON object on one line of at most ``MAX_FRAME`` bytes. ``decode`` turns a
-line into a frame or raises ``FrameError`` with a message fit for an ``error`` frame; it
-never raises anything else. See docs/protocol.md, sections 2-8.
+A frame is one JSON object on one line of at most ``MAX_FRAME`` bytes, its newline included
+(so at most ``MAX_LINE`` bytes before the newline). ``decode`` turns a line into a frame or
+raises ``FrameError`` with a message fit for an ``error`` frame; it never raises anything
+else. See docs/protocol.md, sections 2-8.
 """
 
 from __future__ import annotations
@@ -12,9 +13,13 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta, Struct
 
-PROTOCOL = 1
+# 2: a dispute that finds no cheat costs the disputer the match, and an accusation must come
+# after the accuser's reveal (docs/protocol.md, sections 6-7); version 1 peers read both
+# otherwise, so the two refuse each other.
+PROTOCOL = 2
 APP = "tui-domino"
-MAX_FRAME = 65536
+MAX_FRAME = 65536  # bytes, the newline included
+MAX_LINE = MAX_FRAME - 1  # bytes before the newline
 
 Hex64 = Annotated[str, Meta(pattern="^[0-9a-f]{64}$")]
 Token = Annotated[str, Meta(pattern="^[0-9a-f]{32}$")]
@@ -197,9 +202,11 @@ class FrameError(ValueError):
 
 
 def decode(line: bytes) -> Frame:
-    """One frame from one line (without or with its newline)."""
-    if len(line) > MAX_FRAME:
-        raise FrameError("too_large", f"a frame is at most {MAX_FRAME} bytes")
+    """One frame from one line (without or with its newline: the limit counts it either
+    way)."""
+    if len(line) - line.endswith(b"\n") > MAX_LINE:
+        raise FrameError("too_large", f"a frame is at most {MAX_FRAME} bytes, its newline "
+                                      "included")
     try:
         frame = _decoder.decode(line)
     except msgspec.ValidationError as exc:

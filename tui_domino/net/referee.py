@@ -34,6 +34,14 @@ def true_opening(variant: str, hands: list[list[Tile]]) -> tuple[int, Tile] | No
     return None
 
 
+def call_entry(k: int) -> tuple[int, int]:
+    """(rank, player) of the call-down's ``k``th answer: rank ``i`` is answered first by
+    player ``i mod 2``, then by the other (docs/protocol.md, section 6)."""
+    rank = k // 2
+    first = rank % 2
+    return rank, (first if k % 2 == 0 else 1 - first)
+
+
 def name(tile: Tile) -> str:
     return "-".join(str(n) for n in tile)
 
@@ -45,10 +53,21 @@ def judge(
     leader: int | None,
     opening: tuple[int, Tile] | None,
     log: list[dict[str, Any]],
+    called: int | None = None,
 ) -> Ruling:
     """``deal``: the true hands and bazaar; ``leader``: a free leader, else ``opening`` is
-    what the call-down found (None: every rank denied, a void deal)."""
+    what the call-down found (None: every rank denied, a void deal). ``called``: how many
+    answers of the call-down were given, when a dispute cut it short (no opening yet)."""
     hands = [[tuple(t) for t in h] for h in deal["hands"]]
+    order = opening_order(variant)
+    if leader is None and opening is None and called is not None and called < 2 * len(order):
+        # A dispute during the call-down: every denial given so far must be true.
+        for k in range(called):
+            rank, p = call_entry(k)
+            if order[rank] in hands[p]:
+                return Ruling(None, p, f"held {name(order[rank])} but denied it when the "
+                                       "opening was called")
+        return Ruling(None)
     if leader is None:
         truth = true_opening(variant, hands)
         if truth != opening:

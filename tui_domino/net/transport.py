@@ -1,14 +1,20 @@
 """The asyncio transport around one ``DuelCore``: host or join, reconnect, resume.
 
 Every read is bounded by ``asyncio.timeout``; one writer task owns the socket's write side
-through a bounded queue; a silent peer is dropped after three heartbeats; a dropped peer has
-``resume_window`` seconds to come back before he forfeits. See docs/protocol.md.
+through a bounded queue; a silent peer is dropped after three heartbeats. A clock task gives
+the core the time, which counts the deadlines: a dropped peer has ``resume_window`` seconds
+to come back (only his resume with the right token stops that clock), a connected one
+``reveal_timeout`` seconds to reveal his keys. The host accepts connections itself, backing
+off (and saying so once) when the process runs out of file descriptors. See
+docs/protocol.md.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
+import logging
 import os
 import socket
 from collections.abc import AsyncIterator
@@ -18,10 +24,17 @@ from typing import Any
 from tui_domino import rules
 from tui_domino.net import events as ev
 from tui_domino.net import journal as jr
-from tui_domino.net.core import LEFT, DuelCore, MatchSettings
-from tui_domino.net.messages import MAX_FRAME, error
+from tui_domino.net import mental_poker as mp
+from tui_domino.net.core import LEFT, RESUME_WINDOW, REVEAL_TIMEOUT, DuelCore, MatchSettings
+from tui_domino.net.messages import MAX_FRAME, MAX_LINE, error
+
+log = logging.getLogger(__name__)
 
 WRITE_QUEUE = 256
+BACKLOG = 100
+# accept() failing for want of resources (file descriptors, buffers): wait, longer each time.
+OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+ACCEPT_BACKOFF = (0.05, 2.0)
 
 
 class DuelSession:
@@ -32,19 +45,24 @@ class DuelSession:
         core: DuelCore,
         *,
         heartbeat: float = 5.0,
-        resume_window: float = 900.0,
+        resume_window: float = RESUME_WINDOW,
+        reveal_timeout: float = REVEAL_TIMEOUT,
         write_timeout: float = 10.0,
     ) -> None:
-        self.core = core
         self.heartbeat = heartbeat
         self.resume_window = resume_window
+        self.reveal_timeout = reveal_timeout
         self.write_timeout = write_timeout
+        self.core = core
+        self._configure(core)
+        # The clock's period: a small part of the shortest deadline, at most a second.
+        self.tick_every = max(0.01, min(1.0, heartbeat / 4, resume_window / 20,
+                                        reveal_timeout / 20))
         self._events: asyncio.Queue[ev.Event | None] = asyncio.Queue()
         self._wq: asyncio.Queue[bytes | None] | None = None
         self._conn: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._server: asyncio.base_events.Server | None = None
-        self._gone: asyncio.Task[None] | None = None
+        self._listening: list[socket.socket] = []
         self._closed = asyncio.Event()
         self._closing = False
         self._closers: set[asyncio.Task[None]] = set()
@@ -83,12 +101,13 @@ class DuelSession:
         self.resumed = resumed
         self.notice = notice
         self.journal_path = Path(journal_path) if journal_path else None
-        self._server = await asyncio.start_server(self._on_client, addr, port,
-                                                  limit=MAX_FRAME + 1)
-        sock = self._server.sockets[0].getsockname()
-        self.port = int(sock[1])
+        self._listening = await _listen(addr, port)
+        self.port = int(self._listening[0].getsockname()[1])
+        for sock in self._listening:
+            self._spawn(self._accept_loop(sock))
         self.addresses = listening_addresses(addr, self.port)
         self._emit(ev.ConnectionState("waiting", ", ".join(self.addresses)))
+        self._spawn(self._clock())
         return self
 
     @classmethod
@@ -118,8 +137,9 @@ class DuelSession:
         self.journal_path = Path(journal_path) if journal_path else None
         self._target = (host, port)
         async with asyncio.timeout(connect_timeout):
-            reader, writer = await asyncio.open_connection(host, port, limit=MAX_FRAME + 1)
+            reader, writer = await asyncio.open_connection(host, port, limit=MAX_LINE)
         self._spawn(self._join_loop(reader, writer))
+        self._spawn(self._clock())
         return self
 
     # -- the API for the screen -----------------------------------------------------------------
@@ -161,6 +181,11 @@ class DuelSession:
         self._pump()
         await self.close()
 
+    async def dispute(self) -> None:
+        """Asks for the keys before the round is over (see ``DuelCore.dispute``)."""
+        self.core.dispute()
+        self._pump()
+
     async def close(self) -> None:
         """Flushes what is queued, closes the connection and the server."""
         if self._closing:
@@ -181,11 +206,9 @@ class DuelSession:
         for t in others:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
-        if self._server is not None:
-            self._server.close()
-            with contextlib.suppress(Exception):
-                async with asyncio.timeout(2):
-                    await self._server.wait_closed()
+        for sock in self._listening:
+            sock.close()
+        self._listening = []
         if self.core.journal is not None and hasattr(self.core.journal, "close"):
             self.core.journal.close()
             self.core.journal = None
@@ -209,6 +232,55 @@ class DuelSession:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
+
+    def _configure(self, core: DuelCore) -> None:
+        core.resume_window = self.resume_window
+        core.reveal_timeout = self.reveal_timeout
+
+    async def _clock(self) -> None:
+        """Gives the core the time until the match is over; closes the session when a
+        deadline ended it while no connection is being served."""
+        loop = asyncio.get_running_loop()
+        while not self._closing:
+            self.core.tick(loop.time())
+            self._pump()
+            if self.core.finished:
+                if self._conn is None or self._conn.done():
+                    self._close_soon()
+                return
+            await asyncio.sleep(self.tick_every)
+
+    async def _accept_loop(self, sock: socket.socket) -> None:
+        """Accepts connections on a listening socket. When accept() fails for want of file
+        descriptors (or memory), it says so once and waits, longer each time, instead of
+        trying again at once (asyncio's own loop reports every failed attempt)."""
+        loop = asyncio.get_running_loop()
+        delay = 0.0
+        while True:
+            try:
+                conn, _ = await loop.sock_accept(sock)
+            except OSError as exc:
+                if delay == 0.0:
+                    short = exc.errno in OUT_OF_RESOURCES
+                    log.warning("cannot accept connections on port %d (%s): %s",
+                                self.port, exc.strerror or exc,
+                                "waiting for resources to be freed" if short else "retrying")
+                delay = min(max(delay * 2, ACCEPT_BACKOFF[0]), ACCEPT_BACKOFF[1])
+                await asyncio.sleep(delay)
+                continue
+            if delay:
+                log.info("accepting connections on port %d again", self.port)
+                delay = 0.0
+            self._spawn(self._accepted(conn))
+
+    async def _accepted(self, conn: socket.socket) -> None:
+        try:
+            conn.setblocking(False)
+            reader, writer = await asyncio.open_connection(sock=conn, limit=MAX_LINE)
+        except OSError:
+            conn.close()
+            return
+        await self._on_client(reader, writer)
 
     async def _on_client(self, reader: asyncio.StreamReader,
                          writer: asyncio.StreamWriter) -> None:
@@ -243,9 +315,8 @@ class DuelSession:
             old.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await old
-        if self._gone is not None:
-            self._gone.cancel()
-            self._gone = None
+        # Serving a connection does not stop the resume window: only the joiner's resume
+        # (the core checks the token) does.
         self._conn = asyncio.current_task()
         await self._serve(reader, writer, first)
         if self._conn is not asyncio.current_task():
@@ -253,9 +324,7 @@ class DuelSession:
         if self.core.refused:
             self._start_over()
             return
-        if not self.core.finished and self.core.started:
-            self._gone = self._spawn(self._give_up_after(self.resume_window))
-        elif self.core.finished:
+        if self.core.finished:
             self._close_soon()
 
     def _start_over(self) -> None:
@@ -269,6 +338,7 @@ class DuelSession:
             path.unlink()
         self.core = DuelCore("host", old.name, os.urandom(32), settings=old.settings,
                              journal=jr.Journal(path) if path is not None else None)
+        self._configure(self.core)
         self._conn = None
         self._emit(ev.ConnectionState("waiting", ", ".join(self.addresses)))
 
@@ -280,13 +350,7 @@ class DuelSession:
         except msgs.FrameError:
             return False
         return (isinstance(f, msgs.Resume) and f.match == self.core.match_id
-                and f.token == self.core.token)
-
-    async def _give_up_after(self, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-        self.core.peer_gone()
-        self._pump()
-        self._close_soon()
+                and mp.same_bytes(f.token.encode(), self.core.token.encode()))
 
     def _close_soon(self) -> None:
         """Closes from inside a connection's own task, without waiting for itself."""
@@ -297,27 +361,25 @@ class DuelSession:
 
     async def _join_loop(self, reader: asyncio.StreamReader,
                          writer: asyncio.StreamWriter) -> None:
-        loop = asyncio.get_running_loop()
         while True:
             self._conn = asyncio.current_task()
             await self._serve(reader, writer)
             if self.core.finished or not self.core.started:
                 break
-            deadline = loop.time() + self.resume_window
+            # Reconnect until the host takes the resume, or the core's resume window (on the
+            # clock task) runs out.
             delay = 0.05
             while True:
-                if loop.time() >= deadline:
-                    self.core.peer_gone()
-                    self._pump()
+                await asyncio.sleep(min(delay, self.tick_every * 4))
+                if self.core.finished or self._closing:
                     self._close_soon()
                     return
-                await asyncio.sleep(min(delay, max(0.0, deadline - loop.time())))
                 delay = min(delay * 2, 2.0)
                 try:
                     assert self._target is not None
-                    async with asyncio.timeout(max(0.1, min(5.0, deadline - loop.time()))):
+                    async with asyncio.timeout(5.0):
                         reader, writer = await asyncio.open_connection(
-                            *self._target, limit=MAX_FRAME + 1)
+                            *self._target, limit=MAX_LINE)
                     break
                 except (OSError, TimeoutError):
                     continue
@@ -347,7 +409,7 @@ class DuelSession:
                     idle += 1
                     if idle >= 3:
                         break
-                    self.core.tick()
+                    self.core.heartbeat()
                     self._pump()
                     continue
                 except asyncio.LimitOverrunError:
@@ -438,6 +500,36 @@ async def _refuse(writer: asyncio.StreamWriter, code: str, message: str) -> None
         async with asyncio.timeout(1):
             await writer.drain()
         writer.close()
+
+
+async def _listen(addr: str, port: int) -> list[socket.socket]:
+    """Listening sockets for ``addr:port`` (every address it resolves to), non-blocking."""
+    loop = asyncio.get_running_loop()
+    infos = await loop.getaddrinfo(addr or None, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    out: list[socket.socket] = []
+    seen: set[Any] = set()
+    try:
+        for family, kind, proto, _, sockaddr in infos:
+            if (family, sockaddr) in seen:
+                continue
+            seen.add((family, sockaddr))
+            sock = socket.socket(family, kind, proto)
+            out.append(sock)
+            if os.name == "posix":
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6 and hasattr(socket, "IPPROTO_IPV6"):
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, True)
+            if port == 0 and out[0] is not sock:
+                sockaddr = (sockaddr[0], out[0].getsockname()[1], *sockaddr[2:])
+            sock.bind(sockaddr)
+            sock.listen(BACKLOG)
+            sock.setblocking(False)
+    except OSError:
+        for sock in out:
+            sock.close()
+        raise
+    return out
 
 
 def listening_addresses(addr: str, port: int) -> list[str]:
