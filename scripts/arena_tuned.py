@@ -7,8 +7,9 @@ Each ``--set NAME=VALUE`` (repeatable) overrides a constant of ``tui_domino.ai.s
 before the arena runs: ``NAME`` is a module constant, ``NAME.KEY`` one entry of a
 per-variant table; ``VALUE`` is read as JSON (``0.95``, ``25``, ``{"classic": 0}``).
 Everything after ``--`` goes to ``tui-domino arena`` unchanged. The experiments listed in
-``docs/ai.md`` that change a constant (the UCB constant, iterations, playout greed and
-blocking bonus, margin scale, opponent model, endgame size) are reproduced this way.
+``scripts/results/ai-measurements.md`` that change a constant (the UCB constant, iterations,
+playout greed and blocking bonus, margin scale, opponent model, endgame size) are reproduced
+this way.
 """
 
 from __future__ import annotations
