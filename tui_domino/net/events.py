@@ -79,8 +79,9 @@ class RoundOver:
 
 @dataclass(frozen=True)
 class Verdict:
-    """The match ended early: ``kind`` is ``cheat`` or ``forfeit`` and ``player`` the
-    culprit (0 host, 1 joiner); ``accused``: the peer stopped the match accusing me."""
+    """The match ended early: ``kind`` is ``cheat`` or ``forfeit`` and ``player`` the one
+    who loses it (0 host, 1 joiner); ``error``: this side's program failed, ``player`` is
+    this side, nobody is to blame and nobody wins (docs/protocol.md, sections 2 and 7)."""
 
     kind: str
     player: int

@@ -63,6 +63,7 @@ class DuelSession:
         self._conn: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._listening: list[socket.socket] = []
+        self._accept_warned = False
         self._closed = asyncio.Event()
         self._closing = False
         self._closers: set[asyncio.Task[None]] = set()
@@ -251,26 +252,26 @@ class DuelSession:
             await asyncio.sleep(self.tick_every)
 
     async def _accept_loop(self, sock: socket.socket) -> None:
-        """Accepts connections on a listening socket. When accept() fails for want of file
-        descriptors (or memory), it says so once and waits, longer each time, instead of
-        trying again at once (asyncio's own loop reports every failed attempt)."""
+        """Accepts connections on a listening socket. When accept() fails (the process is out
+        of file descriptors, say) it waits, longer each time, instead of trying again at once
+        (asyncio's own loop reports every failed attempt), and it says so once."""
         loop = asyncio.get_running_loop()
         delay = 0.0
         while True:
             try:
                 conn, _ = await loop.sock_accept(sock)
             except OSError as exc:
-                if delay == 0.0:
-                    short = exc.errno in OUT_OF_RESOURCES
-                    log.warning("cannot accept connections on port %d (%s): %s",
-                                self.port, exc.strerror or exc,
-                                "waiting for resources to be freed" if short else "retrying")
+                if not self._accept_warned:
+                    self._accept_warned = True
+                    log.warning("cannot accept connections on port %d (%s): %s", self.port,
+                                exc.strerror or exc, "waiting for resources to be freed"
+                                if exc.errno in OUT_OF_RESOURCES else "retrying")
+                else:
+                    log.debug("accept() failed again: %s", exc)
                 delay = min(max(delay * 2, ACCEPT_BACKOFF[0]), ACCEPT_BACKOFF[1])
                 await asyncio.sleep(delay)
                 continue
-            if delay:
-                log.info("accepting connections on port %d again", self.port)
-                delay = 0.0
+            delay /= 2  # the back-off wears off as connections come through again
             self._spawn(self._accepted(conn))
 
     async def _accepted(self, conn: socket.socket) -> None:
