@@ -62,7 +62,7 @@ class DuelSession:
         self._wq: asyncio.Queue[bytes | None] | None = None
         self._conn: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._listening: list[socket.socket] = []
+        self._server: Listening | None = None
         self._accept_warned = False
         self._closed = asyncio.Event()
         self._closing = False
@@ -102,9 +102,9 @@ class DuelSession:
         self.resumed = resumed
         self.notice = notice
         self.journal_path = Path(journal_path) if journal_path else None
-        self._listening = await _listen(addr, port)
-        self.port = int(self._listening[0].getsockname()[1])
-        for sock in self._listening:
+        self._server = Listening(await _listen(addr, port))
+        self.port = int(self._server.sockets[0].getsockname()[1])
+        for sock in self._server.sockets:
             self._spawn(self._accept_loop(sock))
         self.addresses = listening_addresses(addr, self.port)
         self._emit(ev.ConnectionState("waiting", ", ".join(self.addresses)))
@@ -207,9 +207,8 @@ class DuelSession:
         for t in others:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
-        for sock in self._listening:
-            sock.close()
-        self._listening = []
+        if self._server is not None:
+            self._server.close()
         if self.core.journal is not None and hasattr(self.core.journal, "close"):
             self.core.journal.close()
             self.core.journal = None
@@ -501,6 +500,17 @@ async def _refuse(writer: asyncio.StreamWriter, code: str, message: str) -> None
         async with asyncio.timeout(1):
             await writer.drain()
         writer.close()
+
+
+class Listening:
+    """The host's listening sockets (its accept loops run on the session's tasks)."""
+
+    def __init__(self, sockets: list[socket.socket]) -> None:
+        self.sockets = sockets
+
+    def close(self) -> None:
+        for sock in self.sockets:
+            sock.close()
 
 
 async def _listen(addr: str, port: int) -> list[socket.socket]:
