@@ -26,6 +26,7 @@ from tui_domino.ssh.terminal import is_terminal
 from tui_domino.text import visible
 from tui_domino.ui import storage
 from tui_domino.ui.ascii import AsciiFilter, key_words
+from tui_domino.ui.contrast import muted, readable_variables
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.screens.menu import MenuScreen
 from tui_domino.ui.screens.too_small import TooSmallScreen
@@ -79,6 +80,19 @@ class DominoApp(App[None]):
         if not self.settings.animations:
             self.animation_level = "none"
         _start_resource_tracker()
+
+    def get_css_variables(self) -> dict[str, str]:
+        """The theme's variables, with every text colour readable on its ground (WCAG AA)
+        and, in a 256-colour terminal, each colour the palette's nearest to the eye."""
+        variables = readable_variables(super().get_css_variables(),
+                                       eight_bit=self.console.color_system == "256")
+        self.theme_variables = variables
+        return variables
+
+    def muted(self, ground: str = "panel") -> str:
+        """The style of secondary words on ``ground`` ("panel", "background", "surface"):
+        fainter than the text, but readable (AA) in this theme."""
+        return muted(self.theme_variables or self.get_css_variables(), ground)
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = False) -> None:

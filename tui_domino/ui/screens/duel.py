@@ -24,6 +24,7 @@ from tui_domino import rules
 from tui_domino.net import events as ev
 from tui_domino.net.core import HANDED_BACK
 from tui_domino.text import one_line, visible
+from tui_domino.ui.contrast import muted_of
 from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.selection import Selection
@@ -385,6 +386,7 @@ class DuelScreen(GameScreen):
             f"Your hand · {n} tile{'' if n == 1 else 's'}")
 
     def show_status(self) -> None:
+        quiet = muted_of(self, "panel")
         t = Text()
         core = self.duel.core
         if core.started:
@@ -406,22 +408,23 @@ class DuelScreen(GameScreen):
             s = core.settings
             word = "limit" if s.variant == "spider" else "to"
             t.append(f" · {VARIANT_TITLES.get(s.variant, s.variant)} {word} {s.target}",
-                     style="dim")
+                     style=quiet)
             if self.result is None:
-                t.append(" · t chat", style="dim")
+                t.append(" · t chat", style=quiet)
         self.query_one("#net-status", Static).update(t)
 
     def waiting_text(self) -> Text:
+        quiet = muted_of(self, "background")
         core = self.duel.core
         t = Text(justify="center")
         if self.problem:
             t.append("The duel could not start\n\n", style="bold red")
             t.append(self.problem + "\n\n")
-            t.append("Esc goes back.", style="dim")
+            t.append("Esc goes back.", style=quiet)
             return t
         if self.conn == "closed":
             t.append("The connection is closed.\n\n", style="bold")
-            t.append("Esc goes back.", style="dim")
+            t.append("Esc goes back.", style=quiet)
             return t
         if core.role == "host" and not core.started:
             settings = core.settings
@@ -435,15 +438,15 @@ class DuelScreen(GameScreen):
             for a in addresses:
                 t.append(f"  {a}\n", style="bold")
             t.append("\nYour opponent joins one of these from the menu (Network duel → Join)\n"
-                     f"or with: tui-domino join {addresses[0]}\n\n", style="dim")
-            t.append("Esc stops waiting.", style="dim")
+                     f"or with: tui-domino join {addresses[0]}\n\n", style=quiet)
+            t.append("Esc stops waiting.", style=quiet)
             return t
         if core.started:
             t.append(f"{self.table.opponent} is here: the tiles are being shuffled…",
                      style="bold")
             return t
         t.append("Connecting…\n\n", style="bold")
-        t.append("Esc gives up.", style="dim")
+        t.append("Esc gives up.", style=quiet)
         return t
 
     def show_log(self) -> None:
@@ -722,6 +725,7 @@ class DuelOverScreen(ModalScreen[None]):
         names = [s.name for s in self.seats]
         winner = r.get("winner")
         title = Text()
+        quiet = muted_of(self, "panel")
         if winner is None:
             title.append("Nobody wins this match.\n", style="bold")
         elif winner == self.me:
@@ -733,9 +737,9 @@ class DuelOverScreen(ModalScreen[None]):
             title.append(f"  {names[p][:20]:<20} {totals[p]:>5}\n")
         rounds = r.get("rounds", 0)
         title.append("\nNo round was finished." if not rounds else
-                     f"\n{rounds} round{'' if rounds == 1 else 's'} played", style="dim")
+                     f"\n{rounds} round{'' if rounds == 1 else 's'} played", style=quiet)
         if r.get("verified"):
-            title.append(" · every deal checked: fair", style="dim")
+            title.append(" · every deal checked: fair", style=quiet)
         with Vertical() as box:
             box.border_title = "Match over"
             if self.verdict is not None:

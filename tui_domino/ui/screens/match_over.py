@@ -10,6 +10,7 @@ from textual.containers import Center, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
+from tui_domino.ui.contrast import muted_of
 from tui_domino.ui.plain import plain
 from tui_domino.ui.session import VARIANT_TITLES, Session, agree
 
@@ -39,13 +40,14 @@ class MatchOverScreen(Screen[None]):
         m = s.match
         names = [x.name for x in s.seats]
         title = Text()
+        quiet = muted_of(self, "background")
         winner = m.winner
         if winner is not None:
             title.append(f"{agree(names[winner], 'wins', 'win')} the match!\n", style="bold")
         if s.variant == "spider":
-            title.append(f"Points charged, limit {m.target}.\n", style="dim")
+            title.append(f"Points charged, limit {m.target}.\n", style=quiet)
         else:
-            title.append(f"Target {m.target}.\n", style="dim")
+            title.append(f"Target {m.target}.\n", style=quiet)
         table = Table(box=None, padding=(0, 2))
         table.add_column("Round", justify="left")
         for n in names:

@@ -10,6 +10,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from tui_domino.ui.contrast import muted_of
 from tui_domino.ui.plain import plain
 from tui_domino.ui.session import Session, count, hand_pips, tile_text
 
@@ -44,7 +45,8 @@ def summary_table(session: Session) -> Table:
     return table
 
 
-def summary_text(session: Session) -> Text:
+def summary_text(session: Session, quiet: str = "dim") -> Text:
+    """What ended the round and the hands left (``quiet``: the style of the side words)."""
     state = session.state
     names = [s.name for s in session.seats]
     t = Text()
@@ -57,14 +59,14 @@ def summary_text(session: Session) -> Text:
         t.append(f"{names[state.winner]} played the last tile and won the round.\n", style="bold")
     hands = state.hands
     unit = "point" if session.variant == "triominos" else "pip"
-    t.append("Left in hand:\n", style="dim")
+    t.append("Left in hand:\n", style=quiet)
     for p in (0, 1):
         tiles = " ".join(tile_text(x) for x in hands[p]) or "nothing"
         t.append(f"  {names[p][:12]:<12} ", style="bold")
         t.append(f"{tiles}")
         n = len(hands[p])
         t.append(f" · {count(n, 'tile')}, {count(hand_pips(hands[p]), unit)}\n",
-                 style="dim")
+                 style=quiet)
     return t
 
 
@@ -96,7 +98,7 @@ class RoundSummary(ModalScreen[str]):
         with Vertical() as box:
             box.border_title = f"Round {s.match.round_no} is over"
             with VerticalScroll():
-                yield Static(summary_text(s))
+                yield Static(summary_text(s, muted_of(self, "panel")))
                 yield Static(summary_table(s))
             label = "See the result" if over else "Next round"
             with Horizontal(id="buttons"):

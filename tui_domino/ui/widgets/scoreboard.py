@@ -8,6 +8,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from tui_domino.ui.contrast import muted_of
 from tui_domino.ui.session import VARIANT_TITLES, Session, fold
 
 LOG_WIDTH = 24  # the panel's width (26, the game's .tcss) less its padding
@@ -33,10 +34,11 @@ class ScorePanel(Vertical):
         view = session.view()
         match = session.match
         spider = session.variant == "spider"
+        quiet = muted_of(self, "panel")
         t = Text()
         t.append(f"{VARIANT_TITLES[session.variant]}\n", style="bold")
         word = "limit" if spider else "target"
-        t.append(f"Round {match.round_no} · {word} {match.target}\n", style="dim")
+        t.append(f"Round {match.round_no} · {word} {match.target}\n", style=quiet)
         totals = session.scores()
         for p in (0, 1):
             mark = "▶ " if state.to_move == p else "  "
@@ -45,7 +47,7 @@ class ScorePanel(Vertical):
             t.append(f"{name:<13}", style="bold" if state.to_move == p else "")
             t.append(f"{totals[p]:>5}\n", style="bold")
         if spider:
-            t.append("  (points charged)\n", style="dim")
+            t.append("  (points charged)\n", style=quiet)
         sizes = view["hand_sizes"]
         other = 1 - session.viewer
         n = sizes[other]
@@ -54,7 +56,7 @@ class ScorePanel(Vertical):
         reserve = view.get("bazaar_reserve") or 0
         t.append(f"Bazaar: {bazaar}")
         if reserve:
-            t.append(f"  ({reserve} stay)", style="dim")
+            t.append(f"  ({reserve} stay)", style=quiet)
         t.append("\n")
         if state.is_over:
             t.append("Round over", style="bold")
