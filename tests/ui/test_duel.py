@@ -494,3 +494,15 @@ async def test_two_players_of_one_name_read_as_you_and_the_other(names: tuple[st
         bot.cancel()
         await guest.close()
         await host.close()
+
+
+def test_a_verdict_of_this_programs_error_blames_nobody() -> None:
+    from tui_domino.ui.screens.duel import verdict_text
+    from tui_domino.ui.session import Seat
+
+    seats = [Seat("Ann"), Seat("Bob")]
+    reason = "internal error (KeyError at move): this program stopped the match"
+    for me in (0, 1):
+        text = verdict_text(ev.Verdict("error", me, reason), me, seats)
+        assert text.startswith("The match stopped on an error of this program")
+        assert "left" not in text and "cheat" not in text and reason in text

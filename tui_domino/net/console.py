@@ -62,8 +62,10 @@ async def run_console(session: DuelSession, bot: str | None = None,
 
     ev_task = asyncio.ensure_future(next_event())
     in_task = asyncio.ensure_future(lines.get())
+    closing: asyncio.Future[None] | None = None
     while True:
-        done, _ = await asyncio.wait({ev_task, in_task}, return_when=asyncio.FIRST_COMPLETED)
+        waiting = {ev_task} if closing is not None else {ev_task, in_task}
+        done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
         if ev_task in done:
             e = ev_task.result()
             if e is None:
@@ -82,18 +84,22 @@ async def run_console(session: DuelSession, bot: str | None = None,
             elif isinstance(e, ev.MatchOver):
                 result = e.result
                 print(f"match over: {visible(repr(result))}", file=out)
+                # nothing is left to play: close, and show what is still on its way
+                closing = closing or asyncio.ensure_future(session.close())
             elif not isinstance(e, ev.YourTurn):
                 print(f"* {visible(repr(e))}", file=out)
-        if in_task in done:
+        if in_task in done and closing is None:
             line = in_task.result()
             in_task = asyncio.ensure_future(lines.get())
             if line is None:
                 print("* the input has ended: leaving the duel", file=out)
             text = "/quit" if line is None else line.strip()
             if text == "/quit":
-                if not session.finished:
-                    await session.leave()
-                break
+                # leaving closes the session: the events on their way are shown first,
+                # then the end of the events ends the loop
+                closing = asyncio.ensure_future(
+                    session.close() if session.finished else session.leave())
+                continue
             if text.startswith("/say "):
                 await session.chat(text[5:])
             elif text.isdigit() and 1 <= int(text) <= len(legal) and session.my_turn():
@@ -103,5 +109,7 @@ async def run_console(session: DuelSession, bot: str | None = None,
                 print("type a move's number, /say TEXT or /quit", file=out)
     for t in (ev_task, in_task):
         t.cancel()
+    if closing is not None:
+        await closing
     await session.close()
     return 0 if result and result.get("verified") else 1

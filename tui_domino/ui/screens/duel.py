@@ -683,8 +683,8 @@ def verdict_text(v: ev.Verdict, me: int, seats: list[Seat]) -> str:
         if v.player == me:
             return f"You were caught breaking the rules: {reason}."
         return f"{who} cheated: {reason}. The match is stopped."
-    if v.kind == "accused":
-        return f"{seats[1 - me].name} stopped the match, accusing you: {reason}."
+    if v.kind == "error":  # this program failed: nobody is blamed, nobody wins
+        return f"The match stopped on an error of this program, not of either player: {reason}."
     if v.player == me:
         return f"You left: {reason}."
     if reason.startswith(f"{who} "):  # "Bob left the match", "Bob did not come back"
