@@ -506,3 +506,16 @@ def test_a_verdict_of_this_programs_error_blames_nobody() -> None:
         text = verdict_text(ev.Verdict("error", me, reason), me, seats)
         assert text.startswith("The match stopped on an error of this program")
         assert "left" not in text and "cheat" not in text and reason in text
+
+
+async def test_the_hint_line_counts_down_the_last_minute_of_a_turn() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot, \
+            hosting_a_bot(app, MatchSettings("classic", target=5)) as (session, screen, bot):
+        await until([pilot], lambda: session.my_turn() and screen.table.has_view(), "my turn")
+        assert "left to move" not in screen.hint()  # ten minutes: nothing to count yet
+        session.core.turn_timeout = 45.0
+        await until([pilot], lambda: "s left to move · " in text_of(screen, "#hint"),
+                    "the count-down")
+        left = int(text_of(screen, "#hint").split(" s left")[0])
+        assert 0 < left <= 45

@@ -89,6 +89,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reveal-timeout", type=seconds, default=30.0,
                    help="seconds a connected peer has to reveal his keys at the end of a round "
                         "(default 30)")
+    p.add_argument("--turn-timeout", type=seconds, default=600.0,
+                   help="seconds a connected player may take over one move before he "
+                        "forfeits the match (default 600)")
     p.add_argument("--journal", default=None, metavar="PATH",
                    help="the match log (default: in the data directory); 'none' for no log")
     p.add_argument("--fresh", action="store_true", help="do not resume a logged match")
@@ -137,7 +140,7 @@ async def _main(args: argparse.Namespace) -> int:
             return 2
     journal = _journal_path(args, host, port)
     kw = {"heartbeat": args.heartbeat, "resume_window": args.resume_window,
-          "reveal_timeout": args.reveal_timeout}
+          "reveal_timeout": args.reveal_timeout, "turn_timeout": args.turn_timeout}
     try:
         if role == "host":
             options = {}

@@ -27,8 +27,9 @@ from tui_domino import rules
 from tui_domino.net import events as ev
 from tui_domino.net import mental_poker as mp
 from tui_domino.net import messages as m
+from tui_domino.net.clocks import Stopwatch
 from tui_domino.net.knowledge import ClaimRefuted, Knowledge, NotLegal, opening_order, tiles_of
-from tui_domino.net.lifecycle import REVEALS, Lifecycle, Phase, Step
+from tui_domino.net.lifecycle import IN_PLAY, REVEALS, Lifecycle, Phase, Step
 from tui_domino.net.referee import call_entry, judge
 
 log = logging.getLogger(__name__)
@@ -131,6 +132,10 @@ LEFT = "left the match"
 # the connection dropped; the transport sets its own (``--reveal-timeout``, ``--resume-window``).
 REVEAL_TIMEOUT = 30.0
 RESUME_WINDOW = 900.0
+# How long (seconds of connected time) a side may take over one step of the match (a move,
+# a draw's keys, a stage of the deal, a call) before he forfeits: stalling for ever while
+# losing must cost the match (``--turn-timeout``).
+TURN_TIMEOUT = 600.0
 
 
 class DuelCore:
@@ -188,6 +193,8 @@ class DuelCore:
         self.bad_frames = 0
         self.reveal_timeout = REVEAL_TIMEOUT
         self.resume_window = RESUME_WINDOW
+        self.turn_timeout = TURN_TIMEOUT
+        self._turn = Stopwatch()  # connected time the side to act has taken over it
         self._now: float | None = None
         self._away_since: float | None = None
         self._record({"k": "start", "role": role, "name": self.name, "seed": seed.hex(),
@@ -254,6 +261,7 @@ class DuelCore:
             return
         r = self.rnd
         if not (self.connected and self.authed):
+            self._turn.pause()
             if r is not None:
                 r.reveal_clock = None
             if self._away_since is None:
@@ -265,12 +273,45 @@ class DuelCore:
         if r is None or not self._waiting_for_reveal(r):
             if r is not None:
                 r.reveal_clock = None
+            self._count_turn(now, r)
             return
         if r.reveal_clock is not None:
             r.reveal_waited += max(0.0, now - r.reveal_clock)
         r.reveal_clock = now
         if r.reveal_waited >= self.reveal_timeout:
             self.peer_gone("refused to reveal his keys")
+
+    def owes(self) -> int | None:
+        """Who owes the match its next step while the match is in play (me: my move; the
+        peer: his move, a draw's keys, his stage of the deal or his call), or None."""
+        r = self.rnd
+        if self.finished or not self.started or r is None or r.life.state not in IN_PLAY:
+            return None
+        return self.me if self.my_turn() else self.peer
+
+    def turn_left(self) -> float | None:
+        """Seconds of connected time left to the side that owes the next step (None when
+        nobody does)."""
+        if self.owes() is None or self._turn.key is None:
+            return None
+        return max(0.0, self.turn_timeout - self._turn.waited)
+
+    def _count_turn(self, now: float, r: RoundCtx | None) -> None:
+        owes = self.owes()
+        if owes is None or r is None:
+            self._turn.pause()
+            self._turn.key = None
+            return
+        # the match moves on: a new round or deal, a move, a stage, a draw asked for
+        key = (r.round, r.deal, len(r.log), r.life.state, r.awaiting_draw,
+               len(r.tr.x), len(r.tr.y), len(r.tr.z), len(r.tr.w), len(r.peer_keys),
+               len(r.my_tiles), r.call_ptr, owes)
+        waited = self._turn.run(now, key)
+        if owes == self.peer and waited >= self.turn_timeout:
+            minutes = self.turn_timeout / 60
+            said = (f"{minutes:g} minute{'s' * (minutes != 1)}" if self.turn_timeout >= 60
+                    else f"{self.turn_timeout:g} seconds")
+            self.peer_gone(f"took more than {said} over one move")
 
     @staticmethod
     def _waiting_for_reveal(r: RoundCtx) -> bool:

@@ -25,7 +25,14 @@ from tui_domino import rules
 from tui_domino.net import events as ev
 from tui_domino.net import journal as jr
 from tui_domino.net import mental_poker as mp
-from tui_domino.net.core import LEFT, RESUME_WINDOW, REVEAL_TIMEOUT, DuelCore, MatchSettings
+from tui_domino.net.core import (
+    LEFT,
+    RESUME_WINDOW,
+    REVEAL_TIMEOUT,
+    TURN_TIMEOUT,
+    DuelCore,
+    MatchSettings,
+)
 from tui_domino.net.messages import MAX_FRAME, MAX_LINE, error
 
 log = logging.getLogger(__name__)
@@ -47,17 +54,19 @@ class DuelSession:
         heartbeat: float = 5.0,
         resume_window: float = RESUME_WINDOW,
         reveal_timeout: float = REVEAL_TIMEOUT,
+        turn_timeout: float = TURN_TIMEOUT,
         write_timeout: float = 10.0,
     ) -> None:
         self.heartbeat = heartbeat
         self.resume_window = resume_window
         self.reveal_timeout = reveal_timeout
+        self.turn_timeout = turn_timeout
         self.write_timeout = write_timeout
         self.core = core
         self._configure(core)
         # The clock's period: a small part of the shortest deadline, at most a second.
         self.tick_every = max(0.01, min(1.0, heartbeat / 4, resume_window / 20,
-                                        reveal_timeout / 20))
+                                        reveal_timeout / 20, turn_timeout / 20))
         self._events: asyncio.Queue[ev.Event | None] = asyncio.Queue()
         self._wq: asyncio.Queue[bytes | None] | None = None
         self._conn: asyncio.Task[None] | None = None
@@ -236,6 +245,7 @@ class DuelSession:
     def _configure(self, core: DuelCore) -> None:
         core.resume_window = self.resume_window
         core.reveal_timeout = self.reveal_timeout
+        core.turn_timeout = self.turn_timeout
 
     async def _clock(self) -> None:
         """Gives the core the time until the match is over; closes the session when a

@@ -160,12 +160,12 @@ def readable_variables(variables: dict[str, str], eight_bit: bool = False) -> di
                 fixed = _palette_readable(fixed, ground)
             if fixed != shown:
                 out[fg] = fixed.hex
-    for key, grounds in AUTO_GROUNDS.items():
+    for key, ground_keys in AUTO_GROUNDS.items():
         value = out.get(key, "")
         if not value.startswith("auto"):
             continue
         alpha = _auto_alpha(value)
-        colours = [c for c in (parse(out.get(g, "")) for g in grounds) if c is not None]
+        colours = [c for c in (parse(out.get(g, "")) for g in ground_keys) if c is not None]
         while alpha < 1 and any(ratio(on(g.get_contrast_text(alpha), g), g) < AA
                                 for g in colours):
             alpha = min(1.0, alpha + 0.05)

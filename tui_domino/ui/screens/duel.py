@@ -42,6 +42,9 @@ STATE_WORDS = {
     "closed": "closed",
 }
 
+# The hint line counts down the last seconds of the turn deadline (net/core.TURN_TIMEOUT).
+TURN_WARNING = 60
+
 # Refusals that end a duel before it starts, in the player's words.
 PROBLEMS = {
     "version": "The other side runs another version of tui-domino: update both sides.",
@@ -232,6 +235,7 @@ class DuelScreen(GameScreen):
             return
         self._use_variant()
         self.listen()
+        self.set_interval(1.0, self._count_down)
 
     def _use_variant(self) -> None:
         variant = self.table.variant
@@ -508,7 +512,15 @@ class DuelScreen(GameScreen):
             return "Sending your move…"
         if not self.duel.my_turn():
             return f"{self.table.opponent} to play…"
+        left = self.duel.core.turn_left()
+        if left is not None and left < TURN_WARNING:  # the turn deadline comes: say so
+            return f"{int(left)} s left to move · " + super().hint()
         return super().hint()
+
+    def _count_down(self) -> None:
+        left = self.duel.core.turn_left()
+        if self.duel.my_turn() and left is not None and left < TURN_WARNING + 1:
+            self.show_hint()
 
     def on_screen_resume(self) -> None:
         if self.taken_off():

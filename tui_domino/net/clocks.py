@@ -1,0 +1,31 @@
+"""Connected time counted towards a deadline, for the duel core (which reads no clock: the
+transport hands it the time). The reveal deadline and the turn deadline are both such a
+count: it runs while one side owes the next step and the connection is up, pauses while
+the connection is down (the resume window covers that), and starts again from nothing
+whenever the match moves on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class Stopwatch:
+    """Seconds counted while ``run`` is called with the same ``key``; a new key starts
+    the count afresh, ``pause`` stops it without losing what was counted."""
+
+    waited: float = 0.0
+    last: float | None = None
+    key: object = None
+
+    def run(self, now: float, key: object) -> float:
+        if key != self.key:
+            self.key, self.waited, self.last = key, 0.0, now
+            return 0.0
+        if self.last is not None:
+            self.waited += max(0.0, now - self.last)
+        self.last = now
+        return self.waited
+
+    def pause(self) -> None:
+        self.last = None
