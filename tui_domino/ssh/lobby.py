@@ -45,6 +45,8 @@ import socket
 from dataclasses import dataclass, field
 from typing import Any
 
+from tui_domino.ssh.names import skeleton
+
 log = logging.getLogger("tui_domino.ssh")
 
 MAX_LINE = 4096
@@ -82,12 +84,14 @@ class Lobby:
     # -- arrivals and departures -------------------------------------------------------------
 
     def unique_name(self, name: str) -> str:
-        taken = {m.name for m in self.members.values()}
-        if name not in taken:
+        """``name``, or ``name-2``, ``name-3``... when it looks like a present visitor's
+        name (the same, or the same to the eye: see ``names.skeleton``)."""
+        taken = {skeleton(m.name) for m in self.members.values()}
+        if skeleton(name) not in taken:
             return name
         for n in itertools.count(2):
             candidate = f"{name[:13]}-{n}"
-            if candidate not in taken:
+            if skeleton(candidate) not in taken:
                 return candidate
         raise AssertionError
 
