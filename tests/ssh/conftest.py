@@ -19,7 +19,8 @@ from tui_domino.ssh.server import GameServer  # noqa: E402
 
 WAIT = 30.0  # the longest wait for a screen text; a busy machine starts games slowly
 
-TEST_LIMITS = Limits(max_visitors=40, rate_count=100, auth_delay=0.0, login_timeout=20)
+TEST_LIMITS = Limits(max_visitors=40, max_per_address=100, rate_count=100, auth_delay=0.0,
+                     login_timeout=20)
 
 
 class Terminal(asyncssh.SSHClientSession):  # type: ignore[misc]

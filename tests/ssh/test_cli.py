@@ -41,12 +41,18 @@ def test_serve_is_registered_with_its_options() -> None:
     import argparse
 
     from tui_domino.ssh.cli import add_serve, limits_from
+    from tui_domino.ssh.limits import Limits
 
     parser = argparse.ArgumentParser()
     add_serve(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["serve", "--port", "2300", "--max-visitors", "5",
-                              "--idle-minutes", "2"])
+                              "--idle-minutes", "2", "--per-address", "3",
+                              "--login-grace", "12", "--keepalive", "5"])
     assert args.port == 2300 and args.host == "127.0.0.1"
     limits = limits_from(args)
     assert limits.max_visitors == 5 and limits.idle_timeout == 120
+    assert limits.max_per_address == 3 and limits.login_grace == 12
+    assert limits.keepalive_interval == 5
+    defaults = limits_from(parser.parse_args(["serve"]))
+    assert defaults == Limits()
 

@@ -93,15 +93,6 @@ async def test_the_server_says_when_it_is_full(make_server: Any) -> None:
     await first.close()
 
 
-async def test_too_many_connections_from_one_address_are_turned_away(make_server: Any) -> None:
-    server = await make_server(limits=Limits(rate_count=2, rate_window=60, auth_delay=0.0))
-    terms = [await visit(server.port, f"p{n}") for n in range(3)]
-    await terms[2].wait_for("Too many connections", where=Terminal.output)
-    await terms[0].wait_for("lobby")
-    for t in terms:
-        await t.close()
-
-
 def test_the_rate_limiter_forgets_after_its_window() -> None:
     now = [0.0]
     rate = RateLimiter(2, 10.0, clock=lambda: now[0])
@@ -115,7 +106,7 @@ async def test_an_idle_visitor_is_told_and_disconnected(make_server: Any) -> Non
     server = await make_server(limits=Limits(rate_count=100, auth_delay=0.0, idle_timeout=2.0))
     term = await visit(server.port, "ann")
     await term.to_menu()
-    await term.wait_for("idle", where=Terminal.output, timeout=20)
+    await term.wait_for("idle for 2 seconds", where=Terminal.output, timeout=20)
     await asyncio.wait_for(term.closed.wait(), 10)
 
 

@@ -55,18 +55,28 @@ def add_serve(subparsers: Any) -> argparse.ArgumentParser:
                         "(or with the password, when one is set as well)")
     p.add_argument("--max-visitors", type=int, default=d.max_visitors,
                    help=f"visitors at once (default {d.max_visitors})")
+    p.add_argument("--per-address", type=int, default=d.max_per_address, metavar="N",
+                   help=f"connections at once from one address (default {d.max_per_address})")
     p.add_argument("--rate", type=int, default=d.rate_count, metavar="N",
                    help=f"new connections per address and minute (default {d.rate_count})")
+    p.add_argument("--login-grace", type=float, default=d.login_grace, metavar="S",
+                   help=f"close a connection that opens no game this many seconds after "
+                        f"logging in (default {d.login_grace:g})")
     p.add_argument("--idle-minutes", type=float, default=d.idle_timeout / 60,
                    help=f"disconnect a visitor idle this long (default "
                         f"{d.idle_timeout / 60:g}; 0: never)")
     p.add_argument("--stall-seconds", type=float, default=d.stall_timeout,
                    help=f"disconnect a client that takes no output this long "
                         f"(default {d.stall_timeout:g})")
+    p.add_argument("--keepalive", type=float, default=d.keepalive_interval, metavar="S",
+                   help=f"ask a silent client every S seconds whether it is there; "
+                        f"{d.keepalive_count_max} unanswered end its visit "
+                        f"(default {d.keepalive_interval:g}; 0: never)")
     p.add_argument("--host-key", type=Path, default=None, metavar="FILE",
                    help="the ed25519 host key (default: made on the first start and kept "
                         "in the data directory)")
-    p.add_argument("--verbose", "-v", action="store_true", help="log every connection")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="log every arrival, departure and refusal")
     p.set_defaults(handler=run_serve)
     return p
 
@@ -74,9 +84,12 @@ def add_serve(subparsers: Any) -> argparse.ArgumentParser:
 def limits_from(args: argparse.Namespace) -> Limits:
     return Limits(
         max_visitors=max(1, args.max_visitors),
+        max_per_address=max(1, args.per_address),
         rate_count=max(1, args.rate),
+        login_grace=max(1.0, args.login_grace),
         idle_timeout=max(0.0, args.idle_minutes * 60),
         stall_timeout=max(1.0, args.stall_seconds),
+        keepalive_interval=max(0.0, args.keepalive),
     )
 
 

@@ -10,23 +10,52 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Limits:
-    """Every number the server enforces, with defaults for a handful of friends."""
+    """Every number the server enforces. The defaults keep a server on a public address
+    safe; docs/ssh.md tells what each one costs a visitor."""
 
     max_visitors: int = 32
     """Visitors playing at once; the next one is told the server is full."""
+    max_per_address: int = 4
+    """Connections open at once from one address; the next is refused, with the reason."""
     rate_count: int = 10
     rate_window: float = 60.0
     """At most ``rate_count`` new connections from one address per ``rate_window`` seconds."""
+    login_grace: float = 20.0
+    """Seconds after logging in to open the game (a shell with a terminal): a connection
+    that opens none in time is closed, with the reason."""
     idle_timeout: float = 15 * 60.0
     """A visitor who sends nothing for this long is disconnected (0: never)."""
     stall_timeout: float = 30.0
     """A client that takes nothing of what is sent for this long is disconnected."""
     write_buffer: int = 256 * 1024
-    """Bytes held for a slow client before the game's output is paused."""
+    """Bytes sent to a client and not yet taken by it (held by the server, in flight or
+    in the kernel's send queue) before its game's output is paused."""
+    keepalive_interval: float = 10.0
+    keepalive_count_max: int = 3
+    """A client that answers none of ``keepalive_count_max`` keepalives, one every
+    ``keepalive_interval`` seconds, is gone: its game ends (0: no keepalives)."""
     login_timeout: float = 30.0
     """Seconds to finish logging in."""
     auth_delay: float = 1.0
     """Seconds before a wrong password or key is answered."""
+
+    @property
+    def max_connections(self) -> int:
+        """Connections open at once, logged in or not; the next is refused."""
+        return 2 * self.max_visitors + 8
+
+
+def duration_text(seconds: float) -> str:
+    """A length of time as a visitor reads it: "15 seconds", "1 minute", "2 minutes 30
+    seconds", "2 hours"."""
+    total = max(1, round(seconds))
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours and (minutes or secs):  # an odd number of hours: say it in minutes
+        hours, minutes = 0, minutes + 60 * hours
+    parts = [f"{n} {unit}{'s' * (n != 1)}"
+             for n, unit in ((hours, "hour"), (minutes, "minute"), (secs, "second")) if n]
+    return " ".join(parts)
 
 
 class RateLimiter:

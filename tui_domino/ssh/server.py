@@ -6,10 +6,13 @@ The server holds no game state. A connection is an asyncssh session; its shell s
 type and size, and every later resize, are passed on), and bytes flow between the
 terminal and the channel. A crash in one visitor's process ends that visit only.
 
-What the server enforces (see ``Limits``): visitors at once, new connections per address
-and minute, idle time, a bounded write buffer (a client that stops taking output pauses
-its game, and is disconnected when that lasts), the login time, and a delay after a
-wrong password. On close every visitor is told why before the connection ends.
+What the server enforces (see ``Limits``): connections at once (in all and per address),
+new connections per address and minute, one game per connection, the time to log in and
+then to open the game, idle time, keepalives, a bounded backlog of output (a client that
+stops taking output pauses its game, and is disconnected when that lasts), and a delay
+after a wrong password. A refused connection is told why (the reason of its ssh
+disconnect, which ssh clients print); on close every visitor is told why before the
+connection ends.
 """
 
 from __future__ import annotations
@@ -38,8 +41,9 @@ import asyncssh
 
 from tui_domino.ssh.home import data_dir
 from tui_domino.ssh.hostkey import load_or_create_host_key
-from tui_domino.ssh.limits import Limits, RateLimiter
-from tui_domino.ssh.lobby import Lobby
+from tui_domino.ssh.limits import Limits, RateLimiter, duration_text
+from tui_domino.ssh.lobby import Lobby, Member
+from tui_domino.ssh.names import player_name
 
 log = logging.getLogger("tui_domino.ssh")
 
@@ -54,14 +58,29 @@ TERMINAL_RESET = (
 ACCEPTED_ENV = ("COLORTERM", "TUI_DOMINO_COLORS", "TUI_DOMINO_MOUSE", "LANG", "LC_ALL",
                 "LC_CTYPE", "NO_COLOR", "ESCDELAY", "TEXTUAL_FPS")
 
-MAX_NAME = 16
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent.parent
 
+# Refused connections are told why, which takes a key exchange: at most this many at once
+# (more are reset at once), each given this many seconds to read it.
+REFUSING_AT_ONCE = 16
+REFUSE_WITHIN = 5.0
+# How often a visitor whose output is paused is looked at again.
+BACKLOG_POLL = 0.05
 
-def player_name(username: str) -> str:
-    """The ssh user name made safe to show: printable, trimmed, at most 16 characters."""
-    name = "".join(c for c in username if c.isprintable()).strip()[:MAX_NAME].strip()
-    return name or "guest"
+__all__ = ["GameServer", "player_name", "serve_forever"]
+
+
+def kernel_send_queue(sock: Any) -> int:
+    """Bytes in the kernel's send queue of ``sock`` (sent and not yet acknowledged, or not
+    yet sent), where the system tells it (Linux); else 0."""
+    request = getattr(termios, "TIOCOUTQ", None)  # SIOCOUTQ on a socket
+    if sock is None or request is None:
+        return 0
+    try:
+        out = fcntl.ioctl(sock.fileno(), request, b"\0\0\0\0")
+    except (OSError, ValueError):
+        return 0
+    return int(struct.unpack("i", out)[0])
 
 
 def set_winsize(fd: int, cols: int, rows: int, xpix: int = 0, ypix: int = 0) -> None:
@@ -101,7 +120,9 @@ class GameServer:
         self.lobby = Lobby()
         self.visits: set[Visit] = set()  # visitors with a game running
         self.sessions: set[Visit] = set()  # every open session
-        self.connections: set[Connection] = set()
+        self.connections: set[Connection] = set()  # every connection let in
+        self.per_address: dict[str, int] = {}  # connections let in, by address
+        self.refusing: set[Connection] = set()  # connections being told why they are refused
         self.closing: str | None = None
         self.host_key: asyncssh.SSHKey | None = None
         self.host_key_created = False
@@ -116,7 +137,8 @@ class GameServer:
         """Listens; returns the port (useful with port 0)."""
         self.host_key, self.host_key_created = load_or_create_host_key(self.host_key_path)
         shutil.rmtree(self.visitor_root, ignore_errors=True)
-        self.visitor_root.mkdir(parents=True, exist_ok=True)
+        self.visitor_root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.visitor_root.chmod(0o700)  # whatever the umask: visitors' saves are private
         options: dict[str, Any] = {}
         if self.authorized_keys:
             options["authorized_client_keys"] = self.authorized_keys
@@ -126,8 +148,8 @@ class GameServer:
             self.port,
             server_host_keys=[self.host_key],
             login_timeout=self.limits.login_timeout,
-            keepalive_interval=60,
-            keepalive_count_max=3,
+            keepalive_interval=self.limits.keepalive_interval,
+            keepalive_count_max=max(1, self.limits.keepalive_count_max),
             agent_forwarding=False,
             x11_forwarding=False,
             allow_scp=False,
@@ -148,7 +170,8 @@ class GameServer:
         if self._acceptor is not None:
             self._acceptor.close()
         self.lobby.close(reason)
-        await asyncio.gather(*(v.end(reason, status=0) for v in list(self.visits)),
+        await asyncio.gather(*(v.end(reason, status=0, cause="the server closed")
+                               for v in list(self.visits)),
                              return_exceptions=True)
         # Each client closes its channel once it has the message; a client that hangs up
         # on the disconnect alone (OpenSSH does) would never show it.
@@ -157,7 +180,7 @@ class GameServer:
             await asyncio.wait(waits, timeout=5)
             for w in waits:
                 w.cancel()
-        for conn in list(self.connections):
+        for conn in list(self.connections | self.refusing):
             conn.close()
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
@@ -165,13 +188,25 @@ class GameServer:
 
     # -- what a visit asks of the server -----------------------------------------------------
 
-    def refusal(self, conn: Connection) -> str | None:
-        """Why this visit cannot start now, or None."""
+    def admission(self, address: str) -> str | None:
+        """Why a new connection from ``address`` is refused, or None to let it in."""
+        limits = self.limits
         if self.closing is not None:
             return self.closing
-        if conn.rate_limited:
-            return ("Too many connections from your address; "
-                    f"try again in {int(self.limits.rate_window)} seconds.")
+        if len(self.connections) >= limits.max_connections:
+            return "tui-domino: the server is full; try again later."
+        if self.per_address.get(address, 0) >= limits.max_per_address:
+            return (f"tui-domino: too many connections from your address at once (at most "
+                    f"{limits.max_per_address}); close one and try again.")
+        if not self.rate.allow(address):
+            return ("tui-domino: too many new connections from your address; try again in "
+                    f"{duration_text(limits.rate_window)}.")
+        return None
+
+    def refusal(self) -> str | None:
+        """Why a visit cannot start now, or None."""
+        if self.closing is not None:
+            return self.closing
         if len(self.visits) >= self.limits.max_visitors:
             return (f"The table is full ({self.limits.max_visitors} visitors are playing); "
                     "try again later.")
@@ -202,35 +237,97 @@ class GameServer:
 
 
 class Connection(asyncssh.SSHServer):
-    """One ssh connection: authentication and the per-address rate."""
+    """One ssh connection: whether it is let in, authentication, its one game, and the
+    time it has to open that game."""
 
     def __init__(self, server: GameServer) -> None:
         self.server = server
         self.conn: asyncssh.SSHServerConnection | None = None
         self.address = "?"
-        self.rate_limited = False
+        self.refused: str | None = None  # why this connection is not let in
+        self.admitted = False
+        self.lost = False
         self.failures = 0
+        self.visit: Visit | None = None
+        self._timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
-        self.rate_limited = not self.server.rate.allow(self.address)
-        self.server.connections.add(self)
-        if len(self.server.connections) > 2 * self.server.limits.max_visitors + 8:
-            # Far more connections than visitors: refuse before any work is done.
-            conn.abort()
+        server = self.server
+        self.refused = server.admission(self.address)
+        if self.refused is None:
+            self.admitted = True
+            server.connections.add(self)
+            server.per_address[self.address] = server.per_address.get(self.address, 0) + 1
+            return
+        log.info("refused a connection from %s: %s", self.address, self.refused)
+        if len(server.refusing) >= REFUSING_AT_ONCE:
+            conn.abort()  # a flood: no words for it
+            return
+        # Told why as it begins to log in (begin_auth); one that never gets there goes.
+        server.refusing.add(self)
+        self._timer = asyncio.get_running_loop().call_later(REFUSE_WITHIN, conn.abort)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.server.connections.discard(self)
+        self.lost = True
+        self._cancel_timer()
+        self.server.refusing.discard(self)
+        if self.admitted:
+            self.admitted = False
+            self.server.connections.discard(self)
+            left = self.server.per_address.pop(self.address, 1) - 1
+            if left > 0:
+                self.server.per_address[self.address] = left
 
     def close(self) -> None:
         if self.conn is not None:
             self.conn.close()
 
+    def disconnect(self, reason: str, code: int = asyncssh.DISC_BY_APPLICATION) -> None:
+        """Ends the connection with ``reason``, which ssh clients print."""
+        if self.conn is not None and not self.lost:
+            self.conn.disconnect(code, reason)
+
     def begin_auth(self, username: str) -> bool:
-        # A refused visitor is let in only to read why.
-        return self.server.needs_login and not self.rate_limited
+        if self.refused is not None:
+            full = self.server.closing is None
+            self.disconnect(self.refused,
+                            asyncssh.DISC_TOO_MANY_CONNECTIONS if full
+                            else asyncssh.DISC_BY_APPLICATION)
+            return True
+        return self.server.needs_login
+
+    def auth_completed(self) -> None:
+        self._arm_grace()
+
+    def _arm_grace(self) -> None:
+        """From now on the connection has ``login_grace`` seconds to open a game."""
+        self._cancel_timer()
+        if not self.lost:
+            self._timer = asyncio.get_running_loop().call_later(
+                self.server.limits.login_grace, self._no_game)
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def game_started(self) -> None:
+        self._cancel_timer()
+
+    def game_over(self) -> None:
+        # No second game comes on this connection: a client that keeps it open after its
+        # game is over is closed like one that never opened one.
+        self._arm_grace()
+
+    def _no_game(self) -> None:
+        self._timer = None
+        grace = duration_text(self.server.limits.login_grace)
+        log.info("a connection from %s had no game for %s; closed", self.address, grace)
+        self.disconnect(f"tui-domino: no game was open on this connection for {grace}; "
+                        "connect with a terminal to play (ssh -t).")
 
     def password_auth_supported(self) -> bool:
         return self.server.password is not None
@@ -247,8 +344,20 @@ class Connection(asyncssh.SSHServer):
         return False
 
     def session_requested(self) -> Visit:
-        assert self.conn is not None
-        return Visit(self.server, self)
+        if self.visit is not None:
+            # One connection, one visitor: more sessions would seat more players.
+            raise asyncssh.ChannelOpenError(
+                asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                "tui-domino: one game per connection; open another ssh connection to play.")
+        self.visit = Visit(self.server, self)
+        return self.visit
+
+
+def _why_lost(exc: Exception | None) -> str:
+    if exc is None:
+        return "hung up"
+    reason = getattr(exc, "reason", None)
+    return f"connection lost ({reason or exc})"
 
 
 class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
@@ -265,11 +374,16 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.master: int | None = None
         self.proc: asyncio.subprocess.Process | None = None
         self.home: Path | None = None
+        self.member: Member | None = None
+        self.cause: str | None = None  # why the visit ended, for the log
         self.last_input = time.monotonic()
-        self.paused = False
+        self.paused = False  # the game's output is not read: the client is behind
         self.ended = False
         self.task: asyncio.Task[None] | None = None
+        self._chan_paused = False
+        self._sock: Any = None
         self._stall: asyncio.TimerHandle | None = None
+        self._poll: asyncio.TimerHandle | None = None
         self._idle: asyncio.TimerHandle | None = None
         self._pending_input = bytearray()
         self._ending: asyncio.Task[None] | None = None
@@ -302,6 +416,19 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def session_started(self) -> None:
         env = self.chan.get_environment()
         self.client_env = {k: v for k, v in env.items() if isinstance(v, str)}
+        # Decided here and now, before a later packet (the end of the client's input, as
+        # from `ssh -T host </dev/null`) can close the channel unanswered.
+        refusal = self.server.refusal()
+        if refusal is None and self.term_type is None:
+            refusal = "tui-domino needs a terminal: connect with ssh -t."
+        if refusal is not None:
+            log.info("refused a visit of %s (%s): %s", self.name, self.connection.address,
+                     refusal)
+            self.ended = True
+            self._say_and_exit(refusal, 1)
+            return
+        self.connection.game_started()
+        self.server.visits.add(self)  # the seat is taken now, not when the game is up
         self.task = asyncio.get_running_loop().create_task(self._run())
 
     def data_received(self, data: bytes, datatype: Any) -> None:
@@ -321,59 +448,113 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 set_winsize(self.master, width, height, pixwidth, pixheight)
 
     def eof_received(self) -> bool:
-        self._end_soon(None, 0)
+        self._end_soon(None, 0, "hung up")
         return False
 
     def break_received(self, msec: int) -> bool:
         return False
 
     def pause_writing(self) -> None:
-        # The client is not taking output: stop reading the game (it waits, the buffer
-        # stays bounded) and give the client stall_timeout seconds to catch up.
-        self.paused = True
-        if self.master is not None:
-            asyncio.get_running_loop().remove_reader(self.master)
-        if self._stall is None:
-            self._stall = asyncio.get_running_loop().call_later(
-                self.server.limits.stall_timeout, self._stalled)
+        # The channel holds more than write_buffer bytes beyond the client's window.
+        self._chan_paused = True
+        self._hold()
 
     def resume_writing(self) -> None:
-        self.paused = False
-        if self._stall is not None:
-            self._stall.cancel()
-            self._stall = None
-        if self.master is not None and not self.ended:
-            asyncio.get_running_loop().add_reader(self.master, self._on_output)
+        self._chan_paused = False
+        if self.paused:
+            self._check_backlog()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.server.sessions.discard(self)
         self.closed.set()
-        self._end_soon(None, 0)
+        self._end_soon(None, 0, _why_lost(exc))
+        self.connection.game_over()
+
+    # -- output: bounded whatever window the client grants ------------------------------------
+
+    def backlog(self) -> int:
+        """Bytes of output sent to this visitor and not yet taken by the client: held by
+        the channel beyond the window the client granted, waiting in the connection's
+        transport, and in the kernel's send queue. A client may grant any window (up to
+        4 GiB), so the channel's own count does not bound the output held for it; what
+        the client does not read piles up in the transport."""
+        held = self.chan.get_write_buffer_size() if self.chan is not None else 0
+        # asyncssh gives no public way to its transport, whose buffer grows without bound
+        # behind a window that large.
+        transport = getattr(self.connection.conn, "_transport", None)
+        if transport is not None:
+            held += transport.get_write_buffer_size()
+        return held + kernel_send_queue(self._sock)
+
+    def _write(self, data: bytes) -> None:
+        self.chan.write(data)
+        if self.backlog() > self.server.limits.write_buffer:
+            self._hold()
+
+    def _hold(self) -> None:
+        # The client is not taking output: stop reading the game (it waits, and what is
+        # held for the client stays bounded) and give the client stall_timeout seconds to
+        # catch up.
+        loop = asyncio.get_running_loop()
+        if not self.paused:
+            self.paused = True
+            if self.master is not None:
+                loop.remove_reader(self.master)
+        if self._stall is None:
+            self._stall = loop.call_later(self.server.limits.stall_timeout, self._stalled)
+        if self._poll is None:
+            self._poll = loop.call_later(BACKLOG_POLL, self._check_backlog)
+
+    def _check_backlog(self) -> None:
+        """Resumes the game's output once the client has taken most of what it was sent."""
+        loop = asyncio.get_running_loop()
+        if self._poll is not None:
+            self._poll.cancel()
+            self._poll = None
+        if not self.paused or self.ended:
+            return
+        if self._chan_paused or self.backlog() > self.server.limits.write_buffer // 4:
+            self._poll = loop.call_later(BACKLOG_POLL, self._check_backlog)
+            return
+        self.paused = False
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
+        if self.master is not None:
+            loop.add_reader(self.master, self._on_output)
+
+    def _stalled(self) -> None:
+        self._stall = None
+        log.info("%s was not taking output; disconnected", self.name)
+        self._end_soon(None, 1, "stopped taking output")
+        # Nothing more can reach this client: drop what is held for it and the connection.
+        if self.chan is not None:
+            self.chan.abort()
+        if self.connection.conn is not None:
+            self.connection.conn.abort()
 
     # -- the visit ---------------------------------------------------------------------------
 
     async def _run(self) -> None:
-        refusal = self.server.refusal(self.connection)
-        if refusal is not None:
-            self._say_and_exit(refusal, 1)
-            return
-        if self.term_type is None:
-            self._say_and_exit("tui-domino needs a terminal: connect with ssh -t.", 1)
-            return
-        self.server.visits.add(self)
         try:
             await self._play()
         except Exception:
             log.exception("visit of %s failed", self.name)
+            self._set_cause("the game could not start")
             self._say_and_exit("The game could not start; sorry.", 1)
         finally:
             self.server.visits.discard(self)
             self._cleanup()
+            name = self.member.name if self.member is not None else self.name
+            when = "" if self.member is not None else " before the game started"
+            log.info("%s (%s) left%s: %s", name, self.connection.address, when,
+                     self.cause or "hung up")
 
     async def _play(self) -> None:
         loop = asyncio.get_running_loop()
         self.home = self.server.visitor_root / uuid.uuid4().hex
-        self.home.mkdir(parents=True)
+        self.home.mkdir(mode=0o700)
+        self.home.chmod(0o700)  # whatever the server's umask
         master, slave = pty.openpty()
         ours, theirs = socket.socketpair()
         try:
@@ -386,6 +567,7 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 pass_fds=(theirs.fileno(),),
                 env=self.server.visitor_env(self, self.home, theirs.fileno()),
                 cwd=str(self.home),
+                umask=0o077,  # the game's saves and settings: the server's user only
             )
         finally:
             os.close(slave)
@@ -394,10 +576,12 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.ended:  # the visitor left while the game was starting: _cleanup stops it
             ours.close()
             return
+        if self.connection.conn is not None:
+            self._sock = self.connection.conn.get_extra_info("socket")
         os.set_blocking(master, False)
         loop.add_reader(master, self._on_output)
         self._arm_idle()
-        member = await self.server.lobby.join(self.name, ours)
+        self.member = member = await self.server.lobby.join(self.name, ours)
         log.info("%s (%s) arrived", member.name, self.connection.address)
         try:
             status = await self.proc.wait()
@@ -408,12 +592,14 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             return
         self.ended = True
         if status < 0:
+            self._set_cause(f"the game stopped (signal {-status})")
             self._say_and_exit(f"The game stopped unexpectedly (signal {-status}).", 1)
         elif status != 0:
+            self._set_cause(f"the game stopped (status {status})")
             self._say_and_exit(f"The game stopped unexpectedly (status {status}).", status)
         else:
+            self._set_cause("quit")
             self._say_and_exit("Thanks for playing.", 0)
-        log.info("%s left", member.name)
 
     def _on_output(self) -> None:
         assert self.master is not None
@@ -427,12 +613,14 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 return
             raise
         if data and self.chan is not None and not self.ended:
-            self.chan.write(data)
+            self._write(data)
 
     def _drain_output(self) -> None:
-        if self.master is None or self.paused:
+        if self.master is None or self.paused or self.chan is None:
             return
         for _ in range(64):
+            if self.backlog() > self.server.limits.write_buffer:
+                return
             try:
                 data = os.read(self.master, 65536)
             except OSError:
@@ -465,29 +653,25 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             return
         left = self.last_input + limit - time.monotonic()
         if left <= 0:
-            minutes = max(1, round(limit / 60))
-            self._end_soon(f"You were idle for {minutes} minute{'s' * (minutes != 1)}; "
-                           "come back any time.", 0)
+            idle = duration_text(limit)
+            self._end_soon(f"You were idle for {idle}; come back any time.", 0,
+                           f"idle for {idle}")
             return
         self._idle = asyncio.get_running_loop().call_later(left, self._arm_idle)
 
-    def _stalled(self) -> None:
-        self._stall = None
-        log.info("%s was not taking output; disconnected", self.name)
-        self._end_soon(None, 1)
-        # Nothing more can reach this client: drop what is held for it and the connection.
-        if self.chan is not None:
-            self.chan.abort()
-        if self.connection.conn is not None:
-            self.connection.conn.abort()
+    def _set_cause(self, cause: str | None) -> None:
+        if self.cause is None and cause is not None:
+            self.cause = cause
 
-    def _end_soon(self, message: str | None, status: int) -> None:
+    def _end_soon(self, message: str | None, status: int, cause: str) -> None:
+        self._set_cause(cause)
         if self._ending is None and not self.ended:
             self._ending = asyncio.get_running_loop().create_task(self.end(message, status))
 
-    async def end(self, message: str | None, status: int = 0) -> None:
+    async def end(self, message: str | None, status: int = 0, cause: str | None = None) -> None:
         """Stops the game; then, unless ``message`` is None, restores the visitor's
         terminal, shows ``message`` and ends the session with ``status``."""
+        self._set_cause(cause)
         if self.ended:
             return
         self.ended = True
@@ -513,11 +697,17 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 continue
 
     def _say_and_exit(self, message: str, status: int, reset: bool = False) -> None:
+        """Shows ``message`` and ends the session with ``status``: on the terminal, or on
+        the error output of a session without one (``ssh -T``)."""
         if self.chan is None:
             return
         try:
-            text = (TERMINAL_RESET if reset else "") + f"tui-domino: {message}\r\n"
-            self.chan.write(text.encode())
+            if self.term_type is None:
+                prefix = "" if message.startswith("tui-domino") else "tui-domino: "
+                self.chan.write_stderr(f"{prefix}{message}\n".encode())
+            else:
+                text = (TERMINAL_RESET if reset else "") + f"tui-domino: {message}\r\n"
+                self.chan.write(text.encode())
             self.chan.exit(status)
         except (OSError, asyncssh.Error, BrokenPipeError):
             pass
@@ -530,9 +720,10 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
         loop = asyncio.get_running_loop()
-        for timer in (self._stall, self._idle):
+        for timer in (self._stall, self._idle, self._poll):
             if timer is not None:
                 timer.cancel()
+        self._stall = self._idle = self._poll = None
         if self.master is not None:
             loop.remove_reader(self.master)
             loop.remove_writer(self.master)
