@@ -44,6 +44,10 @@ def build_parser() -> argparse.ArgumentParser:
     from tui_domino.ssh.cli import add_serve
 
     add_serve(sub)
+
+    from tui_domino.history.cli import add_commands
+
+    add_commands(sub)  # hint, review, history, stats
     return p
 
 
@@ -75,6 +79,10 @@ def main(argv: list[str] | None = None) -> int:
         run(as_json=args.json, seconds=args.seconds, seed=args.seed,
             variants=tuple(args.variant) if args.variant else VARIANTS)
         return 0
+    if getattr(args, "history_handler", None):
+        from tui_domino.history.cli import main as history_main
+
+        return history_main(args)
     if args.command == "arena":
         from tui_domino.ai import arena
 

@@ -202,8 +202,9 @@ def _triominos_playout(sim: _TSim, rng: random.Random) -> None:
         sim.play(best)
 
 
-def _triominos_value_fn(var: Variant, me: int) -> Any:
-    """The reward of a (possibly unfinished) Triominos playout for ``me``."""
+def _triominos_value_fn(var: Variant, me: int, points: bool = False) -> Any:
+    """The reward of a (possibly unfinished) Triominos playout for ``me``; with ``points`` the
+    margin estimated, in units of the margin's scale, not squashed."""
     scale = MARGIN_SCALE["triominos"]
     tanh = math.tanh
 
@@ -219,9 +220,23 @@ def _triominos_value_fn(var: Variant, me: int) -> Any:
             for pat in sim.frontier.values():
                 fits |= PATTERN_MASK[pat]
             m += TRIOMINOS_MOBILITY * ((mine & fits).bit_count() - (theirs & fits).bit_count())
+        if points:
+            return m / scale
         return (0.5 if m > 0 else -0.5 if m < 0 else 0.0) + 0.5 * tanh(m / scale)
 
     return reward
+
+
+def _points_fn(var: Variant, me: int) -> Any:
+    """The points margin for ``me`` of a finished dominoes round, in units of the margin's
+    scale (positive is good): a reward that averages to the expected margin."""
+    scale = MARGIN_SCALE[var.name]
+    sign = 1 if var.name == "classic" else -1
+
+    def points_d(sim: Sim) -> float:
+        return float(sign * (sim.points[me] - sim.points[1 - me]) / scale)
+
+    return points_d
 
 
 PLAYOUTS: dict[str, Any] = {"classic": _classic_playout, "triominos": _triominos_playout}
@@ -369,17 +384,23 @@ def ismcts(
     stop: Any = None,
     match: Match | None = None,
     sampler: Any = None,
+    points: bool = False,
 ) -> tuple[int, dict[int, tuple[int, float]]]:
     """Searches from ``base`` (the viewer to move); returns the chosen compact move and the root
-    statistics {move: (visits, mean reward)}."""
+    statistics {move: (visits, mean reward)}. With ``points`` the reward is the round's points
+    margin for the viewer divided by ``MARGIN_SCALE`` (not squashed, no match): the root's mean
+    rewards times the scale are then each move's expected final margin (the coach's figures)."""
     me = know.me
     opp = 1 - me
     root_legal = base.legal()
     if len(root_legal) == 1:
         return root_legal[0], {}
     triominos = var.name == "triominos"
-    reward = _triominos_value_fn(var, me) if triominos else _reward_fn(var, me)
-    reward = _with_match(reward, var.name, me, match)
+    if points:
+        reward = _triominos_value_fn(var, me, True) if triominos else _points_fn(var, me)
+    else:
+        reward = _triominos_value_fn(var, me) if triominos else _reward_fn(var, me)
+        reward = _with_match(reward, var.name, me, match)
     playout = PLAYOUTS.get(var.name)
     root = Node(opp)
     clock = time.perf_counter
@@ -453,10 +474,14 @@ def classic_ismcts(
     stop: Any = None,
     match: Match | None = None,
     model: OpponentModel | None = None,
+    points: bool = False,
 ) -> tuple[int, dict[int, tuple[int, float]]]:
     """``ismcts`` for classic, by ``classic_search`` (compiled where it was built): the same
     tree, playouts and reward, many times faster. Deals come from the opponent ``model`` when
-    there is one, else from the masks."""
+    there is one, else from the masks. With ``points`` the reward is the points margin over
+    ``MARGIN_SCALE`` as in ``ismcts`` (the search's squashed margin taken where tanh is a
+    straight line: a scale POINTS_STRETCH times larger, with the exploration constant scaled
+    down alike, which is the same search on rewards of margin / scale)."""
     me = know.me
     pos = classic_search.Position(
         me=me, hand=base.hands[me], hidden=know.hidden, opp_size=know.opp_size,
@@ -471,15 +496,30 @@ def classic_ismcts(
         sampler = classic_search.Sampler(groups=tuple(
             (tuple(lst), n) for lst, (_mask, n) in zip(know._lists, know.groups, strict=True)
         ), erratic_all=ERRATIC * OPP_MIX)
-    params = classic_search.Params(
-        ucb_c=UCB_C["classic"], win=WIN_WEIGHT, scale=MARGIN_SCALE["classic"],
-        greedy=CLASSIC_GREEDY, block=CLASSIC_BLOCK,
-        split_draws=SPLIT_DRAWS,
-        match=None if match is None else ((match[0][0], match[0][1]), match[1]),
-    )
+    if points:
+        params = classic_search.Params(
+            ucb_c=UCB_C["classic"] / POINTS_STRETCH, win=0.0,
+            scale=MARGIN_SCALE["classic"] * POINTS_STRETCH,
+            greedy=CLASSIC_GREEDY, block=CLASSIC_BLOCK, split_draws=SPLIT_DRAWS, match=None,
+        )
+    else:
+        params = classic_search.Params(
+            ucb_c=UCB_C["classic"], win=WIN_WEIGHT, scale=MARGIN_SCALE["classic"],
+            greedy=CLASSIC_GREEDY, block=CLASSIC_BLOCK,
+            split_draws=SPLIT_DRAWS,
+            match=None if match is None else ((match[0][0], match[0][1]), match[1]),
+        )
     deadline = time.perf_counter() + budget.ms / 1000.0 if budget.ms is not None else math.inf
     limit = budget.iterations if budget.iterations is not None else 1 << 40
-    return classic_search.search(pos, sampler, params, rng, limit, deadline, stop)
+    move, stats = classic_search.search(pos, sampler, params, rng, limit, deadline, stop)
+    if points:  # back to rewards of margin / scale (tanh(x) = x to 1e-8 at these x)
+        stats = {m: (n, r * POINTS_STRETCH) for m, (n, r) in stats.items()}
+    return move, stats
+
+
+# The stretch of the classic search's margin scale for rewards in points (see classic_ismcts):
+# margins of at most 168 pips give tanh arguments below 1e-4, where tanh is x to 1e-8.
+POINTS_STRETCH = 1e5
 
 
 # -- exact endgame ------------------------------------------------------------------------------

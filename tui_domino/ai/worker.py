@@ -158,6 +158,45 @@ async def choose_in_process(
     raise AssertionError("unreachable")
 
 
+def _run_coach(view: dict[str, Any], seed: int, iterations: int | None,
+               budget_ms: float | None, job: int) -> list[dict[str, Any]]:
+    """In the worker: the coach's ranked moves of ``view`` as JSON (``coach.rank_json``)."""
+    from tui_domino.ai import coach
+
+    cancel = _worker_cancel
+
+    def stop() -> bool:
+        return cancel is not None and cancel.value >= job
+
+    return coach.rank_json(view, seed, iterations, budget_ms, stop)
+
+
+async def rank_in_process(
+    view: dict[str, Any],
+    seed: int = 0,
+    iterations: int | None = None,
+    budget_ms: float | None = None,
+) -> list[dict[str, Any]]:
+    """The coach's figures for every legal move of ``view`` (best first: {"move", "expected",
+    "visits"}), computed in the worker process; cancelling the await stops the search, as for
+    ``choose_in_process``."""
+    job = next(_jobs)
+    for attempt in (0, 1):
+        fut: Future[list[dict[str, Any]]]
+        fut, cancel = _submit(_run_coach, view, seed, iterations, budget_ms, job)
+        try:
+            return await asyncio.wrap_future(fut)
+        except asyncio.CancelledError:
+            if not fut.cancel():
+                cancel.value = max(cancel.value, job)
+            raise
+        except BrokenProcessPool:
+            _discard_executor()
+            if attempt:
+                raise
+    raise AssertionError("unreachable")
+
+
 def _discard_executor() -> None:
     global _executor
     with _lock:
@@ -195,4 +234,5 @@ def is_running() -> bool:
     return _executor is not None
 
 
-__all__ = ["choose_in_process", "is_running", "kill", "shutdown", "submit", "warm_up"]
+__all__ = ["choose_in_process", "is_running", "kill", "rank_in_process", "shutdown", "submit",
+           "warm_up"]

@@ -1,0 +1,402 @@
+"""The coach: the hard player's search, asked for every move's expected points.
+
+The coach sees what a seat sees, ``state.view(player)``, and nothing else: it ranks the legal
+moves of that view by the points each is expected to bring, searched by the hard player's
+ISMCTS (``search.ismcts``, ``search.classic_ismcts``) with a reward in points (``points=True``:
+the round's points margin, not squashed, no match context). A move's *expected points* are
+the mean, over the search's deals and its play after the move, of the round's final margin
+for the viewer (classic and Triominos: his points less the other's; Spider, whose points are
+charged: the other's charge less his), less the margin already on the table: what the rest
+of the round is worth to him with that move. Triominos searches a few plies and values the
+position as the hard player does, in points.
+
+A judgement compares the move played with the best one; a loss of at least ``MARKS[variant]``
+points is an inaccuracy or a mistake (docs/coach.md).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from tui_domino import rules
+from tui_domino.ai import classic_search, search
+from tui_domino.ai.inference import knowledge
+from tui_domino.ai.simulation import Variant, variant_of
+
+View = dict[str, Any]
+
+# What a hint or one move of a review may spend: iterations, and a wall-clock cap in ms.
+HINT_ITERATIONS = {"classic": 60_000, "spider": 1200, "triominos": 1000}
+HINT_MS = 280.0
+PYTHON_CLASSIC_ITERATIONS = 4000  # the classic search without its compiled twin
+# Playouts that value a forced move (the only legal one: nothing to compare, but its figure)
+FORCED_PLAYOUTS = 200
+
+# (inaccuracy, mistake): a choice that loses at least this many expected points, per variant.
+MARKS: dict[str, tuple[float, float]] = {
+    "classic": (4.0, 10.0),
+    "spider": (4.0, 10.0),
+    "triominos": (10.0, 25.0),
+}
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A legal move and its expected points for the viewer (``visits``: the search's visits of
+    it; 0 for a forced move valued by playouts)."""
+
+    move: rules.Move
+    expected: float
+    visits: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move": self.move.to_json(), "expected": round(self.expected, 2),
+                "visits": self.visits}
+
+
+def default_budget(variant: str, iterations: int | None = None,
+                   ms: float | None = None) -> search.Budget:
+    if iterations is None:
+        iterations = HINT_ITERATIONS[variant]
+        if variant == "classic" and not classic_search.native_available():
+            iterations = PYTHON_CLASSIC_ITERATIONS
+    return search.Budget(iterations, HINT_MS if ms is None else ms)
+
+
+def _margin(var: Variant, points: list[int], me: int) -> float:
+    return float(var.margin(list(points), me))
+
+
+def rank(view: View, rng: random.Random, budget: search.Budget | None = None,
+         stop: Callable[[], bool] | None = None) -> list[Ranked]:
+    """Every legal move of ``view`` (its viewer to move) with its expected points, best
+    first. ``view`` must be a real view (``check_view`` for one from outside)."""
+    var = variant_of(view)
+    b = budget or default_budget(var.name)
+    base = var.base_sim(view)
+    legal = base.legal()
+    know = knowledge(view)
+    me = know.me
+    now = _margin(var, base.points, me)
+    scale = search.MARGIN_SCALE[var.name]
+    if len(legal) == 1:
+        return [Ranked(var.to_public(base, legal[0]), _forced_value(var, base, know, rng, now),
+                       0)]
+    # At least a few visits of every root move, whatever the budget says.
+    its = max(b.iterations or 0, 8 * len(legal)) if b.iterations is not None else None
+    b = search.Budget(its, b.ms)
+    if var.name == "classic":
+        model = search.opponent_model(var, know, view, rng)
+        _m, stats = search.classic_ismcts(base, know, rng, b, stop, None, model, points=True)
+    else:
+        model = search.opponent_model(var, know, view, rng)
+        _m, stats = search.ismcts(var, base, know, rng, b, stop, None,
+                                  model.sample if model is not None else None, points=True)
+    out = []
+    for m in legal:
+        n, r = stats.get(m, (0, 0.0))
+        if n == 0:  # never tried (a search stopped at once): no figure to give
+            continue
+        out.append(Ranked(var.to_public(base, m), r * scale - now, n))
+    out.sort(key=lambda x: (-x.expected, -x.visits))
+    return out
+
+
+def _forced_value(var: Variant, base: Any, know: Any, rng: random.Random, now: float) -> float:
+    """The expected points of the only legal move, by playouts over the consistent deals."""
+    me = know.me
+    scale = search.MARGIN_SCALE[var.name]
+    if var.name == "triominos":
+        value = search._triominos_value_fn(var, me, True)
+    else:
+        value = search._points_fn(var, me)
+    playout = search.PLAYOUTS.get(var.name)
+    move = base.legal()[0]
+    total = 0.0
+    for _ in range(FORCED_PLAYOUTS):
+        sim = base.clone()
+        oh, bz = know.sample(rng)
+        var.deal_hidden(sim, 1 - me, oh, bz)
+        sim.play(move)
+        if not sim.over:
+            if playout is None:
+                sim.playout(rng)
+            else:
+                playout(sim, rng)
+        total += value(sim)
+    return total / FORCED_PLAYOUTS * scale - now
+
+
+def rank_json(view: View, seed: int, iterations: int | None = None, ms: float | None = None,
+              stop: Callable[[], bool] | None = None) -> list[dict[str, Any]]:
+    """``rank`` as plain JSON (for the worker process and the command line)."""
+    budget = default_budget(view["variant"], iterations, ms)
+    return [r.to_json() for r in rank(view, random.Random(seed), budget, stop)]
+
+
+# -- words --------------------------------------------------------------------------------------
+
+ARMS = {"N": "North", "E": "East", "S": "South", "W": "West", "center": "centre"}
+
+
+def _tile(t: Any) -> str:
+    return "-".join(str(n) for n in t)
+
+
+def describe(move: rules.Move | dict[str, Any]) -> str:
+    """A move in a few words: "6-4 on the right", "5-5 North, closed", "1-2-3 at 0,1"."""
+    d = move.to_json() if isinstance(move, rules.Move) else move
+    kind = d.get("kind")
+    if kind == "draw":
+        return "draw"
+    if kind == "pass":
+        return "pass"
+    if "placements" in d:
+        parts = []
+        for p in d["placements"]:
+            where = "in the centre" if p["arm"] == "center" else ARMS.get(p["arm"], p["arm"])
+            parts.append(f"{_tile(p['tile'])} {where}{', closed' if p.get('close') else ''}")
+        return " + ".join(parts)
+    if "end" in d:
+        return f"{_tile(d['tile'])} " + ("to open" if d["end"] == "center"
+                                         else f"on the {d['end']}")
+    cell = d.get("cell") or (0, 0)
+    return f"{_tile(d.get('corners') or d.get('tile') or ())} at {cell[0]},{cell[1]}"
+
+
+def points_text(x: float) -> str:
+    return f"{x:+.1f}"
+
+
+def hint_line(ranked: list[Ranked | dict[str, Any]], count: int = 3) -> str:
+    """"6-4 on the right: +3.1; 4-4 on the left: +1.2" for the best ``count`` moves."""
+    parts = []
+    for r in ranked[:count]:
+        move, expected = (r.move, r.expected) if isinstance(r, Ranked) else (
+            r["move"], r["expected"])
+        parts.append(f"{describe(move)}: {points_text(expected)}")
+    return "; ".join(parts)
+
+
+def mark_of(variant: str, loss: float) -> str:
+    """"mistake", "inaccuracy" or "" for a choice that lost ``loss`` expected points."""
+    inaccuracy, mistake = MARKS[variant]
+    if loss >= mistake:
+        return "mistake"
+    if loss >= inaccuracy:
+        return "inaccuracy"
+    return ""
+
+
+# -- checking a view from outside ---------------------------------------------------------------
+
+MAX_VIEW_BYTES = 1 << 20
+
+
+class BadView(ValueError):
+    """A view that is not one the engine could have given: the message says why."""
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check_view(raw: object) -> View:
+    """``raw`` if it is a view the engine could have given (``state.view(p)``, its viewer to
+    move), else BadView saying what is wrong: the view is made whole with the unseen tiles
+    dealt arbitrarily (``rules.determinize``), the round read back with the engine's checks,
+    its history replayed from the deal it implies, and the view of that state must be
+    ``raw`` exactly (less an optional ``"match"``)."""
+    if not isinstance(raw, dict):
+        raise BadView("a view is a JSON object")
+    variant = raw.get("variant")
+    if variant not in rules.VARIANTS:
+        raise BadView(f"unknown variant {variant!r}: one of {', '.join(rules.VARIANTS)}")
+    for key in ("player", "hand", "hand_sizes", "bazaar_size", "history"):
+        if key not in raw:
+            raise BadView(f"the view has no {key!r}")
+    if "hands" in raw or "bazaar" in raw:
+        raise BadView("a view shows no hidden tiles ('hands', 'bazaar'): give state.view(p)")
+    player, sizes = raw["player"], raw["hand_sizes"]
+    if not _is_int(player) or player not in (0, 1):
+        raise BadView("'player' must be 0 or 1")
+    if not (isinstance(sizes, list) and len(sizes) == 2 and all(_is_int(n) and n >= 0
+                                                                 for n in sizes)):
+        raise BadView("'hand_sizes' must be two whole numbers")
+    hand = raw["hand"]
+    if not isinstance(hand, list) or not hand:
+        raise BadView("'hand' must be a list of tiles, not empty")
+    if not _is_int(raw["bazaar_size"]) or raw["bazaar_size"] < 0:
+        raise BadView("'bazaar_size' must be a whole number")
+    if not isinstance(raw["history"], list):
+        raise BadView("'history' must be a list")
+    if "match" in raw and search.match_context(raw) is None:
+        raise BadView("'match' must be {\"totals\": [t0, t1], \"target\": T}")
+    view = {k: v for k, v in raw.items() if k != "match"}
+    if sizes[player] != len(hand):
+        raise BadView("'hand_sizes' does not count the hand")
+    unseen = sizes[1 - player] + raw["bazaar_size"]
+    try:
+        if len(rules.unseen_tiles(view)) != unseen:
+            raise BadView("the tiles do not add up: the hand, the table, the other hand and "
+                          "the bazaar must make the set once")
+        state = rules.determinize(view, random.Random(0))
+        _check_history(state)
+        again = state.view(player)
+    except BadView:
+        raise
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        raise BadView(f"not a position of the game: {exc}") from None
+    except RecursionError:
+        raise BadView("the view is nested too deeply") from None
+    if again != view:
+        diff = sorted(k for k in set(again) | set(view) if again.get(k) != view.get(k))
+        raise BadView("not a view the game could show: it differs in "
+                      f"{', '.join(repr(k) for k in diff)}")
+    if state.is_over:
+        raise BadView("the round is over: there is no move to choose")
+    if state.to_move != player:
+        raise BadView(f"it is not player {player}'s turn (player {state.to_move} is to move)")
+    return dict(raw)
+
+
+def _check_history(state: rules.RoundState) -> None:
+    """The form of every record of a view's history (who, a move, its events), and, when no
+    draw's tile is hidden in it, the engine's own replay of it from the deal it implies."""
+    hidden_draw = False
+    for n, rec in enumerate(state.history, 1):
+        if not isinstance(rec, dict) or rec.get("player") not in (0, 1) or isinstance(
+                rec.get("player"), bool):
+            raise BadView(f"move {n} of the history is not a record of a player's move")
+        move = rules.move_from_json(state.variant, rec.get("move"))
+        events = rec.get("events")
+        if not isinstance(events, list) or not all(
+                isinstance(e, dict) and e.get("player") in (0, 1) and _is_int(e.get("points"))
+                for e in events):
+            raise BadView(f"move {n} of the history has no list of events")
+        if move.kind == "draw" and "tile" not in rec:
+            hidden_draw = True
+    if not hidden_draw:
+        from tui_domino.rules.round import check_history
+
+        check_history(state)
+
+
+# -- judging a round ----------------------------------------------------------------------------
+
+
+@dataclass
+class Judgement:
+    """The coach's judgement of one choice: move ``index`` (0-based in the round's history) of
+    ``player``, the move played and its expected points, the best one and its, the points lost
+    and the mark; ``ranked`` the best moves (as JSON, with their figures)."""
+
+    index: int
+    player: int
+    played: dict[str, Any]
+    expected: float
+    best: dict[str, Any]
+    best_expected: float
+    loss: float
+    mark: str
+    ranked: list[dict[str, Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "move_no": self.index + 1, "player": self.player,
+                "played": self.played, "expected": round(self.expected, 2),
+                "best": self.best, "best_expected": round(self.best_expected, 2),
+                "loss": round(self.loss, 2), "mark": self.mark, "ranked": self.ranked[:5]}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Judgement:
+        return cls(int(d["index"]), int(d["player"]), dict(d["played"]), float(d["expected"]),
+                   dict(d["best"]), float(d["best_expected"]), float(d["loss"]),
+                   str(d["mark"]), list(d.get("ranked") or []))
+
+
+def move_seed(index: int) -> int:
+    """The search's seed for move ``index`` of a round: the same for every record of the round
+    (it depends on nothing hidden)."""
+    return random.Random(f"tui-domino-coach/{index}").getrandbits(32)
+
+
+def judge(view: View, index: int, played: dict[str, Any], ranked: list[dict[str, Any]]
+          ) -> Judgement | None:
+    """The judgement of ``played`` at move ``index`` from the search's ``ranked`` figures
+    (None when the move played has no figure: a search stopped before it was tried)."""
+    variant = view["variant"]
+    key = rules.move_from_json(variant, played)
+    mine = next((r for r in ranked if rules.move_from_json(variant, r["move"]) == key), None)
+    if mine is None or not ranked:
+        return None
+    best = ranked[0]
+    loss = max(0.0, float(best["expected"]) - float(mine["expected"]))
+    return Judgement(index, view["player"], key.to_json(), float(mine["expected"]),
+                     dict(best["move"]), float(best["expected"]), loss,
+                     mark_of(variant, loss), ranked)
+
+
+def choices(state: rules.RoundState, moves: list[dict[str, Any]],
+            seats: tuple[int, ...] = (0, 1)) -> list[tuple[int, View, dict[str, Any]]]:
+    """The choices of ``seats`` in a round: (index, the player's view then, the move played),
+    for every move made with more than one legal move, replaying ``moves`` (the history's
+    records) from ``state`` (the round as dealt, which is not changed)."""
+    replay = state.clone()
+    out = []
+    for i, rec in enumerate(moves):
+        p = replay.to_move
+        if p in seats and len(replay.legal_moves()) > 1:
+            out.append((i, replay.view(p), dict(rec["move"])))
+        replay.apply(rec["move"])
+    return out
+
+
+def review_round(state: rules.RoundState, moves: list[dict[str, Any]],
+                 seats: tuple[int, ...] = (0, 1), iterations: int | None = None,
+                 ms: float | None = None,
+                 progress: Callable[[int, int], None] | None = None,
+                 stop: Callable[[], bool] | None = None) -> list[Judgement]:
+    """Every choice of ``seats`` in a round judged from the chooser's view at that moment."""
+    todo = choices(state, moves, seats)
+    out = []
+    for k, (i, view, played) in enumerate(todo):
+        if stop is not None and stop():
+            break
+        ranked = rank_json(view, move_seed(i), iterations, ms, stop)
+        j = judge(view, i, played, ranked)
+        if j is not None:
+            out.append(j)
+        if progress is not None:
+            progress(k + 1, len(todo))
+    return out
+
+
+def summary(judgements: list[Judgement], player: int, who: str = "your") -> str:
+    """"your choices cost about 9 points this round; biggest: move 7"."""
+    mine = [j for j in judgements if j.player == player]
+    if not mine:
+        return f"{who} had no choice to make this round".capitalize()
+    cost = sum(j.loss for j in mine)
+    worst = max(mine, key=lambda j: j.loss)
+    n = round(cost)
+    text = f"{who} choices cost about {n} point{'' if n == 1 else 's'} this round"
+    if worst.loss >= 0.5:
+        text += f"; biggest: move {worst.index + 1}"
+    else:
+        text += ": every choice was the coach's"
+    return text[0].upper() + text[1:]
+
+
+def timed_rank(view: View, seed: int = 0) -> tuple[list[Ranked], float]:
+    """``rank`` with its time in ms (for the benchmark)."""
+    t = time.perf_counter()
+    out = rank(view, random.Random(seed))
+    return out, (time.perf_counter() - t) * 1000.0
+
+
+__all__ = ["MARKS", "BadView", "Judgement", "Ranked", "check_view", "choices", "describe",
+           "hint_line", "judge", "mark_of", "rank", "rank_json", "review_round", "summary"]

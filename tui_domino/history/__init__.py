@@ -1,0 +1,18 @@
+"""The memory of every match: records of rounds and matches, the SQLite history, statistics.
+
+``record_match(...)`` stores a finished match (``db.record_match``); docs/coach.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def record_match(**kw: Any) -> int:
+    """Stores a finished match in the history (``db.record_match``); returns its id."""
+    from tui_domino.history.db import record_match as _record
+
+    return _record(**kw)
+
+
+__all__ = ["record_match"]

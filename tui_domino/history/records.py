@@ -1,0 +1,177 @@
+"""A match record: what the history keeps of a finished match, and its exported JSON.
+
+A round is kept as it was dealt and played: ``{"number", "leader", "deal": {"hands",
+"bazaar"}, "moves": [history records], "points", "winner", "end_reason", "hints",
+"take_backs", "review"}``. The deal is the one the round's end implies (the engine's own
+reading, ``rules.round.check_history``), so replaying ``moves`` from it with the rules engine
+gives the round move by move, and any view of it. A match is its players, variant, house
+rules, target, totals, winner and rounds (``match_json``). ``check_match`` reads one from a
+file strictly: each round is replayed and must agree with its points.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as _dt
+from typing import Any
+
+from tui_domino import rules
+
+RECORD_KIND = "tui-domino-match-record"
+RECORD_FORMAT = 1
+
+
+def deal_of(state: rules.RoundState) -> dict[str, Any]:
+    """The deal a round started from: the hands now, less the tiles drawn, plus the tiles
+    placed; the tiles drawn, in order, then the bazaar now."""
+    hands: list[list[tuple[int, ...]]] = [list(h) for h in state.hands]
+    drawn: list[tuple[int, ...]] = []
+    drawn_by: list[list[tuple[int, ...]]] = [[], []]
+    for rec in state.history:
+        player = rec["player"]
+        move = rules.move_from_json(state.variant, rec["move"])
+        if move.kind == "draw":
+            t = tuple(sorted(rec["tile"]))
+            drawn.append(t)
+            drawn_by[player].append(t)
+        elif move.placements is not None:
+            hands[player] += [p.tile for p in move.placements]
+        elif move.corners is not None:
+            hands[player].append(tuple(sorted(move.corners)))
+        elif move.tile is not None:
+            hands[player].append(tuple(sorted(move.tile)))
+    for player in (0, 1):
+        for t in drawn_by[player]:
+            hands[player].remove(t)
+    return {"hands": [[list(t) for t in sorted(h)] for h in hands],
+            "bazaar": [list(t) for t in drawn + list(state.bazaar)]}
+
+
+def leader_of(state: rules.RoundState) -> int | None:
+    leader = state.to_json().get("leader")
+    return leader if leader in (0, 1) else None
+
+
+def round_record(state: rules.RoundState, number: int, hints: int = 0,
+                 take_backs: int = 0) -> dict[str, Any]:
+    """The record of a finished round ``state`` (round ``number`` of its match)."""
+    return {
+        "number": number,
+        "leader": leader_of(state),
+        "deal": deal_of(state),
+        "moves": copy.deepcopy(state.history),
+        "points": list(state.points),
+        "winner": state.winner,
+        "end_reason": state.end_reason,
+        "hints": hints,
+        "take_backs": take_backs,
+        "review": None,
+    }
+
+
+def start_of(variant: str, rnd: dict[str, Any], options: dict[str, Any] | None
+             ) -> rules.RoundState:
+    """The round as dealt (ValueError for a deal the rules refuse)."""
+    return rules.new_round(variant, deal=rnd["deal"], leader=rnd.get("leader"),
+                           options=options)
+
+
+def replay(variant: str, rnd: dict[str, Any], options: dict[str, Any] | None,
+           upto: int | None = None) -> rules.RoundState:
+    """The round after its first ``upto`` moves (all of them by default)."""
+    state = start_of(variant, rnd, options)
+    moves = rnd["moves"] if upto is None else rnd["moves"][:upto]
+    for rec in moves:
+        state.apply(rec["move"])
+    return state
+
+
+def now_text() -> str:
+    return _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat()
+
+
+def match_json(*, variant: str, target: int, options: dict[str, Any], players: list[dict[str, Any]],
+               rounds: list[dict[str, Any]], totals: list[int], winner: int | None,
+               me: int | None, kind: str, played_at: str | None = None,
+               seed: int | None = None) -> dict[str, Any]:
+    """The exported form of a match (also what the database is given)."""
+    return {
+        "kind": RECORD_KIND,
+        "format": RECORD_FORMAT,
+        "played_at": played_at or now_text(),
+        "variant": variant,
+        "target": target,
+        "options": copy.deepcopy(options),
+        "seed": seed,
+        "match_kind": kind,
+        "players": [{"name": str(p.get("name", "")), "kind": str(p.get("kind", "human")),
+                     "level": str(p.get("level", ""))} for p in players],
+        "me": me,
+        "totals": list(totals),
+        "winner": winner,
+        "hints": sum(int(r.get("hints") or 0) for r in rounds),
+        "take_backs": sum(int(r.get("take_backs") or 0) for r in rounds),
+        "rounds": copy.deepcopy(rounds),
+    }
+
+
+MAX_RECORD_BYTES = 32 << 20
+
+
+def _int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check_match(raw: object) -> dict[str, Any]:
+    """``raw`` if it is a match record the game could have written, else ValueError saying
+    why: its fields' types, and each round replayed with the rules from its deal must be
+    legal move by move, over, and scored as the record says."""
+    if not isinstance(raw, dict) or raw.get("kind") != RECORD_KIND:
+        raise ValueError(f"not a tui-domino match record (its \"kind\" must be {RECORD_KIND!r})")
+    if raw.get("format") != RECORD_FORMAT:
+        raise ValueError(f"format {raw.get('format')!r} is not one this version reads")
+    variant = raw.get("variant")
+    if variant not in rules.VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}")
+    players = raw.get("players")
+    if not (isinstance(players, list) and len(players) == 2 and all(
+            isinstance(p, dict) and isinstance(p.get("name"), str) for p in players)):
+        raise ValueError("\"players\" must be two players, each with a name")
+    if raw.get("me") not in (None, 0, 1) or isinstance(raw.get("me"), bool):
+        raise ValueError("\"me\" must be 0, 1 or null")
+    options = raw.get("options")
+    try:
+        options = rules.resolve_options(variant, options if isinstance(options, dict) else None)
+    except ValueError as exc:
+        raise ValueError(f"bad house rules: {exc}") from None
+    rounds = raw.get("rounds")
+    if not isinstance(rounds, list) or not rounds:
+        raise ValueError("\"rounds\" must be a list of rounds")
+    for n, rnd in enumerate(rounds, 1):
+        if not isinstance(rnd, dict):
+            raise ValueError(f"round {n} is not an object")
+        moves = rnd.get("moves")
+        if not isinstance(moves, list) or not all(
+                isinstance(m, dict) and isinstance(m.get("move"), dict) for m in moves):
+            raise ValueError(f"round {n}: \"moves\" must be a list of records with a move")
+        if rnd.get("leader") not in (None, 0, 1) or isinstance(rnd.get("leader"), bool):
+            raise ValueError(f"round {n}: \"leader\" must be 0, 1 or null")
+        try:
+            state = start_of(variant, rnd, options)
+            for k, rec in enumerate(moves, 1):
+                if rec.get("player") != state.to_move:
+                    raise ValueError(f"move {k} is played out of turn")
+                state.apply(rec["move"])
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+            raise ValueError(f"round {n} does not replay: {exc}") from None
+        except RecursionError:
+            raise ValueError(f"round {n} is nested too deeply") from None
+        if not state.is_over:
+            raise ValueError(f"round {n} is not over after its moves")
+        if rnd.get("points") != list(state.points):
+            raise ValueError(f"round {n}'s points are not what its moves score")
+    return raw
+
+
+__all__ = ["RECORD_KIND", "check_match", "deal_of", "match_json", "replay", "round_record",
+           "start_of"]

@@ -1,0 +1,167 @@
+"""Statistics of the history, for the player of this terminal (each match's seat ``me``).
+
+Per variant and opponent: matches and rounds won with a 95% interval (Wilson's score
+interval; a tie counts half a round), the mean round margin (his points less the other's;
+Spider: the other's charge less his), the best round (the largest margin), the longest run
+of matches won, and what his choices cost per reviewed round, by month (by day within one
+month), drawn as a bar chart. Matches of two people at one terminal have no such player and
+are left out.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+from tui_domino.history import db as hdb
+
+Z95 = 1.959963984540054
+
+
+def wilson(wins: float, n: int) -> tuple[float, float]:
+    """The 95% score interval of a proportion ``wins / n`` (0, 1 for no trials)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class Stats:
+    variant: str | None
+    opponent: str | None
+    matches: int = 0
+    matches_won: int = 0
+    rounds: int = 0
+    rounds_won: float = 0.0
+    margin_total: int = 0
+    best_round: int | None = None
+    best_round_at: tuple[int, int] | None = None  # (match id, round number)
+    longest_streak: int = 0
+    # (period, mean cost per reviewed round, reviewed rounds), oldest first
+    cost_by_period: list[tuple[str, float, int]] = field(default_factory=list)
+
+    @property
+    def match_rate(self) -> tuple[float, float, float]:
+        return (self.matches_won / self.matches if self.matches else 0.0,
+                *wilson(self.matches_won, self.matches))
+
+    @property
+    def round_rate(self) -> tuple[float, float, float]:
+        return (self.rounds_won / self.rounds if self.rounds else 0.0,
+                *wilson(self.rounds_won, self.rounds))
+
+    @property
+    def mean_margin(self) -> float:
+        return self.margin_total / self.rounds if self.rounds else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        m, ml, mh = self.match_rate
+        r, rl, rh = self.round_rate
+        return {
+            "variant": self.variant, "opponent": self.opponent,
+            "matches": self.matches, "matches_won": self.matches_won,
+            "match_rate": round(m, 4), "match_ci95": [round(ml, 4), round(mh, 4)],
+            "rounds": self.rounds, "rounds_won": self.rounds_won,
+            "round_rate": round(r, 4), "round_ci95": [round(rl, 4), round(rh, 4)],
+            "mean_round_margin": round(self.mean_margin, 2),
+            "best_round": self.best_round,
+            "best_round_at": list(self.best_round_at) if self.best_round_at else None,
+            "longest_winning_streak": self.longest_streak,
+            "cost_per_round": [{"period": p, "mean_cost": round(c, 2), "rounds": n}
+                               for p, c, n in self.cost_by_period],
+        }
+
+
+def compute(db: sqlite3.Connection, variant: str | None = None,
+            opponent: str | None = None) -> Stats:
+    st = Stats(variant, opponent)
+    streak = 0
+    last_match = None
+    costs: dict[str, list[float]] = {}
+    for row in hdb.stats_rows(db, variant, opponent):
+        me = row["me"]
+        if me is None:
+            continue
+        mid = row["id"]
+        if mid != last_match:
+            last_match = mid
+            st.matches += 1
+            if row["match_winner"] == me:
+                st.matches_won += 1
+                streak += 1
+                st.longest_streak = max(st.longest_streak, streak)
+            else:
+                streak = 0
+        pts = (row["points0"], row["points1"])
+        margin = pts[me] - pts[1 - me]
+        if row["variant"] == "spider":
+            margin = -margin
+        st.rounds += 1
+        w = row["winner"]
+        st.rounds_won += 1.0 if w == me else 0.5 if w is None else 0.0
+        st.margin_total += margin
+        if st.best_round is None or margin > st.best_round:
+            st.best_round, st.best_round_at = margin, (mid, row["number"])
+        if row["cost"] is not None:
+            costs.setdefault(row["played_at"][:7], []).append(float(row["cost"]))
+    if len(costs) == 1:  # one month: by day
+        costs = {}
+        for row in hdb.stats_rows(db, variant, opponent):
+            if row["me"] is not None and row["cost"] is not None:
+                costs.setdefault(row["played_at"][:10], []).append(float(row["cost"]))
+    st.cost_by_period = [(p, sum(c) / len(c), len(c)) for p, c in sorted(costs.items())]
+    return st
+
+
+BARS = " ▏▎▍▌▋▊▉█"
+
+
+def bar(value: float, top: float, width: int) -> str:
+    """A horizontal bar of ``value`` out of ``top`` in ``width`` cells (eighths of a cell)."""
+    if top <= 0 or value <= 0:
+        return ""
+    eighths = round(min(1.0, value / top) * width * 8)
+    full, rest = divmod(eighths, 8)
+    return "█" * full + (BARS[rest] if rest else "")
+
+
+def chart(periods: list[tuple[str, float, int]], width: int = 40, rows: int = 8) -> list[str]:
+    """The last ``rows`` periods as lines "2025-03 ████▌ 4.6 (12)": the mean cost per
+    reviewed round, and how many rounds were reviewed."""
+    shown = periods[-rows:]
+    if not shown:
+        return []
+    top = max(c for _, c, _ in shown)
+    return [f"{p:<10} {bar(c, top, width):<{width}} {c:5.1f} ({n})" for p, c, n in shown]
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def lines(st: Stats) -> list[str]:
+    """The statistics as lines of text (the screen's and the command line's)."""
+    m, ml, mh = st.match_rate
+    r, rl, rh = st.round_rate
+    best = "–" if st.best_round is None else f"{st.best_round:+d}"
+    out = [
+        f"Matches won   {st.matches_won} of {st.matches}: {pct(m)} "
+        f"(95% interval {pct(ml)} to {pct(mh)})",
+        f"Rounds won    {st.rounds_won:g} of {st.rounds}: {pct(r)} "
+        f"(95% interval {pct(rl)} to {pct(rh)})",
+        f"Mean margin   {st.mean_margin:+.1f} points a round",
+        f"Best round    {best}" + (f" (match {st.best_round_at[0]}, round "
+                                   f"{st.best_round_at[1]})" if st.best_round_at else ""),
+        f"Longest run   {st.longest_streak} match{'' if st.longest_streak == 1 else 'es'} won "
+        "in a row",
+    ]
+    return out
+
+
+__all__ = ["Stats", "bar", "chart", "compute", "lines", "wilson"]
