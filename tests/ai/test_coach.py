@@ -264,6 +264,17 @@ def test_hint_refuses_malformed_views_with_a_clear_error(
         assert code == 2 and "Traceback" not in err and err.startswith("tui-domino hint: ")
 
 
+def slots(node: Any) -> list[tuple[Any, Any]]:
+    """Every (container, key) of a JSON value, depth first."""
+    out: list[tuple[Any, Any]] = []
+    items = node.items() if isinstance(node, dict) else enumerate(node) \
+        if isinstance(node, list) else ()
+    for k, v in items:
+        out.append((node, k))
+        out += slots(v)
+    return out
+
+
 def test_hint_refuses_random_damage_without_a_traceback(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Values of a real view replaced at random (seeded): refused, or ranked if still a
@@ -273,16 +284,7 @@ def test_hint_refuses_random_damage_without_a_traceback(
     for n in range(60):
         state = position_with_choice(rng.choice(["classic", "spider", "triominos"]), n)
         view = state.view(state.to_move)
-        paths: list[tuple[Any, Any]] = []
-
-        def walk(node: Any, trail: tuple[Any, ...]) -> None:
-            items = node.items() if isinstance(node, dict) else enumerate(node) \
-                if isinstance(node, list) else ()
-            for k, v in items:
-                paths.append((node, k))
-                walk(v, (*trail, k))
-
-        walk(view, ())
+        paths = slots(view)
         node, key = rng.choice(paths)
         node[key] = rng.choice(junk)
         path = tmp_path / "v.json"
