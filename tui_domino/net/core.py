@@ -167,6 +167,9 @@ class DuelCore:
         self.match_id = ""
         self.token = ""  # the joiner's secret (shown by the joiner on resume)
         self.peer_token = ""  # the host's secret (shown back by the host)
+        # The channel's resume secret (hex), when the match began in a sealed channel: the
+        # transport's business (net/channel.py); kept here so that the match log keeps it.
+        self.channel_secret = ""
         if role == "host":
             self.match_id = self._hex("match", 16)
             self.token = self._hex("token", 16)
@@ -234,6 +237,22 @@ class DuelCore:
         self._wire = []
         if self.started and not self.finished and not self.refused:
             self._emit(ev.ConnectionState("reconnecting"))
+
+    def keep_channel(self, secret: str) -> None:
+        """The transport's channel for this match: its resume secret, kept in the match log
+        so that a restarted process can take the match up (docs/protocol.md, section 9)."""
+        if secret != self.channel_secret:
+            self.channel_secret = secret
+            self._record({"k": "channel", "resume": secret})
+
+    def tampered(self, message: str) -> None:
+        """The transport's channel found a record altered, replayed or out of order: the
+        connection ends (the match waits for a resume, as after any drop). Not a cheat:
+        anybody on the path can do it. The peer is told (what this side sends still
+        opens)."""
+        self._events.append(ev.ProtocolError("tampered", message))
+        self._send_ctl(m.Error(code="tampered", message=message[:500]))
+        self.closing = True
 
     def peer_gone(self, reason: str = "did not come back") -> None:
         """The resume window (or the reveal deadline) ran out: the peer forfeits."""
@@ -475,7 +494,7 @@ class DuelCore:
         if self.role == "host" and self.started and not self.authed:
             return  # not from the joiner: somebody else's connection to the port
         self._events.append(ev.ProtocolError(f.code, f.message, from_peer=True))
-        if f.code in ("version", "mismatch", "busy", "token") and not self.started:
+        if f.code in ("version", "mismatch", "busy", "token", "code") and not self.started:
             self.finished = True
             self.closing = True
             self._emit(ev.ConnectionState("closed", f.message))

@@ -104,7 +104,24 @@ class ProtocolError:
     from_peer: bool = False
 
 
+@dataclass(frozen=True)
+class Invitation:
+    """The host's invitation code (a new one after too many wrong tries): the joiner needs
+    it. ``join`` is the command that joins with it."""
+
+    code: str
+    join: str
+
+
+@dataclass(frozen=True)
+class Secured:
+    """The match's channel is keyed: ``phrase`` is the verification phrase, the same on
+    both screens unless somebody sits in the middle."""
+
+    phrase: str
+
+
 Event = (
     Connected | ConnectionState | RoundStarted | Dealt | YourTurn | Moved | Drew | ChatLine
-    | RoundOver | Verdict | MatchOver | ProtocolError
+    | RoundOver | Verdict | MatchOver | ProtocolError | Invitation | Secured
 )

@@ -111,6 +111,8 @@ def replay(entries: list[dict[str, Any]]) -> DuelCore:
                     core.dispute()
                 elif e["a"] == "gone":  # a deadline ran out (the resume window, the reveal)
                     core.peer_gone(e["reason"])
+            elif e["k"] == "channel":  # the sealed channel's resume secret
+                core.keep_channel(bytes.fromhex(e["resume"]).hex())
             elif e["k"] == "internal":
                 core.stop_internal(e["error"], e["at"])
     except (KeyError, TypeError, AttributeError) as exc:

@@ -13,10 +13,11 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta, Struct
 
-# 2: a dispute that finds no cheat costs the disputer the match, and an accusation must come
-# after the accuser's reveal (docs/protocol.md, sections 6-7); version 1 peers read both
-# otherwise, so the two refuse each other.
-PROTOCOL = 2
+# 3: the frames travel sealed in a channel keyed by the invitation code (docs/protocol.md,
+# section 3; net/channel.py), unless both sides play --open. 2: a dispute that finds no cheat
+# costs the disputer the match, and an accusation must come after the accuser's reveal
+# (sections 6-7). Each version refuses the others.
+PROTOCOL = 3
 APP = "tui-domino"
 MAX_FRAME = 65536  # bytes, the newline included
 MAX_LINE = MAX_FRAME - 1  # bytes before the newline

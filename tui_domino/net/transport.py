@@ -1,5 +1,12 @@
 """The asyncio transport around one ``DuelCore``: host or join, reconnect, resume.
 
+With an invitation code (``code=``) every connection first runs the channel's handshake
+(net/channel.py: SPAKE2 on the code, or on the match's resume secret when a dropped
+connection is taken up again) and every line is then sealed and opened here: the core never
+sees the channel. The host counts wrong codes, answers each a little later than the last,
+and replaces its code after ``code_tries`` of them. Without a code (``--open``) the lines
+travel in plain text, as before version 3.
+
 Every read is bounded by ``asyncio.timeout``; one writer task owns the socket's write side
 through a bounded queue; a silent peer is dropped after three heartbeats. A clock task gives
 the core the time, which counts the deadlines: a dropped peer has ``resume_window`` seconds
@@ -19,7 +26,7 @@ import os
 import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tui_domino import rules
 from tui_domino.net import events as ev
@@ -35,6 +42,9 @@ from tui_domino.net.core import (
 )
 from tui_domino.net.messages import MAX_FRAME, MAX_LINE, error
 
+if TYPE_CHECKING:
+    from tui_domino.net.channel import Channel
+
 log = logging.getLogger(__name__)
 
 WRITE_QUEUE = 256
@@ -42,6 +52,16 @@ BACKLOG = 100
 # accept() failing for want of resources (file descriptors, buffers): wait, longer each time.
 OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 ACCEPT_BACKOFF = (0.05, 2.0)
+CODE_TRIES = 3  # wrong invitation codes before the host replaces its code
+CODE_PENALTY = 0.5  # seconds: each wrong code puts the next try of a code this much later
+HANDSHAKE_TIMEOUT = 10.0  # seconds for a reconnection's handshake
+
+
+def _channel() -> Any:
+    """``tui_domino.net.channel``, imported when a channel is first needed."""
+    from tui_domino.net import channel
+
+    return channel
 
 
 class DuelSession:
@@ -84,6 +104,13 @@ class DuelSession:
         self.journal_path: Path | None = None
         self.resumed = False  # the match was taken up again from its log
         self.notice = ""  # what the player should know before the duel: a log kept aside
+        # The channel (net/channel.py): the invitation code (None: --open, plain text).
+        self.code: str | None = None
+        self.secure = False
+        self.code_tries: int | None = CODE_TRIES
+        self.code_penalty = CODE_PENALTY
+        self._wrong = 0  # wrong tries of the current code
+        self._next_try = 0.0  # loop time before which a try of the code is not answered
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -96,9 +123,15 @@ class DuelSession:
         settings: MatchSettings | None = None,
         journal_path: str | os.PathLike[str] | None = None,
         seed: bytes | None = None,
+        code: str | None = None,
+        code_tries: int | None = CODE_TRIES,
+        code_penalty: float = CODE_PENALTY,
         **kw: Any,
     ) -> DuelSession:
-        """Listens on ``addr:port`` (port 0: any free port, see ``.port``)."""
+        """Listens on ``addr:port`` (port 0: any free port, see ``.port``). With ``code``
+        (``channel.new_code()``) only a joiner who has it gets in, over a sealed channel;
+        after ``code_tries`` wrong tries (None: no limit) a new code replaces it
+        (``Invitation`` event, ``.code``). Without, the duel is open and in plain text."""
         core, notice = _resume(journal_path)
         resumed = core is not None
         if core is None:
@@ -111,12 +144,16 @@ class DuelSession:
         self.resumed = resumed
         self.notice = notice
         self.journal_path = Path(journal_path) if journal_path else None
+        self.code, self.secure = code, code is not None
+        self.code_tries, self.code_penalty = code_tries, code_penalty
         self._server = Listening(await _listen(addr, port))
         self.port = int(self._server.sockets[0].getsockname()[1])
         for sock in self._server.sockets:
             self._spawn(self._accept_loop(sock))
         self.addresses = listening_addresses(addr, self.port)
         self._emit(ev.ConnectionState("waiting", ", ".join(self.addresses)))
+        if code is not None:
+            self._emit(ev.Invitation(code, self.join_command()))
         self._spawn(self._clock())
         return self
 
@@ -130,10 +167,14 @@ class DuelSession:
         journal_path: str | os.PathLike[str] | None = None,
         seed: bytes | None = None,
         connect_timeout: float = 10.0,
+        code: str | None = None,
         **kw: Any,
     ) -> DuelSession:
         """Connects to a host; raises OSError (refused, unreachable, timed out) when the
-        first connection cannot be made."""
+        first connection cannot be made, ``channel.Refused`` (a ConnectionError) when the
+        host refuses it in words (a wrong code, say). With ``code`` the connection runs the
+        channel's handshake first; so does a match logged in a channel, on its resume
+        secret."""
         core, notice = _resume(journal_path)
         resumed = core is not None
         if core is None:
@@ -146,9 +187,24 @@ class DuelSession:
         self.notice = notice
         self.journal_path = Path(journal_path) if journal_path else None
         self._target = (host, port)
-        async with asyncio.timeout(connect_timeout):
-            reader, writer = await asyncio.open_connection(host, port, limit=MAX_LINE)
-        self._spawn(self._join_loop(reader, writer))
+        self.code = code
+        self.secure = code is not None or bool(core.channel_secret)
+        chan: Channel | None = None
+        try:
+            async with asyncio.timeout(connect_timeout):
+                reader, writer = await asyncio.open_connection(host, port,
+                                                               limit=self._limit())
+                try:
+                    if self.secure:
+                        chan = await self._join_handshake(reader, writer)
+                except BaseException:
+                    writer.close()
+                    raise
+        except BaseException:
+            if core.journal is not None and hasattr(core.journal, "close"):
+                core.journal.close()
+            raise
+        self._spawn(self._join_loop(reader, writer, chan))
         self._spawn(self._clock())
         return self
 
@@ -167,6 +223,18 @@ class DuelSession:
 
     def view(self) -> dict[str, Any] | None:
         return self.core.view()
+
+    @property
+    def phrase(self) -> str:
+        """The verification phrase of the match's channel ("" while there is none: before
+        the match, or an open duel): both players' screens show the same one."""
+        secret = self.core.channel_secret
+        return str(_channel().phrase(secret)) if secret and self.secure else ""
+
+    def join_command(self) -> str:
+        """The host's command for the friend: ``tui-domino join ADDR:PORT CODE``."""
+        where = self.addresses[0] if self.addresses else f"127.0.0.1:{self.port}"
+        return f"tui-domino join {where} " + (self.code if self.code else "--open")
 
     def legal_moves(self) -> list[rules.Move]:
         return self.core.legal_moves()
@@ -283,10 +351,14 @@ class DuelSession:
             delay /= 2  # the back-off wears off as connections come through again
             self._spawn(self._accepted(conn))
 
+    def _limit(self) -> int:
+        """The longest line a connection reads: a frame, or a record of a sealed one."""
+        return int(_channel().MAX_RECORD) - 1 if self.secure else MAX_LINE
+
     async def _accepted(self, conn: socket.socket) -> None:
         try:
             conn.setblocking(False)
-            reader, writer = await asyncio.open_connection(sock=conn, limit=MAX_LINE)
+            reader, writer = await asyncio.open_connection(sock=conn, limit=self._limit())
         except OSError:
             conn.close()
             return
@@ -305,9 +377,14 @@ class DuelSession:
     async def _client(self, reader: asyncio.StreamReader,
                       writer: asyncio.StreamWriter) -> None:
         first: bytes | None = None
+        chan: Channel | None = None
+        if self.secure:
+            chan = await self._host_handshake(reader, writer)
+            if chan is None:
+                return
         old = self._conn
         if self.core.finished:
-            await _refuse(writer, "busy", "this match is over")
+            await _refuse(writer, "busy", "this match is over", chan)
             return
         if old is not None and not old.done():
             # A newcomer supersedes a connection that never greeted, or one that went
@@ -316,11 +393,13 @@ class DuelSession:
                 try:
                     async with asyncio.timeout(self.heartbeat):
                         first = await reader.readuntil(b"\n")
+                    if chan is not None:
+                        first = chan.open(first)
                 except (TimeoutError, asyncio.LimitOverrunError, asyncio.IncompleteReadError,
-                        ConnectionError, OSError):
+                        ConnectionError, OSError, _channel().Tampered):
                     first = None
                 if first is None or not self._is_resume(first):
-                    await _refuse(writer, "busy", "a match is already being played here")
+                    await _refuse(writer, "busy", "a match is already being played here", chan)
                     return
             old.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -328,7 +407,7 @@ class DuelSession:
         # Serving a connection does not stop the resume window: only the joiner's resume
         # (the core checks the token) does.
         self._conn = asyncio.current_task()
-        await self._serve(reader, writer, first)
+        await self._serve(reader, writer, first, chan)
         if self._conn is not asyncio.current_task():
             return  # superseded
         if self.core.refused:
@@ -336,6 +415,136 @@ class DuelSession:
             return
         if self.core.finished:
             self._close_soon()
+
+    # -- the channel's handshake -----------------------------------------------------------------
+
+    def _code_live(self) -> bool:
+        """Whether the invitation code still lets a joiner in: until the match's first
+        game frame from him (before it, his welcome may have been lost: he greets again)."""
+        return self.code is not None and (not self.core.started or self.core.received == 0)
+
+    async def _host_handshake(self, reader: asyncio.StreamReader,
+                              writer: asyncio.StreamWriter) -> Channel | None:
+        """The channel of a new connection to the host's port, or None when it was refused
+        (in words, in plain text) or broke off. A wrong code costs the match nothing."""
+        ch = _channel()
+        loop = asyncio.get_running_loop()
+        try:
+            async with asyncio.timeout(self.heartbeat):
+                line = await reader.readuntil(b"\n")
+            first = ch.read_pake(line.rstrip(b"\r\n"))
+            code = None
+            if first.kind == "code":
+                if not self._code_live():
+                    raise ch.HandshakeError("busy", "a match is already being played here "
+                                                    "(its invitation code was used)")
+                wait = self._next_try - loop.time()
+                if wait > 0:  # wrong codes were tried: each next try waits longer
+                    await asyncio.sleep(wait)
+                code = self.code
+                if code is None or not self._code_live():
+                    raise ch.HandshakeError("busy", "a match is already being played here")
+                password = ch.code_password(code)
+            else:
+                if not (self.core.started and self.core.channel_secret):
+                    raise ch.HandshakeError("token", "there is no match to resume here")
+                password = ch.resume_password(self.core.channel_secret)
+            exchange = ch.Exchange("host", password)
+            writer.write(ch.pake_line(first.kind, exchange.message))
+            chan: Channel = exchange.finish(bytes.fromhex(first.msg))
+            async with asyncio.timeout(self.heartbeat):
+                await writer.drain()
+                line = await reader.readuntil(b"\n")
+            try:
+                chan.check_confirm(line)
+            except ch.Tampered:
+                if code is not None:
+                    raise ch.HandshakeError("code", self._wrong_code(code)) from None
+                raise ch.HandshakeError("token", "wrong resume secret: this connection "
+                                                 "is not the match's joiner") from None
+            writer.write(chan.confirm())
+        except ch.HandshakeError as exc:
+            await _refuse(writer, exc.code, exc.message)
+            return None
+        except (TimeoutError, asyncio.LimitOverrunError, asyncio.IncompleteReadError,
+                ConnectionError, OSError):
+            writer.close()
+            return None
+        chan.kind = first.kind
+        return chan
+
+    def _wrong_code(self, code: str) -> str:
+        """Counts a wrong try of ``code``; replaces the code after ``code_tries`` of them.
+        Returns what the one who tried it is told."""
+        ch = _channel()
+        if code != self.code:
+            return "wrong invitation code"
+        loop = asyncio.get_running_loop()
+        self._next_try = max(loop.time(), self._next_try) + self.code_penalty
+        self._wrong += 1
+        if self.code_tries is not None and self._wrong >= self.code_tries:
+            self.code, self._wrong = ch.new_code(), 0
+            self._emit(ev.ProtocolError("code", (
+                f"{self.code_tries} wrong invitation codes were tried: {code} is no longer "
+                f"valid. The new code is {self.code}")))
+            self._emit(ev.Invitation(self.code, self.join_command()))
+            return ("wrong invitation code; the host has replaced it after too many wrong "
+                    "tries: ask for the new one")
+        left = "" if self.code_tries is None else (
+            f" ({self.code_tries - self._wrong} more before it is replaced)")
+        self._emit(ev.ProtocolError("code", f"somebody tried a wrong invitation code{left}; "
+                                            "still waiting for an opponent"))
+        return "wrong invitation code: check it with the host"
+
+    async def _join_handshake(self, reader: asyncio.StreamReader,
+                              writer: asyncio.StreamWriter) -> Channel:
+        """The joiner's side: on the code for a new match, on the resume secret for one
+        under way. Raises ``channel.Refused`` when the host refuses in words (or the
+        handshake shows tampering), OSError or TimeoutError when the connection fails."""
+        ch = _channel()
+        if self.core.started:
+            if not self.core.channel_secret:
+                raise ch.Refused("token", "this match began without an invitation code: "
+                                          "join it with --open, or start afresh (--fresh)")
+            kind, password = "resume", ch.resume_password(self.core.channel_secret)
+        else:
+            if self.code is None:
+                raise ch.Refused("code", "joining needs the host's invitation code")
+            kind, password = "code", ch.code_password(self.code)
+        exchange = ch.Exchange("join", password)
+        try:
+            writer.write(ch.pake_line(kind, exchange.message))
+            await writer.drain()
+            line = await reader.readuntil(b"\n")
+            chan: Channel = exchange.finish(ch.read_reply(line.rstrip(b"\r\n"), kind))
+            writer.write(chan.confirm())
+            await writer.drain()
+            line = await reader.readuntil(b"\n")
+            refused = ch.refusal(line.rstrip(b"\r\n"))
+            if refused is not None:
+                raise refused
+            chan.check_confirm(line)
+        except ch.HandshakeError as exc:
+            raise ch.Refused(exc.code, f"the host's handshake is broken: {exc.message}"
+                             ) from None
+        except ch.Tampered:
+            raise ch.Refused("tampered", "the host's key confirmation did not open: somebody "
+                                         "on the path altered the handshake") from None
+        except asyncio.IncompleteReadError:
+            raise ConnectionResetError("the host closed the connection during the "
+                                       "handshake") from None
+        except asyncio.LimitOverrunError:
+            raise ch.Refused("too_large", "the host's handshake line is too long") from None
+        chan.kind = kind
+        return chan
+
+    def _commit(self, chan: Channel | None) -> None:
+        """The match began (or was greeted again) on this connection's channel: its resume
+        secret becomes the match's, in the log, and the phrase is shown."""
+        if (chan is not None and chan.kind == "code" and self.core.authed
+                and self.core.channel_secret != chan.resume_secret):
+            self.core.keep_channel(chan.resume_secret)
+            self._emit(ev.Secured(chan.phrase))
 
     def _start_over(self) -> None:
         """The joiner refused the match (another version, other settings) before any of
@@ -370,10 +579,10 @@ class DuelSession:
             task.add_done_callback(self._closers.discard)
 
     async def _join_loop(self, reader: asyncio.StreamReader,
-                         writer: asyncio.StreamWriter) -> None:
+                         writer: asyncio.StreamWriter, chan: Channel | None = None) -> None:
         while True:
             self._conn = asyncio.current_task()
-            await self._serve(reader, writer)
+            await self._serve(reader, writer, None, chan)
             if self.core.finished or not self.core.started:
                 break
             # Reconnect until the host takes the resume, or the core's resume window (on the
@@ -389,19 +598,39 @@ class DuelSession:
                     assert self._target is not None
                     async with asyncio.timeout(5.0):
                         reader, writer = await asyncio.open_connection(
-                            *self._target, limit=MAX_LINE)
-                    break
+                            *self._target, limit=self._limit())
                 except (OSError, TimeoutError):
+                    continue
+                if not self.secure:
+                    break
+                ch = _channel()
+                try:
+                    async with asyncio.timeout(HANDSHAKE_TIMEOUT):
+                        chan = await self._join_handshake(reader, writer)
+                    break
+                except ch.Refused as exc:
+                    writer.close()
+                    if exc.code in ("tampered", "bad_frame", "too_large"):
+                        continue  # somebody on the path: try again
+                    # The host will not take this match up (it knows another, or none):
+                    # the log stays, for a later try.
+                    self._emit(ev.ProtocolError(exc.code, exc.message, from_peer=True))
+                    self._emit(ev.ConnectionState("closed", exc.message))
+                    self._close_soon()
+                    return
+                except (OSError, TimeoutError):
+                    writer.close()
                     continue
         self._close_soon()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                     first: bytes | None = None) -> None:
-        """One connection: a writer task, reads with a timeout, heartbeats."""
+                     first: bytes | None = None, chan: Channel | None = None) -> None:
+        """One connection: a writer task, reads with a timeout, heartbeats. With a channel,
+        each line read is opened (``first`` is already) and each written is sealed."""
         wq: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=WRITE_QUEUE)
         self._wq = wq
         self._writer_obj = writer
-        wtask = asyncio.ensure_future(self._writer(writer, wq))
+        wtask = asyncio.ensure_future(self._writer(writer, wq, chan))
         self.core.connection_made()
         if self.core.started:
             self._set_state("connected")
@@ -409,6 +638,7 @@ class DuelSession:
         idle = 0
         if first is not None:
             self.core.receive(first.rstrip(b"\r\n"))
+            self._commit(chan)
             self._pump()
         try:
             while not wtask.done():
@@ -429,7 +659,22 @@ class DuelSession:
                 except (asyncio.IncompleteReadError, ConnectionError, OSError):
                     break
                 idle = 0
+                if chan is not None:
+                    try:
+                        line = chan.open(line)
+                    except _channel().Tampered as exc:
+                        self.core.tampered(f"{exc}: somebody on the path altered, replayed or "
+                                           "reordered the stream; the connection is closed")
+                        self._pump()
+                        break
+                elif not self.core.authed and line.startswith(b'{"t":"pake"'):
+                    with contextlib.suppress(asyncio.QueueFull):
+                        wq.put_nowait(error("code", "this host plays without an invitation "
+                                                    "code (it runs with --open): join it "
+                                                    "with --open"))
+                    break
                 self.core.receive(line.rstrip(b"\r\n"))
+                self._commit(chan)
                 self._pump()
                 if self.core.closing:
                     break
@@ -450,13 +695,13 @@ class DuelSession:
                 self._set_state("reconnecting")
             self._pump()
 
-    async def _writer(self, writer: asyncio.StreamWriter,
-                      wq: asyncio.Queue[bytes | None]) -> None:
+    async def _writer(self, writer: asyncio.StreamWriter, wq: asyncio.Queue[bytes | None],
+                      chan: Channel | None = None) -> None:
         while True:
             data = await wq.get()
             if data is None:
                 break
-            writer.write(data)
+            writer.write(chan.seal(data) if chan is not None else data)
             async with asyncio.timeout(self.write_timeout):
                 await writer.drain()
         with contextlib.suppress(Exception):
@@ -504,9 +749,12 @@ def _resume(journal_path: str | os.PathLike[str] | None) -> tuple[DuelCore | Non
         return None, str(exc)
 
 
-async def _refuse(writer: asyncio.StreamWriter, code: str, message: str) -> None:
+async def _refuse(writer: asyncio.StreamWriter, code: str, message: str,
+                  chan: Channel | None = None) -> None:
+    """Refuses a connection in words (sealed when it has a channel) and closes it."""
     with contextlib.suppress(Exception):
-        writer.write(error(code, message))
+        data = error(code, message)
+        writer.write(chan.seal(data) if chan is not None else data)
         async with asyncio.timeout(1):
             await writer.drain()
         writer.close()
