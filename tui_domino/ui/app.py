@@ -298,6 +298,8 @@ class DominoApp(App[None]):
             yield SystemCommand("Pass", "Pass when nothing fits", screen.action_pass_turn)
             yield SystemCommand("Recentre", "Recentre the table on the play",
                                 screen.action_recentre)
+            yield SystemCommand("Hint", "The coach's best moves from what you see (h)",
+                                screen.action_hint)
             yield SystemCommand("Rules", "The rules and keys of this game", screen.action_help)
             yield SystemCommand("Main menu", "Leave the table (the match is saved)",
                                 screen.action_menu)
@@ -314,6 +316,10 @@ class DominoApp(App[None]):
             yield SystemCommand("Continue", "Resume the saved match", self.continue_match)
             yield SystemCommand("Rules", "How each game is played",
                                 lambda: self.push_screen(HelpScreen()))
+            yield SystemCommand("History", "Every match played, its rounds and reviews",
+                                self.show_history)
+            yield SystemCommand("Statistics", "Wins, margins and the coach's figures",
+                                self.show_stats)
         yield SystemCommand("Settings", "Theme, ASCII mode, animations, names",
                             lambda: self.push_screen(SettingsScreen()))
         yield SystemCommand("ASCII mode", "Toggle drawing with plain ASCII characters",
@@ -325,6 +331,16 @@ class DominoApp(App[None]):
                     lambda: self.set_timer(0.1, self.take_screenshot))  # the palette closes
             else:
                 yield command
+
+    def show_history(self) -> None:
+        from tui_domino.ui.screens.history import HistoryScreen
+
+        self.push_screen(HistoryScreen())
+
+    def show_stats(self) -> None:
+        from tui_domino.ui.screens.stats import StatsScreen
+
+        self.push_screen(StatsScreen())
 
     def take_screenshot(self) -> None:
         """Saves the screen as an SVG file in the screenshots folder and says where; the

@@ -51,7 +51,8 @@ class GameScreen(Screen[None]):
         Binding("c", "close_arm", "Close"),
         Binding("m", "mark", "Add"),
         Binding("z", "recentre", "Centre", show=False),
-        Binding("h", "pan(-4, 0)", "Pan", show=False),
+        Binding("h", "hint", "Hint"),
+        Binding("H", "pan(-4, 0)", "Pan", show=False),
         Binding("l", "pan(4, 0)", "Pan", show=False),
         Binding("k", "pan(0, -2)", "Pan", show=False),
         Binding("j", "pan(0, 2)", "Pan", show=False),
@@ -130,7 +131,13 @@ class GameScreen(Screen[None]):
             return variant == "triominos"
         if action in ("close_arm", "mark"):
             return variant == "spider"
+        if action == "hint":
+            return not self.is_duel()
         return True
+
+    def is_duel(self) -> bool:
+        """A duel's screen (it offers its own commands): no coach, no history of ours."""
+        return getattr(self, "system_commands", None) is not None
 
     # -- drawing -------------------------------------------------------------------------------
 
@@ -306,6 +313,11 @@ class GameScreen(Screen[None]):
                 self._summary_shown = True
                 from tui_domino.ui.screens.summary import RoundSummary
 
+                if not self.is_duel():
+                    from tui_domino.ui import history_db
+
+                    history_db.round_over(s)  # kept for the history (written in a thread)
+
                 # The table's notices (hints, "not allowed") do not belong over the summary.
                 # Only those already shown go: one raised by this last move (a failed save)
                 # is still on its way to the app and arrives after the clearing.
@@ -466,6 +478,36 @@ class GameScreen(Screen[None]):
             self.notify(f"{tile_text(tile)} fits no arm: no open arm ends in {tile[0]}.",
                         timeout=4)
         self.redraw_choice()
+
+    def action_hint(self) -> None:
+        """The coach's best moves from the player's own view, searched in the worker process;
+        the best one is chosen on the board."""
+        if self.is_duel() or not self._my_turn():
+            return
+        if len(self.session.state.legal_moves()) < 2:
+            self.notify("There is only one move to make here.", title="Coach", timeout=3)
+            return
+        self.notify("The coach is thinking…", title="Coach", timeout=2)
+        self.coach_hint(self._turn)
+
+    @work(exclusive=True, group="coach")
+    async def coach_hint(self, turn: int) -> None:
+        from tui_domino.ai import coach, worker
+        from tui_domino.ui import history_db
+
+        view = self.session.view()
+        seed = coach.move_seed(len(self.session.state.history))
+        try:
+            ranked = await worker.rank_in_process(view, seed)
+        except Exception:  # the worker could not run: search in a thread instead
+            ranked = await asyncio.to_thread(coach.rank_json, view, seed)
+        if turn != self._turn or not self.is_attached or not ranked:
+            return
+        history_db.hint_used(self.session)
+        best = rules.move_from_json(self.session.variant, ranked[0]["move"])
+        if history_db.select_move(self.sel, best):
+            self.redraw_choice()
+        self.notify(coach.hint_line(ranked), title="Coach: expected points", timeout=12)
 
     def action_recentre(self) -> None:
         self.board.recentre()

@@ -35,6 +35,7 @@ class MenuScreen(Screen[None]):
         Binding("c", "choose('continue')", "Continue"),
         Binding("d", "choose('duel')", "Duel"),
         Binding("s", "choose('settings')", "Settings"),
+        Binding("y", "choose('history')", "History"),
         Binding("question_mark", "choose('rules')", "Rules", key_display="?"),
         Binding("q", "choose('quit')", "Quit"),
     ]
@@ -79,6 +80,7 @@ class MenuScreen(Screen[None]):
             Option("New game", id="new"),
             Option("Continue", id="continue", disabled=not saved),
             Option("Network duel", id="duel"),
+            Option("History", id="history"),
             Option("Rules", id="rules"),
             Option("Settings", id="settings"),
             Option("Quit", id="quit"),
@@ -123,6 +125,10 @@ class MenuScreen(Screen[None]):
             from tui_domino.ui.screens.net_setup import DuelSetupScreen
 
             app.push_screen(DuelSetupScreen())
+        elif what == "history":
+            from tui_domino.ui.screens.history import HistoryScreen
+
+            app.push_screen(HistoryScreen())
         elif what == "rules":
             from tui_domino.ui.screens.help import HelpScreen
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -76,6 +78,7 @@ class RoundSummary(ModalScreen[str]):
     BINDINGS = [
         Binding("enter", "next", "Continue", key_display="⏎"),
         Binding("escape", "next", "Continue", show=False),
+        Binding("v", "review", "Review"),
     ]
 
     DEFAULT_CSS = """
@@ -86,6 +89,7 @@ class RoundSummary(ModalScreen[str]):
     }
     RoundSummary VerticalScroll { height: auto; max-height: 17; }
     RoundSummary #buttons { height: auto; align-horizontal: center; margin-top: 1; }
+    RoundSummary #buttons Button { margin: 0 1; }
     """
 
     def __init__(self, session: Session) -> None:
@@ -100,14 +104,41 @@ class RoundSummary(ModalScreen[str]):
             with VerticalScroll():
                 yield Static(summary_text(s, muted_of(self, "panel")))
                 yield Static(summary_table(s))
+                rec = self._record()
+                if rec is not None:
+                    yield Static(f"Hints used this round: {rec.get('hints', 0)}", id="hints")
             label = "See the result" if over else "Next round"
             with Horizontal(id="buttons"):
                 yield Button(label, id="next", variant="primary", compact=True)
+                if rec is not None:
+                    yield Button("Review", id="review", compact=True)
 
     def on_mount(self) -> None:
         self.query_one(Button).focus()
 
+    def _record(self) -> dict[str, Any] | None:
+        """The round's record, kept for a local match (not a duel): its review is offered."""
+        from tui_domino.ui import history_db
+
+        return history_db.round_of(self.session)
+
+    def action_review(self) -> None:
+        rec = self._record()
+        if rec is None:
+            return
+        from tui_domino.ui import history_db
+        from tui_domino.ui.screens.review import ReviewScreen
+
+        s = self.session
+        number = int(rec["number"])
+        self.app.push_screen(ReviewScreen(
+            s.variant, s.match.options, rec, [x.name for x in s.seats],
+            history_db.me_of(s), lambda review: history_db.reviewed(s, number, review)))
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "review":
+            self.action_review()
+            return
         self.dismiss("next")
 
     def action_next(self) -> None:

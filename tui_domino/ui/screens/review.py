@@ -1,0 +1,234 @@
+"""The review of a finished round: step through it move by move with the coach's judgement.
+
+The board is drawn as it was before each move, with the move played and the coach's best
+move on it (the best one chosen), both hands shown (the round is over). The judgements are
+made in the worker process, from the view the player had at each move, one after another in
+the background with a progress bar; leaving stops them. Once complete they are kept in the
+round's record (and the history), so a second look is instant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, ProgressBar, Static
+
+from tui_domino import rules
+from tui_domino.ai import coach
+from tui_domino.history.records import start_of
+from tui_domino.ui.plain import assemble, plain
+from tui_domino.ui.session import tile_text
+from tui_domino.ui.widgets.board import BoardView
+
+OnReview = Callable[[list[dict[str, Any]]], None]
+
+
+class ReviewScreen(Screen[None]):
+    """One round of a match, move by move."""
+
+    BINDINGS = [
+        Binding("left", "step(-1)", "Back", key_display="←"),
+        Binding("right", "step(1)", "Next", key_display="→"),
+        Binding("home", "jump(0)", "Start"),
+        Binding("end", "jump(-1)", "End"),
+        Binding("n", "next_mark", "Next mistake"),
+        Binding("escape", "close", "Close"),
+    ]
+
+    DEFAULT_CSS = """
+    ReviewScreen #top { height: auto; padding: 0 1; }
+    ReviewScreen ProgressBar { width: 40; }
+    ReviewScreen #table { height: 1fr; }
+    ReviewScreen #board { width: 1fr; height: 1fr; border: round $primary; }
+    ReviewScreen #side { width: 30; height: 1fr; border: round $accent; padding: 0 1; }
+    """
+
+    def __init__(self, variant: str, options: dict[str, Any] | None, rnd: dict[str, Any],
+                 names: list[str], me: int | None, on_review: OnReview | None = None) -> None:
+        super().__init__()
+        self.variant = variant
+        self.rnd = rnd
+        self.names = names
+        self.seats: tuple[int, ...] = (me,) if me is not None else (0, 1)
+        self.me = me if me is not None else 0
+        self.on_review = on_review
+        self.start = start_of(variant, rnd, options)
+        self.moves: list[dict[str, Any]] = rnd["moves"]
+        # the round after each number of moves
+        self.states = [self.start.clone()]
+        for rec in self.moves:
+            st = self.states[-1].clone()
+            st.apply(rec["move"])
+            self.states.append(st)
+        self.todo = coach.choices(self.start, self.moves, self.seats)
+        cached = rnd.get("review")
+        self.judged: dict[int, coach.Judgement] = {}
+        if isinstance(cached, list):
+            for d in cached:
+                j = coach.Judgement.from_json(d)
+                self.judged[j.index] = j
+        self.complete = isinstance(cached, list)
+        self.pos = 0
+        self._board: BoardView | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="top"):
+            yield Static(id="summary")
+            yield ProgressBar(total=max(1, len(self.todo)), show_eta=False, id="progress")
+        with Horizontal(id="table"):
+            self._board = BoardView(id="board")
+            yield self._board
+            yield Static(id="side")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(BoardView).border_title = f"Round {self.rnd.get('number', 1)}: review"
+        bar = self.query_one(ProgressBar)
+        if self.complete:
+            bar.display = False
+        else:
+            self.analyse()
+        self.show()
+
+    # -- the analysis ---------------------------------------------------------------------------
+
+    @work(exclusive=True, group="review")
+    async def analyse(self) -> None:
+        from tui_domino.ai import worker
+
+        bar = self.query_one(ProgressBar)
+        for k, (i, view, played) in enumerate(self.todo):
+            try:
+                ranked = await worker.rank_in_process(view, coach.move_seed(i))
+            except Exception:  # the worker could not run: in a thread instead
+                import asyncio
+
+                ranked = await asyncio.to_thread(coach.rank_json, view, coach.move_seed(i))
+            j = coach.judge(view, i, played, ranked)
+            if j is not None:
+                self.judged[i] = j
+            bar.update(progress=k + 1)
+            self.show()
+        self.complete = True
+        bar.display = False
+        review = [self.judged[i].to_json() for i in sorted(self.judged)]
+        self.rnd["review"] = review
+        if self.on_review is not None:
+            self.on_review(review)
+        self.show()
+
+    # -- drawing --------------------------------------------------------------------------------
+
+    def summary_line(self) -> str:
+        done = [j for j in self.judged.values() if j.player in self.seats]
+        if not self.complete:
+            return (f"The coach is looking at the round: {len(done)} of {len(self.todo)} "
+                    "choices.")
+        if len(self.seats) == 1:
+            who = "your" if self.names[self.me].strip().casefold() == "you" \
+                else f"{self.names[self.me]}'s"
+            return coach.summary(list(self.judged.values()), self.me, who)
+        return " · ".join(coach.summary(list(self.judged.values()), p, f"{self.names[p]}'s")
+                          for p in self.seats)
+
+    def show(self) -> None:
+        if self._board is None:
+            return
+        self.query_one("#summary", Static).update(plain(self.summary_line()))
+        state = self.states[self.pos]
+        j = self.judged.get(self.pos)
+        played = (rules.move_from_json(self.variant, self.moves[self.pos]["move"])
+                  if self.pos < len(self.moves) else None)
+        best = rules.move_from_json(self.variant, j.best) if j is not None else None
+        self.draw_board(state, played, best)
+        self.query_one("#side", Static).update(self.side_text(state, played, j))
+
+    def draw_board(self, state: rules.RoundState, played: rules.Move | None,
+                   best: rules.Move | None) -> None:
+        from tui_domino.ui.drawing.snake import layout_classic
+        from tui_domino.ui.drawing.spinner import layout_spider
+        from tui_domino.ui.drawing.tiles import DIGITS
+        from tui_domino.ui.drawing.triangle_grid import layout_triominos
+
+        view = state.view(self.me)
+        moves = [m for m in (played, best) if m is not None and m.kind == "place"]
+        moves = list(dict.fromkeys(moves))
+        selected = len(moves) - 1 if best is not None and best.kind == "place" else None
+        variant = self.variant
+        places: list[Any] = []
+        for m in moves:
+            places += list(m.placements) if m.placements is not None else [m]
+        if selected is not None:
+            selected = len(places) - 1
+
+        def layout(width: int, height: int) -> Any:
+            if variant == "classic":
+                return layout_classic(view, width, places, selected, DIGITS)
+            if variant == "spider":
+                return layout_spider(view, places, selected, [], DIGITS)
+            return layout_triominos(view, places, selected, self.me)
+
+        assert self._board is not None
+        self._board.show(layout, follow=True)
+
+    def side_text(self, state: rules.RoundState, played: rules.Move | None,
+                  j: coach.Judgement | None) -> Text:
+        n = len(self.moves)
+        out = Text()
+        if played is None:
+            out.append(f"The round is over ({n} moves).\n", style="bold")
+        else:
+            who = self.names[self.moves[self.pos]["player"]]
+            out.append(f"Move {self.pos + 1} of {n}\n", style="bold")
+            out.append_text(assemble((who, "bold"), ": ", coach.describe(played), "\n"))
+            if j is not None:
+                out.append(f"  {coach.points_text(j.expected)} expected\n")
+                if j.loss >= 0.05:
+                    out.append(f"Best: {coach.describe(j.best)}\n", style="bold")
+                    out.append(f"  {coach.points_text(j.best_expected)} expected\n")
+                    out.append(f"Cost: {j.loss:.1f} points", style="bold")
+                    if j.mark:
+                        out.append(f" · {j.mark}", style="bold red" if j.mark == "mistake"
+                                   else "bold yellow")
+                    out.append("\n")
+                else:
+                    out.append("The coach's move too.\n")
+            elif any(i == self.pos for i, _, _ in self.todo):
+                out.append("  (the coach is still looking)\n")
+            else:
+                out.append("  (no choice to judge)\n")
+        out.append("\nHands now:\n")
+        for p in (0, 1):
+            tiles = " ".join(tile_text(t) for t in state.hands[p]) or "nothing"
+            out.append_text(assemble((f"{self.names[p][:14]}", "bold"), f": {tiles}\n"))
+        return out
+
+    # -- keys -----------------------------------------------------------------------------------
+
+    def action_step(self, delta: int) -> None:
+        self.pos = max(0, min(len(self.moves), self.pos + delta))
+        self.show()
+
+    def action_jump(self, where: int) -> None:
+        self.pos = len(self.moves) if where < 0 else where
+        self.show()
+
+    def action_next_mark(self) -> None:
+        marked = sorted(i for i, j in self.judged.items() if j.mark)
+        after = [i for i in marked if i > self.pos] or marked
+        if after:
+            self.pos = after[0]
+            self.show()
+        else:
+            self.notify("No move of this round is marked.", timeout=3)
+
+    def action_close(self) -> None:
+        self.workers.cancel_group(self, "review")
+        self.dismiss(None)
