@@ -51,7 +51,7 @@ class GameScreen(Screen[None]):
         Binding("c", "close_arm", "Close"),
         Binding("m", "mark", "Add"),
         Binding("z", "recentre", "Centre", show=False),
-        Binding("h", "hint", "Hint"),
+        Binding("h", "hint", "Hint", show=False),
         Binding("H", "pan(-4, 0)", "Pan", show=False),
         Binding("l", "pan(4, 0)", "Pan", show=False),
         Binding("k", "pan(0, -2)", "Pan", show=False),
