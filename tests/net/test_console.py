@@ -10,25 +10,19 @@ import subprocess
 import threading
 from pathlib import Path
 
-from tests.net.processes import PY, free_port, process_env
+from tests.net.processes import PY, free_port, process_env, start_host
 
 
 def test_a_person_on_the_console_plays_a_whole_match(tmp_path: Path) -> None:
     env, port = process_env(tmp_path), free_port()
-    host = subprocess.Popen(
-        [*PY, "host", f"127.0.0.1:{port}", "--variant", "classic", "--target", "30",
-         "--bot", "greedy", "--headless", "--quiet", "--seed", "4"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    host, code = start_host([f"127.0.0.1:{port}", "--variant", "classic", "--target", "30",
+                             "--bot", "greedy", "--headless", "--quiet", "--seed", "4"], env)
     join = None
     try:
-        for _ in range(50):  # the host may take a moment to listen
-            join = subprocess.Popen([*PY, "join", f"127.0.0.1:{port}", "--name", "Bea"],
-                                    env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True)
-            first = join.stdout.readline() if join.stdout else ""
-            if first:
-                break
-            join.wait(timeout=10)
+        join = subprocess.Popen([*PY, "join", f"127.0.0.1:{port}", code, "--name", "Bea"],
+                                env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        first = join.stdout.readline() if join.stdout else ""
         assert join is not None and join.stdin is not None and join.stdout is not None
         timer = threading.Timer(90, join.kill)  # a bound on the whole match
         timer.start()
@@ -59,21 +53,17 @@ def test_a_person_on_the_console_plays_a_whole_match(tmp_path: Path) -> None:
     assert result["verified"] and hosted["verified"]
     assert result["totals"] == hosted["totals"] and max(result["totals"]) >= 30
     assert "input has ended" not in text
+    assert "* verification phrase: " in text  # the console shows the channel's phrase
 
 
 def test_the_end_of_the_consoles_input_leaves_the_duel(tmp_path: Path) -> None:
     env, port = process_env(tmp_path), free_port()
-    host = subprocess.Popen(
-        [*PY, "host", f"127.0.0.1:{port}", "--variant", "classic", "--bot", "greedy",
-         "--headless", "--quiet"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    host, code = start_host([f"127.0.0.1:{port}", "--variant", "classic", "--bot", "greedy",
+                             "--headless", "--quiet"], env)
     try:
-        for _ in range(50):
-            done = subprocess.run([*PY, "join", f"127.0.0.1:{port}"], env=env,
-                                  stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                                  timeout=30)
-            if "cannot connect" not in done.stderr:
-                break
+        done = subprocess.run([*PY, "join", f"127.0.0.1:{port}", code], env=env,
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=30)
         assert done.returncode == 1  # nothing was played, nothing verified
         assert "the input has ended: leaving the duel" in done.stdout
     finally:

@@ -47,7 +47,7 @@ def test_the_console_host_prints_the_peers_words_without_their_control(
         tmp_path: Path) -> None:
     port = free_port()
     host = subprocess.Popen(
-        [*PY, "host", f"127.0.0.1:{port}", "--bot", "random", "--seed", "3"],
+        [*PY, "host", f"127.0.0.1:{port}", "--bot", "random", "--seed", "3", "--open"],
         env=process_env(tmp_path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE)
     try:
@@ -68,7 +68,8 @@ def test_the_console_host_prints_the_peers_words_without_their_control(
 def test_the_headless_host_keeps_the_peers_name_exact_in_its_json(tmp_path: Path) -> None:
     port = free_port()
     host = subprocess.Popen(
-        [*PY, "host", f"127.0.0.1:{port}", "--bot", "random", "--headless", "--seed", "3"],
+        [*PY, "host", f"127.0.0.1:{port}", "--bot", "random", "--headless", "--seed", "3",
+         "--open"],
         env=process_env(tmp_path), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE)
     try:

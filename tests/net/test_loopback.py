@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import sys
 
@@ -84,32 +85,27 @@ async def test_a_variant_mismatch_is_refused():
     assert errors and errors[0].code == "mismatch" and "spider" in errors[0].message
 
 
-def test_two_processes_play_from_the_command_line(tmp_path):
-    import socket
+def test_two_processes_play_from_the_command_line_with_a_code(tmp_path):
+    """The default: the host prints a code first, the joiner gives it, the match is
+    verified and both seats show the same verification phrase."""
+    from tests.net.processes import free_port, start_host
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     common = ["--headless", "--quiet", "--heartbeat", "1", "--journal", "none"]
-    host = subprocess.Popen(
-        [sys.executable, "-m", "tui_domino.net.cli", "host", f"127.0.0.1:{port}",
-         "--variant", "spider", "--target", "50", "--bot", "greedy", "--name", "Ann",
-         *common], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    host, code = start_host([f"127.0.0.1:{port}", "--variant", "spider", "--target", "50",
+                             "--bot", "greedy", "--name", "Ann", *common], dict(os.environ))
     try:
-        join = None
-        for _ in range(50):  # the host may take a moment to listen
-            join = subprocess.run(
-                [sys.executable, "-m", "tui_domino.net.cli", "join", f"127.0.0.1:{port}",
-                 "--bot", "random", "--name", "Bob", *common],
-                capture_output=True, text=True, timeout=60)
-            if join.returncode != 1 or "cannot connect" not in join.stderr:
-                break
+        join = subprocess.run(
+            [sys.executable, "-m", "tui_domino.net.cli", "join", f"127.0.0.1:{port}", code,
+             "--bot", "random", "--name", "Bob", *common],
+            capture_output=True, text=True, timeout=60)
         out, err = host.communicate(timeout=60)
     finally:
         host.kill()
-    assert join is not None and join.returncode == 0, join.stderr
+    assert join.returncode == 0, join.stderr
     a, b = json.loads(out.strip().splitlines()[-1]), json.loads(join.stdout.strip())
     for r in (a, b):
         assert set(r) >= {"variant", "totals", "winner", "rounds", "verified"}
         assert r["verified"] is True and r["variant"] == "spider"
     assert a["totals"] == b["totals"] and a["winner"] == b["winner"]
+    assert a["phrase"] == b["phrase"] and len(a["phrase"].split()) == 4

@@ -1,5 +1,7 @@
 """A seat whose process is killed mid-match comes back with the same command and match log,
-and the match goes on exactly where it was: both seats finish it, verified, and agree."""
+and the match goes on exactly where it was: both seats finish it, verified, and agree. The
+match is played with an invitation code: the resumed connection keys its channel on the
+resume secret the log keeps."""
 
 from __future__ import annotations
 
@@ -7,19 +9,17 @@ import json
 import signal
 import subprocess
 
-from tests.net.processes import PY, free_port, process_env
+from tests.net.processes import PY, free_port, process_env, start_host
 
 
 def test_killed_joiner_resumes_from_its_log(tmp_path):
     env = process_env(tmp_path)
     port = free_port()
-    host = subprocess.Popen(
-        [*PY, "host", f"127.0.0.1:{port}", "--variant", "classic", "--target", "50",
+    host, code = start_host(
+        [f"127.0.0.1:{port}", "--variant", "classic", "--target", "50",
          "--bot", "greedy", "--headless", "--journal", str(tmp_path / "host.jsonl"),
-         "--seed", "1", "--quiet"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-    )
-    join = [*PY, "join", f"127.0.0.1:{port}", "--bot", "random", "--headless",
+         "--seed", "1", "--quiet"], env)
+    join = [*PY, "join", f"127.0.0.1:{port}", code, "--bot", "random", "--headless",
             "--journal", str(tmp_path / "join.jsonl"), "--seed", "2"]
     try:
         first = None
@@ -52,3 +52,7 @@ def test_killed_joiner_resumes_from_its_log(tmp_path):
     assert joined["verified"] is True and hosted["verified"] is True
     assert joined["totals"] == hosted["totals"] and joined["winner"] == hosted["winner"]
     assert max(joined["totals"]) >= 50 and joined["seat"] == 1 and hosted["seat"] == 0
+    assert joined["phrase"] == hosted["phrase"]
+    # the logs keep the channel's resume secret, never a key of the traffic
+    log = (tmp_path / "join.done.jsonl").read_text()
+    assert '"k":"channel"' in log and code not in log

@@ -1,6 +1,8 @@
 """The ``host`` and ``join`` subcommands.
 
-``tui-domino host [ADDR:]PORT`` and ``tui-domino join HOST:PORT``; with ``--headless
+``tui-domino host [ADDR:]PORT`` prints an invitation code; ``tui-domino join HOST:PORT CODE``
+joins with it (``--open`` on both sides: no code, plain text, for a trusted network); with
+``--headless
 --bot LEVEL`` a computer player takes the seat and the match's result is printed as one
 JSON line. Without ``--headless`` the duel opens in the game's duel screen (a plain text
 console when the terminal is not interactive or with ``--bot``).
@@ -49,10 +51,17 @@ def add_host_join(subparsers: Any) -> None:
                    help="the match target (default: the variant's)")
     h.add_argument("--option", action="append", default=[], metavar="KEY=JSON",
                    help="a house rule, e.g. --option hand_size=9 (repeatable)")
+    h.add_argument("--open", action="store_true",
+                   help="no invitation code: whoever connects first plays, and the frames "
+                        "travel in plain text (only on a network you trust)")
     _common(h)
     h.set_defaults(net_handler=handle, net_role="host")
     j = subparsers.add_parser("join", help="join a duel hosted over the network")
     j.add_argument("address", metavar="HOST:PORT")
+    j.add_argument("code", metavar="CODE", nargs="?", default=None,
+                   help="the invitation code the host shows, e.g. 7-classic-orlando")
+    j.add_argument("--open", action="store_true",
+                   help="join a host started with --open (no code, plain text)")
     j.add_argument("--variant", choices=VARIANTS, default=None,
                    help="refuse a match of another variant")
     j.add_argument("--target", type=int, default=None, help="refuse a match to another target")
@@ -138,6 +147,26 @@ async def _main(args: argparse.Namespace) -> int:
             print(f"tui-domino {role}: unknown bot level {args.bot!r} "
                   f"(one of {', '.join(bot_levels())})", file=sys.stderr)
             return 2
+    code: str | None = None
+    if role == "join" and not args.open:
+        from tui_domino.net.channel import normalize_code
+
+        if args.code is None:
+            print("tui-domino join: give the host's invitation code: tui-domino join "
+                  "HOST:PORT CODE (or --open for a host started with --open)", file=sys.stderr)
+            return 2
+        try:
+            code = normalize_code(args.code)
+        except ValueError as exc:
+            print(f"tui-domino join: {exc}", file=sys.stderr)
+            return 2
+    elif role == "join" and args.code is not None:
+        print("tui-domino join: --open takes no code", file=sys.stderr)
+        return 2
+    elif role == "host" and not args.open:
+        from tui_domino.net.channel import new_code
+
+        code = new_code()
     journal = _journal_path(args, host, port)
     kw = {"heartbeat": args.heartbeat, "resume_window": args.resume_window,
           "reveal_timeout": args.reveal_timeout, "turn_timeout": args.turn_timeout}
@@ -149,15 +178,36 @@ async def _main(args: argparse.Namespace) -> int:
                 options[key] = json.loads(value)
             settings = MatchSettings(args.variant, args.target, options or None).resolved()
             session = await DuelSession.host(port, addr=host, name=args.name,
-                                             settings=settings, journal_path=journal, **kw)
+                                             settings=settings, journal_path=journal,
+                                             code=code, **kw)
+            if args.headless and code is not None:
+                _print_code(session.code or code, session.join_command())
             if not args.quiet:
                 print(f"hosting {settings.variant} to {settings.target} on "
                       f"{', '.join(session.addresses)}", file=sys.stderr)
+                if code is None:
+                    print("open duel (--open): no invitation code, the frames travel in "
+                          "plain text", file=sys.stderr)
+                elif not args.headless:
+                    print(f"invitation code: {code}\nyour opponent joins with: "
+                          f"{session.join_command()}", file=sys.stderr)
         else:
             want = MatchSettings(args.variant or "", args.target) if (
                 args.variant or args.target) else None
             session = await DuelSession.join(host, port, name=args.name, want=want,
-                                             journal_path=journal, **kw)
+                                             journal_path=journal, code=code, **kw)
+    except ConnectionError as exc:
+        from tui_domino.net.channel import Refused
+
+        if not isinstance(exc, Refused):
+            print(f"tui-domino {role}: cannot connect to {host}:{port}: "
+                  f"{exc.strerror or exc}", file=sys.stderr)
+            return 1
+        from tui_domino.text import visible
+
+        print(f"tui-domino {role}: {host}:{port} refused: {visible(exc.message)}",
+              file=sys.stderr)
+        return 1
     except (OSError, TimeoutError) as exc:
         what = "listen on" if role == "host" else "connect to"
         reason = "timed out" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
@@ -172,13 +222,18 @@ async def _main(args: argparse.Namespace) -> int:
         from tui_domino.net.headless import run_bot
 
         def show(e: Any) -> None:
+            from tui_domino.net import events as ev
+
+            if isinstance(e, ev.Invitation) and e.code != code:
+                _print_code(e.code, e.join)  # a new code replaced the one printed first
             if not args.quiet:
                 print(f"  {e}", file=sys.stderr)
 
         result = await run_bot(session, args.bot, seed=args.seed, on_event=show)
         print(json.dumps({k: result[k] for k in (
             "variant", "totals", "winner", "rounds", "verified")} | {
-            k: result[k] for k in ("seat", "names", "verdict") if k in result}))
+            k: result[k] for k in ("seat", "names", "verdict") if k in result} | (
+            {"phrase": session.phrase} if session.phrase else {})))
         if journal is not None and journal.exists() and session.core.finished:
             journal.rename(journal.with_suffix(".done.jsonl"))
         return 0 if result.get("verified") else 1
@@ -194,6 +249,12 @@ async def _main(args: argparse.Namespace) -> int:
     from tui_domino.net.console import run_console
 
     return await run_console(session, bot=args.bot, seed=args.seed)
+
+
+def _print_code(code: str, join: str) -> None:
+    """The headless host's line for scripts: the invitation code (its first line of output,
+    and one more each time a new code replaces it)."""
+    print(json.dumps({"code": code, "join": join}), flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -81,6 +81,12 @@ async def run_console(session: DuelSession, bot: str | None = None,
                 print(describe(view), file=out)
                 for i, mv in enumerate(legal, 1):
                     print(f"  {i:2}. {mv}", file=out)
+            elif isinstance(e, ev.Invitation):
+                print(f"* invitation code: {e.code} (your opponent joins with: {e.join})",
+                      file=out)
+            elif isinstance(e, ev.Secured):
+                print(f"* verification phrase: {e.phrase}\n  (your opponent's screen shows "
+                      "the same words; if his differ, somebody sits between you)", file=out)
             elif isinstance(e, ev.MatchOver):
                 result = e.result
                 print(f"match over: {visible(repr(result))}", file=out)
