@@ -9,6 +9,7 @@ import socket
 
 import pytest
 
+from tui_domino.net import events as ev
 from tui_domino.ssh.duel import connect_duel
 from tui_domino.ssh.lobby import Lobby
 
@@ -35,8 +36,38 @@ async def test_a_lobby_duel_connects_on_loopback_and_carries_a_move() -> None:
                 if isinstance(e, ev.Moved):
                     break
         assert e.player == (0 if mover is host else 1)
+        # no code to type, but the channel is keyed and sealed all the same
+        assert host.secure and join.secure and host.phrase == join.phrase != ""
     finally:
         await asyncio.gather(host.close(), join.close())
+
+
+async def test_a_lobby_duel_lets_nobody_else_in_without_its_secret() -> None:
+    from tui_domino.net.channel import Refused
+    from tui_domino.net.transport import DuelSession
+
+    ports: asyncio.Queue[int] = asyncio.Queue()
+    host = await connect_duel(role="host", name="ann", variant="classic", port=0,
+                              on_hosting=ports.put_nowait)
+    port = await ports.get()
+    try:
+        for code in (None, "7-classic-orlando"):  # a local user who found the port
+            with pytest.raises(Refused):
+                stranger = await DuelSession.join("127.0.0.1", port, name="eve", code=code)
+                async with asyncio.timeout(30):
+                    async for e in stranger.events():
+                        if isinstance(e, ev.ProtocolError) and e.from_peer:
+                            raise Refused(e.code, e.message)
+        assert not host.core.started
+        join = await connect_duel(role="join", name="bob", variant="classic", port=port,
+                                  on_hosting=lambda port: None)
+        async with asyncio.timeout(30):
+            while not join.core.started:
+                await join.next_event(timeout=30)
+        assert join.phrase == host.phrase != ""
+        await join.close()
+    finally:
+        await host.close()
 
 
 @pytest.mark.parametrize("gone", ["join", "host"])

@@ -4,6 +4,7 @@ players (``tui_domino.net``), on the game's own duel screen."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +16,10 @@ CONNECT_TIMEOUT = 30.0
 # log and has other keys), so the long wait of a duel over the internet would only keep the
 # one who stayed looking at "reconnecting" for 15 minutes.
 RESUME_WINDOW = 10.0
+# The channel's secret of each lobby duel hosted on this server, by port: both games run in
+# this process, so the joiner takes it from here and nobody types a code; the channel is
+# still keyed and sealed, so another user of the machine who finds the port gets nowhere.
+_SECRETS: dict[int, str] = {}
 
 
 class DuelUnavailable(Exception):
@@ -46,14 +51,19 @@ async def connect_duel(*, role: str, name: str, variant: str, port: int,
 
     session_class = duel_session_class()
     if role == "host":
+        secret = secrets.token_hex(16)
         session = await session_class.host(port=0, addr=LOOPBACK, name=name,
                                            settings=MatchSettings(variant),
-                                           resume_window=RESUME_WINDOW)
+                                           resume_window=RESUME_WINDOW, code=secret,
+                                           code_tries=None)
+        _SECRETS[int(session.port)] = secret
         on_hosting(int(session.port))
         return session
-    return await session_class.join(LOOPBACK, port, name=name,
-                                    connect_timeout=CONNECT_TIMEOUT,
-                                    resume_window=RESUME_WINDOW)
+    session = await session_class.join(LOOPBACK, port, name=name,
+                                       connect_timeout=CONNECT_TIMEOUT,
+                                       resume_window=RESUME_WINDOW, code=_SECRETS.get(port))
+    _SECRETS.pop(port, None)
+    return session
 
 
 async def open_duel(*, role: str, name: str, variant: str, port: int,
