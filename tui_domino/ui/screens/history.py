@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Footer, Static
 from tui_domino.ui.plain import plain
 from tui_domino.ui.session import VARIANT_TITLES
 
-PAGE = 500
+PAGE = 100
 GAMES = (None, "classic", "spider", "triominos")
 
 
