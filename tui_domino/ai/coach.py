@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -172,7 +172,7 @@ def points_text(x: float) -> str:
     return f"{x:+.1f}"
 
 
-def hint_line(ranked: list[Ranked | dict[str, Any]], count: int = 3) -> str:
+def hint_line(ranked: Sequence[Ranked | dict[str, Any]], count: int = 3) -> str:
     """"6-4 on the right: +3.1; 4-4 on the left: +1.2" for the best ``count`` moves."""
     parts = []
     for r in ranked[:count]:
