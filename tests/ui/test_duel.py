@@ -102,13 +102,18 @@ async def test_host_and_join_from_the_menu_play_and_chat() -> None:
         await until(both, lambda: "Waiting for an opponent" in text_of(hosting, "#waiting-text"),
                     "the waiting state")
         port = hosting.duel.port
+        code = hosting.duel.code
         assert f"127.0.0.1:{port}" in text_of(hosting, "#waiting-text")
+        assert code and f"Invitation code: {code}" in text_of(hosting, "#waiting-text")
+        assert f"tui-domino join 127.0.0.1:{port} {code}" in " ".join(
+            text_of(hosting, "#waiting-text").split())
         # Bob joins it
         await bob.press("d")
         await until(both, lambda: isinstance(bob_app.screen, DuelSetupScreen), "the setup")
         await bob.press("right")  # the Join tab
         assert bob_app.screen.query_one(TabbedContent).active == "join-tab"
         bob_app.screen.query_one("#address", Input).value = f"127.0.0.1:{port}"
+        bob_app.screen.query_one("#code", Input).value = code.upper().replace("-", " ")
         await bob.press("f5")
         await until(both, lambda: isinstance(bob_app.screen, DuelScreen), "Bob's duel screen")
         joined = duel_of(bob_app)
@@ -124,6 +129,12 @@ async def test_host_and_join_from_the_menu_play_and_chat() -> None:
         assert "Bob joined: Classic dominoes" in " ".join(text_of(hosting, "#log").split())
         assert "Duel with Ann: Classic dominoes" in " ".join(text_of(joined, "#log").split())
         assert "connected" in text_of(joined, "#net-status")
+        # both screens show the same verification phrase, in the log and the status line
+        phrase = hosting.duel.phrase
+        assert phrase and phrase == joined.duel.phrase and len(phrase.split()) == 4
+        for screen in (hosting, joined):
+            assert f"Verification phrase: {phrase}" in " ".join(text_of(screen, "#log").split())
+            assert phrase in text_of(screen, "#net-status")
         # six turns through the keys, whoever is to move
         played = 0
         while played < 6:

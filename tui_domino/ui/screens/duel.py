@@ -300,6 +300,10 @@ class DuelScreen(GameScreen):
             else:
                 # (not "You joined …": in the SSH lobby the one who challenged is the joiner)
                 self.note(f"Duel with {self.table.opponent}: {what}, {word} {target}.", "green")
+            if self.duel.phrase:
+                self.note(f"Verification phrase: {self.duel.phrase}. {self.table.opponent}'s "
+                          "screen shows the same words; if his differ, somebody sits "
+                          "between you.")
             self.app.bell()
         elif isinstance(e, ev.RoundStarted):
             self.checking = False
@@ -336,7 +340,9 @@ class DuelScreen(GameScreen):
             if not self._summary_open:
                 self.show_over()
         elif isinstance(e, ev.ProtocolError):
-            if e.code in PROBLEMS and not self.duel.core.started:
+            if e.code == "code" and not e.from_peer:  # a wrong invitation code was tried
+                self.notify(e.message, title="Network", severity="warning", timeout=8)
+            elif e.code in PROBLEMS and not self.duel.core.started:
                 self.problem = f"{PROBLEMS[e.code]} ({visible(e.message)})"
             elif e.from_peer and e.code in HANDED_BACK and not self.table.has_view():
                 # The session offers the match again: the screen waits again.
@@ -408,6 +414,8 @@ class DuelScreen(GameScreen):
             t.append("connecting…", style=style)
         else:
             t.append(STATE_WORDS.get(state, state), style=style)
+        if core.started and self.duel.phrase:  # the channel's verification phrase
+            t.append(f" · phrase: {self.duel.phrase}", style="bold")
         if core.started and core.settings is not None:
             s = core.settings
             word = "limit" if s.variant == "spider" else "to"
@@ -441,8 +449,11 @@ class DuelScreen(GameScreen):
             t.append("Listening on:\n")
             for a in addresses:
                 t.append(f"  {a}\n", style="bold")
+            if self.duel.code:
+                t.append("\nInvitation code: ")
+                t.append(f"{self.duel.code}\n", style="bold")
             t.append("\nYour opponent joins one of these from the menu (Network duel → Join)\n"
-                     f"or with: tui-domino join {addresses[0]}\n\n", style=quiet)
+                     f"or with: {self.duel.join_command()}\n\n", style=quiet)
             t.append("Esc stops waiting.", style=quiet)
             return t
         if core.started:

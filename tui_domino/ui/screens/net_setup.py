@@ -156,6 +156,9 @@ class DuelSetupScreen(Screen[None]):
                     yield Label("Host address")
                     yield Input(str(saved.get("join", f"127.0.0.1:{DEFAULT_PORT}")),
                                 id="address", placeholder="HOST:PORT", compact=True)
+                    yield Label("Invitation code")
+                    yield Input("", id="code", placeholder="7-classic-orlando (empty: an "
+                                "open host)", compact=True, max_length=80)
                     yield Label("Your name")
                     yield Input(duel_name(settings.name), id="join-name", max_length=20,
                                 compact=True)
@@ -245,6 +248,7 @@ class DuelSetupScreen(Screen[None]):
 
     @work(exclusive=True, group="setup")
     async def host(self) -> None:
+        from tui_domino.net.channel import new_code
         from tui_domino.net.core import MatchSettings
         from tui_domino.net.journal import default_path
         from tui_domino.net.transport import DuelSession
@@ -269,7 +273,7 @@ class DuelSetupScreen(Screen[None]):
             journal = default_path("host", addr, port) if port else None
             session = await DuelSession.host(port=port, addr=addr, name=name,
                                              settings=MatchSettings(variant, target),
-                                             journal_path=journal)
+                                             journal_path=journal, code=new_code())
         except OSError as exc:
             self.say(listen_problem(addr, port, exc), "error")
             return
@@ -284,12 +288,19 @@ class DuelSetupScreen(Screen[None]):
 
     @work(exclusive=True, group="setup")
     async def join(self) -> None:
+        from tui_domino.net.channel import normalize_code
         from tui_domino.net.core import MatchSettings
         from tui_domino.net.journal import default_path
         from tui_domino.net.transport import DuelSession
         from tui_domino.ui.screens.duel import push_duel
 
         name = self.query_one("#join-name", Input).value.strip()
+        typed = self.query_one("#code", Input).value
+        try:  # the code the host shows; none: a host that plays open (--open)
+            code = normalize_code(typed) if typed.strip() else None
+        except ValueError as exc:
+            self.say(str(exc), "error")
+            return
         want_variant = str(self.query_one("#want", Select).value or "")
         try:
             host, port = parse_host_port(self.query_one("#address", Input).value)
@@ -305,7 +316,8 @@ class DuelSetupScreen(Screen[None]):
         try:
             session = await DuelSession.join(host, port, name=name, want=want,
                                              connect_timeout=CONNECT_TIMEOUT,
-                                             journal_path=default_path("join", host, port))
+                                             journal_path=default_path("join", host, port),
+                                             code=code)
         except (OSError, TimeoutError) as exc:
             self.say(connect_problem(host, port, exc), "error")
             return
