@@ -1,7 +1,8 @@
-"""Measures the duel protocol: the deal (28 and 56 tiles) and a move's round trip on
-loopback (median).
+"""Measures the duel protocol: the deal (28 and 56 tiles), a move's round trip on loopback
+(open and in the sealed channel), and the channel's handshake: the time from connecting to
+the first frame of the deal reaching the joiner, with an invitation code and open (median).
 
-    python scripts/bench_net.py [--deals 20] [--moves 200] [--json]
+    python scripts/bench_net.py [--deals 20] [--moves 200] [--connects 30] [--json]
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import time
 
 from tui_domino.net import events as ev
 from tui_domino.net import mental_poker as mp
+from tui_domino.net.channel import new_code
 from tui_domino.net.core import MatchSettings
 from tui_domino.net.transport import DuelSession
 
@@ -54,14 +56,46 @@ def verify_time(variant: str, count: int) -> float:
     return statistics.median(times)
 
 
-async def round_trip(moves: int) -> tuple[float, float]:
+async def to_first_deal_frame(code: str | None) -> float:
+    """Seconds from connecting (``DuelSession.join``) to the first frame of the deal (the
+    host's shuffle stage 1) reaching the joiner's core: TCP, the channel's handshake (with a
+    code), hello and welcome."""
+    host = await DuelSession.host(0, addr="127.0.0.1", name="A",
+                                  settings=MatchSettings("classic", 200), code=code)
+    arrived = asyncio.get_running_loop().create_future()
+    t0 = time.perf_counter()
+    join = await DuelSession.join("127.0.0.1", host.port, name="B", code=code)
+    receive = join.core.receive  # no frame has reached the core yet: nothing was awaited
+
+    def timed(line: bytes) -> None:
+        if not arrived.done() and line.startswith(b'{"t":"shuffle"'):
+            arrived.set_result(time.perf_counter() - t0)
+        receive(line)
+
+    join.core.receive = timed  # type: ignore[method-assign]
+    elapsed = float(await asyncio.wait_for(arrived, 30))
+    await asyncio.gather(host.close(), join.close())
+    return elapsed
+
+
+async def handshake(count: int) -> tuple[float, float]:
+    """Median seconds to the first frame of the deal, with a code and open (interleaved)."""
+    sealed, plain = [], []
+    await to_first_deal_frame(new_code())  # warm up: imports, the first key exchange
+    for _ in range(count):
+        sealed.append(await to_first_deal_frame(new_code()))
+        plain.append(await to_first_deal_frame(None))
+    return statistics.median(sealed), statistics.median(plain)
+
+
+async def round_trip(moves: int, code: str | None = None) -> tuple[float, float]:
     """Median seconds from playing a move to seeing the opponent's answer, over TCP on
     127.0.0.1 (the answer is played as soon as it is the opponent's turn), and the median
     time of the first deal over the connection."""
     host = await DuelSession.host(0, addr="127.0.0.1", name="A",
-                                  settings=MatchSettings("classic", 200))
+                                  settings=MatchSettings("classic", 200), code=code)
     t_join = time.perf_counter()
-    join = await DuelSession.join("127.0.0.1", host.port, name="B")
+    join = await DuelSession.join("127.0.0.1", host.port, name="B", code=code)
     rtts: list[float] = []
     deal = 0.0
     sent_at: float | None = None
@@ -96,6 +130,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--deals", type=int, default=20)
     p.add_argument("--moves", type=int, default=200)
+    p.add_argument("--connects", type=int, default=30)
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     out = {
@@ -107,11 +142,18 @@ def main() -> None:
     rtt, first = asyncio.run(round_trip(args.moves))
     out["move_round_trip_ms"] = round(rtt * 1000, 2)
     out["connect_and_first_deal_ms"] = round(first * 1000, 2)
+    rtt, first = asyncio.run(round_trip(args.moves, new_code()))
+    out["move_round_trip_sealed_ms"] = round(rtt * 1000, 2)
+    out["connect_and_first_deal_sealed_ms"] = round(first * 1000, 2)
+    sealed, plain = asyncio.run(handshake(args.connects))
+    out["to_first_deal_frame_sealed_ms"] = round(sealed * 1000, 2)
+    out["to_first_deal_frame_open_ms"] = round(plain * 1000, 2)
+    out["handshake_cost_ms"] = round((sealed - plain) * 1000, 2)
     if args.json:
         print(json.dumps(out))
     else:
         for k, v in out.items():
-            print(f"{k:28} {v}")
+            print(f"{k:34} {v}")
 
 
 if __name__ == "__main__":
