@@ -120,3 +120,49 @@ def test_ascii_map_covers_every_drawing_character() -> None:
     text += layout_classic(played("classic", 1, 30).to_json(), 40, [], None).plain()
     text += layout_spider(played("spider", 1, 30).to_json(), [], None, []).plain()
     assert all(ord(ch) < 128 for ch in text.translate(ASCII_MAP))
+
+
+def test_spider_arms_wind_round_the_centre_without_overlapping() -> None:
+    from tui_domino.ui.drawing.tiles import COMPACT, DIGITS
+    from tui_domino.ui.screenshots import session_after
+
+    for seed in range(40):
+        view = session_after("spider", seed, 200).view()  # the end of the round
+        tiles = 1 + sum(len(a["tiles"]) for a in view["arms"].values())
+        for shape in (DIGITS, COMPACT):
+            cv = layout_spider(view, [], None, [], shape, width=53, height=17)
+            text = cv.plain()
+            # every number of every tile is drawn: no tile lies over another
+            assert sum(ch.isdigit() for ch in text) == 2 * tiles, (seed, shape.compact, text)
+            assert all(name in text for name in "NESW")  # where each arm leaves the centre
+
+
+async def test_a_spider_board_fits_the_table_at_80x24_and_shows_the_last_move() -> None:
+    from textual.geometry import Region
+
+    from tests.ui.conftest import make_app
+    from tui_domino.ui.screens.game import GameScreen
+    from tui_domino.ui.screenshots import session_after
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for seed in range(12):
+            for moves in (14, 30):
+                game = GameScreen(session_after("spider", seed, moves))
+                await app.push_screen(game)
+                await pilot.pause()
+                board = game.board
+                if moves == 14:  # a typical board in the middle of a round: all of it
+                    assert (board.max_scroll_x, board.max_scroll_y) == (0, 0), seed
+                cv = board.canvas()
+                assert cv.focus is not None  # the last move, always in view
+                ox, oy = board._offsets()
+                x0, y0, x1, y1 = cv.focus
+                last = Region(x0 - cv.min_x + ox, y0 - cv.min_y + oy, x1 - x0, y1 - y0)
+                view = Region(int(board.scroll_x), int(board.scroll_y),
+                              *board.scrollable_content_region.size)
+                assert view.contains_region(last), (seed, moves, last, view)
+                while app.screen is not game:  # the round summary of a round just over
+                    app.pop_screen()
+                app.pop_screen()
+                await pilot.pause()

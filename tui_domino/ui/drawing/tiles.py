@@ -26,30 +26,62 @@ PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 
 
 class TileShape:
-    """The sizes of a domino drawn lengthwise (h_w by h_h) and upright (v_w by v_h)."""
+    """The sizes of a domino drawn lengthwise (h_w by h_h) and upright (v_w by v_h): with
+    pips (large terminals), with digits in boxes (the usual), or compact (one row
+    lengthwise, three upright) for a table that would not fit otherwise."""
 
-    def __init__(self, pips: bool) -> None:
+    def __init__(self, pips: bool, compact: bool = False) -> None:
         self.pips = pips
+        self.compact = compact and not pips
         if pips:
             self.h_w, self.h_h, self.v_w, self.v_h = 13, 5, 7, 9
+        elif self.compact:
+            self.h_w, self.h_h, self.v_w, self.v_h = 5, 1, 3, 3
         else:
             self.h_w, self.h_h, self.v_w, self.v_h = 5, 3, 3, 5
 
     def lengthwise(self, cv: Canvas, x: int, y: int, a: int, b: int, style: str = "") -> None:
         if self.pips:
             pips_h(cv, x, y, a, b, style)
+        elif self.compact:
+            compact_h(cv, x, y, a, b, style)
         else:
             domino_h(cv, x, y, a, b, style)
 
     def upright(self, cv: Canvas, x: int, y: int, a: int, b: int, style: str = "") -> None:
         if self.pips:
             pips_v(cv, x, y, a, b, style)
+        elif self.compact:
+            compact_v(cv, x, y, a, b, style)
         else:
             domino_v(cv, x, y, a, b, style)
 
 
 DIGITS = TileShape(pips=False)
 PIPS_SHAPE = TileShape(pips=True)
+COMPACT = TileShape(pips=False, compact=True)
+
+
+def compact_h(cv: Canvas, x: int, y: int, a: int, b: int, style: str = "") -> None:
+    """A tile lengthwise in one row, 5 wide: [a│b]."""
+    f, n = frame_style(style), num_style(style)
+    cv.text(x, y, "[", f)
+    cv.text(x + 1, y, str(a), n)
+    cv.text(x + 2, y, "│", f)
+    cv.text(x + 3, y, str(b), n)
+    cv.text(x + 4, y, "]", f)
+
+
+def compact_v(cv: Canvas, x: int, y: int, a: int, b: int, style: str = "") -> None:
+    """A tile upright in three rows, 3 wide, its numbers in the box's top and bottom."""
+    f, n = frame_style(style), num_style(style)
+    cv.text(x, y, "┌", f)
+    cv.text(x + 1, y, str(a), n)
+    cv.text(x + 2, y, "┐", f)
+    cv.text(x, y + 1, "├─┤", f)
+    cv.text(x, y + 2, "└", f)
+    cv.text(x + 1, y + 2, str(b), n)
+    cv.text(x + 2, y + 2, "┘", f)
 
 
 def _pip_half(cv: Canvas, x: int, y: int, n: int, style: str) -> None:

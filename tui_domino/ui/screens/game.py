@@ -19,7 +19,7 @@ from tui_domino.ui.ascii import key_words
 from tui_domino.ui.drawing.canvas import Canvas
 from tui_domino.ui.drawing.snake import layout_classic
 from tui_domino.ui.drawing.spinner import layout_spider
-from tui_domino.ui.drawing.tiles import DIGITS, PIPS_SHAPE, TileShape
+from tui_domino.ui.drawing.tiles import COMPACT, DIGITS, PIPS_SHAPE, TileShape
 from tui_domino.ui.drawing.triangle_grid import LABELS, layout_triominos
 from tui_domino.ui.plain import plain
 from tui_domino.ui.selection import ArmPlace, Selection
@@ -188,18 +188,27 @@ class GameScreen(Screen[None]):
         else:
             pending = list(self.sel.pending)
 
-            def draw(width: int, shape: TileShape) -> Canvas:
+            def draw(width: int, height: int, shape: TileShape) -> Canvas:
                 if variant == "classic":
                     return layout_classic(view, width, places, selected, shape)
-                return layout_spider(view, places, selected, pending, shape)
+                return layout_spider(view, places, selected, pending, shape, width + 2, height)
 
             def layout(width: int, height: int) -> Canvas:
-                # pips when the whole table fits with them, digits otherwise
-                if pips_ok and width >= 60:
-                    cv = draw(width, PIPS_SHAPE)
+                # pips when the whole table fits with them, else digits in boxes, else
+                # compact tiles; the board scrolls only when even those do not fit
+                shapes = [PIPS_SHAPE] if pips_ok and width >= 60 else []
+                drawn = []
+                for shape in (*shapes, DIGITS, COMPACT):
+                    cv = draw(width, height, shape)
                     if cv.width <= width + 2 and cv.height <= height:
                         return cv
-                return draw(width, DIGITS)
+                    drawn.append(cv)
+
+                def beyond(cv: Canvas) -> int:  # the cells out of view
+                    w, h = max(cv.width, width + 2), max(cv.height, height)
+                    return w * h - (width + 2) * height
+
+                return min(drawn[-2:], key=beyond)
         self.board.show(layout, follow=follow)
 
     def draw_hand(self) -> None:

@@ -54,6 +54,7 @@ class BoardView(ScrollView, can_focus=True):
     BoardView > .board--link { color: $foreground 50%; }
     BoardView > .board--closed { color: $error; text-style: bold; }
     BoardView > .board--dim { color: $foreground 40%; }
+    BoardView > .board--label { color: $primary; text-style: bold; }
     BoardView > .board--spinner { color: $primary; }
     BoardView > .board--spinner-num { color: $primary; text-style: bold; }
     BoardView > .board--edge { color: $foreground 70%; }

@@ -15,7 +15,7 @@ STYLE_KEYS = (
     "frame", "num", "last", "last-num", "sel", "sel-num", "sel-mark", "place", "place-num",
     "ghost", "ghost-num",
     "link", "closed", "dim", "dim-num", "spinner", "spinner-num", "edge", "point", "mine",
-    "theirs", "lastcell", "selcell", "marked", "marked-num", "back", "back-num",
+    "theirs", "lastcell", "selcell", "marked", "marked-num", "back", "back-num", "label",
 )
 
 
