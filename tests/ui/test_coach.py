@@ -155,7 +155,7 @@ async def test_history_lists_filters_opens_and_exports_matches(home: Path) -> No
     db.insert(con, dict(kw, played_at="2030-01-01T00:00:00+00:00"))
     app = make_app()
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await pilot.press("y")
+        await pilot.press("h")
         await idle(pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen.loaded)
         screen = app.screen
         assert isinstance(screen, HistoryScreen)
