@@ -109,3 +109,27 @@ async def test_the_match_over_screen_says_you_win_not_you_wins() -> None:
         await pilot.pause()
         text = "\n".join(screen_lines(app))
         assert "You win the match!" in text and "You wins" not in text
+
+
+async def test_esc_on_the_summary_shows_the_final_table_and_enter_brings_it_back() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = session_round_over("classic", 2)
+        kept = session.state.hands[1]
+        game = GameScreen(session)
+        await app.push_screen(game)
+        await settle(pilot)
+        assert isinstance(app.screen, RoundSummary)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is game and session.match.round_no == 1  # not the next round
+        hint = game.hint()
+        assert hint.startswith("The final table · Computer kept ")
+        assert (" ".join("-".join(map(str, t)) for t in kept) or "nothing") in hint
+        assert "The final table" in "\n".join(screen_lines(app))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, RoundSummary)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert session.match.round_no == 2 and not isinstance(app.screen, RoundSummary)

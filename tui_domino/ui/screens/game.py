@@ -74,6 +74,7 @@ class GameScreen(Screen[None]):
         self._flash: Timer | None = None
         self._board: BoardView | None = None  # made in compose
         self._search_here = False  # the worker process failed: search in a thread instead
+        self._looking = False  # the round is over and the player looks at the final board
 
     # -- layout --------------------------------------------------------------------------------
 
@@ -261,6 +262,12 @@ class GameScreen(Screen[None]):
         s = self.session
         state = s.state
         if state.is_over:
+            if self._looking:  # the hands the others kept (the viewer's is in the hand box)
+                kept = "; ".join(
+                    f"{s.seats[p].name} kept "
+                    + (" ".join(tile_text(t) for t in state.hands[p]) or "nothing")
+                    for p in (0, 1) if p != s.viewer)
+                return f"The final table · {kept} · ⏎ the summary"
             return "The round is over."
         if self._hidden:
             return f"Hand hidden: pass the keyboard to {s.seats[state.to_move or 0].name}."
@@ -395,6 +402,11 @@ class GameScreen(Screen[None]):
 
     def _after_summary(self, result: object = None) -> None:
         s = self.session
+        if result == "look":  # the final board first: Enter brings the summary back
+            self._looking = True
+            self.refresh_all(follow=False)
+            return
+        self._looking = False
         if s.match.is_over:
             from tui_domino.ui.screens.match_over import MatchOverScreen
 
@@ -419,6 +431,11 @@ class GameScreen(Screen[None]):
         return not self._hidden
 
     def action_play(self) -> None:
+        if self._looking and self.session.state.is_over:
+            from tui_domino.ui.screens.summary import RoundSummary
+
+            self.app.push_screen(RoundSummary(self.session), self._after_summary)
+            return
         if not self._my_turn():
             return
         move = self.sel.build_move()

@@ -35,7 +35,7 @@ class MenuScreen(Screen[None]):
         Binding("c", "choose('continue')", "Continue"),
         Binding("d", "choose('duel')", "Duel"),
         Binding("s", "choose('settings')", "Settings"),
-        Binding("h", "choose('history')", "History", show=False),  # (in the list; the footer is full)
+        Binding("h", "choose('history')", "History", show=False),  # the footer is full
         Binding("question_mark", "choose('rules')", "Rules", key_display="?"),
         Binding("q", "choose('quit')", "Quit"),
     ]

@@ -77,7 +77,7 @@ class RoundSummary(ModalScreen[str]):
 
     BINDINGS = [
         Binding("enter", "next", "Continue", key_display="⏎"),
-        Binding("escape", "next", "Continue", show=False),
+        Binding("escape", "look", "The table"),
         Binding("v", "review", "Review"),
     ]
 
@@ -143,3 +143,8 @@ class RoundSummary(ModalScreen[str]):
 
     def action_next(self) -> None:
         self.dismiss("next")
+
+    def action_look(self) -> None:
+        """Back to the table as the round left it, both hands shown; Enter brings the
+        summary back."""
+        self.dismiss("look")
