@@ -419,3 +419,37 @@ async def test_a_relay_that_alters_the_stream_ends_the_connection_as_tampering(
     assert [e.phrase for e in secured] == [join.phrase]
     states = [e.state for e in events[1] if isinstance(e, ev.ConnectionState)]
     assert states[:3] == ["connected", "reconnecting", "connected"]
+
+
+async def test_garbage_at_the_handshake_is_refused_in_words_and_the_host_waits_on() -> None:
+    host = await host_with_code()
+    bad_point = ch.pake_line("code", b"A" + b"\x00" * 32)
+    for first in (b"\x00\xff garbage\n", b'{"t":"pake"}\n', bad_point, b"x" * 1000 + b"\n"):
+        reader, writer = await asyncio.open_connection("127.0.0.1", host.port)
+        writer.write(first)
+        async with asyncio.timeout(WAIT):
+            answer = json.loads(await reader.readline())
+            if answer["t"] == "pake":  # the host sent its own message before it read his
+                answer = json.loads(await reader.readline())
+            assert await reader.read() == b""  # then it hangs up
+        writer.close()
+        assert answer["t"] == "error" and answer["code"] in ("bad_frame", "too_large")
+    assert host.state == "waiting" and not host.core.started and host.code == "7-classic-orlando"
+    join = await DuelSession.join("127.0.0.1", host.port, name="Bob", code="7-classic-orlando")
+    a, b = await play_out(host, join)
+    assert a["verified"] and b["verified"]
+
+
+def test_the_match_log_keeps_the_resume_secret_and_replays_it() -> None:
+    from tui_domino.net import journal as jr
+    from tui_domino.net.core import DuelCore
+
+    log: list[dict] = []
+    core = DuelCore("join", "Bob", b"b" * 32, journal=log.append)
+    secret = pair_of_channels()[0].resume_secret
+    core.keep_channel(secret)
+    core.keep_channel(secret)  # the same secret again is not logged again
+    assert [e for e in log if e["k"] == "channel"] == [{"k": "channel", "resume": secret}]
+    assert jr.replay(log).channel_secret == secret
+    with pytest.raises(ValueError):
+        jr.replay([log[0], {"k": "channel", "resume": "not hex"}])
