@@ -108,3 +108,23 @@ async def test_the_score_panel_shows_a_run_of_draws_as_one_line() -> None:
         assert [lines[at + k][col:col + len(p)] for k, p in enumerate(parts)] == parts
         shown = "\n".join(lines)
         assert "Computer drew a tile" not in shown
+
+
+def test_the_log_says_where_triominos_points_came_from() -> None:
+    from tui_domino.ui.screenshots import session_after
+
+    said = set()
+    for seed in range(12):
+        s = session_after("triominos", seed, 60)
+        for rec in s.state.history:
+            line = s.describe(rec, 0)
+            own = [e for e in rec["events"] if e["player"] == rec["player"]]
+            for reason, word in (("hexagon", "hexagon"), ("bridge", "bridge"),
+                                 ("opening", "opening bonus")):
+                points = sum(e["points"] for e in own if e["reason"] == reason)
+                if any(e["reason"] == reason for e in own):
+                    # "You: 2-3-4 +9, hexagon +50": the tile's points, then the bonus's
+                    tile = sum(e["points"] for e in own if e["reason"] == "tile")
+                    assert f" {tile:+d}, " in line and f"{word} {points:+d}" in line, line
+                    said.add(reason)
+    assert said == {"hexagon", "bridge", "opening"}

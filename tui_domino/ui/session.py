@@ -24,6 +24,9 @@ VARIANT_TITLES = {
     "triominos": "Triominos",
 }
 
+# The bonuses of Triominos, told apart from a tile's own points in the log.
+BONUSES = ("opening", "hexagon", "bridge")
+
 REASON_WORDS = {
     "tile": "tiles played",
     "opening": "opening bonus",
@@ -281,12 +284,15 @@ class Session:
             text = f"{who}: {tile_text(move['corners'])}"
         reasons = {e["reason"] for e in record["events"]}
         if self.variant != "spider":
-            mine = sum(e["points"] for e in record["events"] if e["player"] == record["player"])
+            own = [e for e in record["events"] if e["player"] == record["player"]]
+            mine = sum(e["points"] for e in own if e["reason"] not in BONUSES)
             if mine or pts:
                 text += f" {mine:+d}"
-        bonus = [r for r in ("hexagon", "bridge") if r in reasons]
-        if bonus:
-            text += " " + "+".join(bonus)
+            # where the points came from: each bonus named with its points
+            for reason in BONUSES:
+                got = sum(e["points"] for e in own if e["reason"] == reason)
+                if any(e["reason"] == reason for e in own):
+                    text += f", {REASON_WORDS[reason]} {got:+d}"
         if "domino" in reasons:
             text += " · out"
         elif "blocked" in reasons:
