@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import sys
 import time
 from typing import Any
@@ -166,8 +167,10 @@ async def test_a_client_granting_a_huge_window_that_stops_reading_is_dropped(
 # -- a client that goes silent ----------------------------------------------------------------
 
 def test_by_default_a_silent_client_is_noticed_within_half_a_minute() -> None:
+    # asyncssh takes a client for gone when a keepalive is due and count_max are unanswered
     limits = Limits()
-    assert 0 < limits.keepalive_interval * limits.keepalive_count_max <= 30
+    assert 0 < limits.silent_limit <= 30
+    assert limits.silent_limit == limits.keepalive_interval * (limits.keepalive_count_max + 1)
 
 
 async def test_a_silent_client_is_noticed_by_keepalives_and_its_game_ends(
@@ -190,3 +193,29 @@ async def test_a_silent_client_is_noticed_by_keepalives_and_its_game_ends(
         assert visit_.cause is not None and "connection lost" in visit_.cause
     finally:
         proxy.close()
+
+
+async def test_a_flood_from_one_address_leaves_the_words_for_the_others(
+        make_server: Any, caplog: pytest.LogCaptureFixture) -> None:
+    # Telling a refused connection why takes a key exchange, so only a few are told at
+    # once and the rest are reset; a flood from one address must not take every place.
+    caplog.set_level(logging.INFO, logger="tui_domino.ssh")
+    limits = Limits(**{**FREE, "max_per_address": 1}, login_grace=30)
+    server = await make_server(limits=limits)
+    held = [await connect(server.port, local=a) for a in ("127.0.0.1", "127.0.0.2")]
+    loop = asyncio.get_running_loop()
+    flood = []
+    for _ in range(20):  # connections that never begin to log in
+        sock = socket.socket()
+        sock.setblocking(False)
+        await loop.sock_connect(sock, ("127.0.0.1", server.port))
+        flood.append(sock)
+    await eventually(lambda: sum("refused a connection from 127.0.0.1" in r.getMessage()
+                                 for r in caplog.records) == 20, "the flood is seen")
+    assert len(server.refusing) <= 2
+    # Another address over its cap is still told why.
+    assert "too many connections" in await refused_with(server.port, local="127.0.0.2")
+    for sock in flood:
+        sock.close()
+    for conn, _ in held:
+        conn.close()

@@ -70,7 +70,7 @@ def add_serve(subparsers: Any) -> argparse.ArgumentParser:
                         f"(default {d.stall_timeout:g})")
     p.add_argument("--keepalive", type=float, default=d.keepalive_interval, metavar="S",
                    help=f"ask a silent client every S seconds whether it is there; "
-                        f"{d.keepalive_count_max} unanswered end its visit "
+                        f"silent for {d.keepalive_count_max + 1} times S, its visit ends "
                         f"(default {d.keepalive_interval:g}; 0: never)")
     p.add_argument("--host-key", type=Path, default=None, metavar="FILE",
                    help="the ed25519 host key (default: made on the first start and kept "

@@ -31,9 +31,16 @@ class Limits:
     """Bytes sent to a client and not yet taken by it (held by the server, in flight or
     in the kernel's send queue) before its game's output is paused."""
     keepalive_interval: float = 10.0
-    keepalive_count_max: int = 3
-    """A client that answers none of ``keepalive_count_max`` keepalives, one every
-    ``keepalive_interval`` seconds, is gone: its game ends (0: no keepalives)."""
+    keepalive_count_max: int = 2
+    """A client that sends nothing for ``keepalive_interval`` seconds is asked whether it
+    is there, again every ``keepalive_interval`` seconds; one that answers none of
+    ``keepalive_count_max`` such questions is gone when the next is due (after 30 s by
+    default), and its game ends (interval 0: no keepalives)."""
+
+    @property
+    def silent_limit(self) -> float:
+        """Seconds of silence after which a client is taken for gone (0: never)."""
+        return self.keepalive_interval * (self.keepalive_count_max + 1)
     login_timeout: float = 30.0
     """Seconds to finish logging in."""
     auth_delay: float = 1.0

@@ -60,9 +60,11 @@ ACCEPTED_ENV = ("COLORTERM", "TUI_DOMINO_COLORS", "TUI_DOMINO_MOUSE", "LANG", "L
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent.parent
 
-# Refused connections are told why, which takes a key exchange: at most this many at once
-# (more are reset at once), each given this many seconds to read it.
+# Refused connections are told why, which takes a key exchange: at most this many at once,
+# and this many from one address (more are reset at once: a flood from one address leaves
+# the words for the others), each given this many seconds to read it.
 REFUSING_AT_ONCE = 16
+REFUSING_PER_ADDRESS = 2
 REFUSE_WITHIN = 5.0
 # How often a visitor whose output is paused is looked at again.
 BACKLOG_POLL = 0.05
@@ -263,7 +265,9 @@ class Connection(asyncssh.SSHServer):
             server.per_address[self.address] = server.per_address.get(self.address, 0) + 1
             return
         log.info("refused a connection from %s: %s", self.address, self.refused)
-        if len(server.refusing) >= REFUSING_AT_ONCE:
+        if (len(server.refusing) >= REFUSING_AT_ONCE
+                or sum(c.address == self.address for c in server.refusing)
+                >= REFUSING_PER_ADDRESS):
             conn.abort()  # a flood: no words for it
             return
         # Told why as it begins to log in (begin_auth); one that never gets there goes.
