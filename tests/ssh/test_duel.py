@@ -13,7 +13,8 @@ from tui_domino.net import events as ev
 from tui_domino.ssh.duel import connect_duel
 from tui_domino.ssh.lobby import Lobby
 
-pytest.importorskip("tui_domino.net.transport")
+# the lobby's key of a duel's channel (it hands one to both games)
+SECRET = "0123456789abcdef" * 2
 
 
 async def test_a_lobby_duel_connects_on_loopback_and_carries_a_move() -> None:
@@ -21,9 +22,9 @@ async def test_a_lobby_duel_connects_on_loopback_and_carries_a_move() -> None:
 
     ports: asyncio.Queue[int] = asyncio.Queue()
     host = await connect_duel(role="host", name="ann", variant="classic", port=0,
-                              on_hosting=ports.put_nowait)
+                              on_hosting=ports.put_nowait, secret=SECRET)
     join = await connect_duel(role="join", name="bob", variant="classic",
-                              port=await ports.get(), on_hosting=lambda port: None)
+                              port=await ports.get(), on_hosting=lambda port: None, secret=SECRET)
     try:
         async with asyncio.timeout(30):
             while not (host.my_turn() or join.my_turn()):
@@ -48,10 +49,11 @@ async def test_a_lobby_duel_lets_nobody_else_in_without_its_secret() -> None:
 
     ports: asyncio.Queue[int] = asyncio.Queue()
     host = await connect_duel(role="host", name="ann", variant="classic", port=0,
-                              on_hosting=ports.put_nowait)
+                              on_hosting=ports.put_nowait, secret=SECRET)
     port = await ports.get()
     try:
-        for code in (None, "7-classic-orlando"):  # a local user who found the port
+        # a local user who found the port, with no code, a guessed one or another key
+        for code in (None, "7-classic-orlando", "f" * 32):
             with pytest.raises(Refused):
                 stranger = await DuelSession.join("127.0.0.1", port, name="eve", code=code)
                 async with asyncio.timeout(30):
@@ -60,7 +62,7 @@ async def test_a_lobby_duel_lets_nobody_else_in_without_its_secret() -> None:
                             raise Refused(e.code, e.message)
         assert not host.core.started
         join = await connect_duel(role="join", name="bob", variant="classic", port=port,
-                                  on_hosting=lambda port: None)
+                                  on_hosting=lambda port: None, secret=SECRET)
         async with asyncio.timeout(30):
             while not join.core.started:
                 await join.next_event(timeout=30)
@@ -81,9 +83,9 @@ async def test_a_lobby_duel_ends_soon_when_the_other_game_goes(gone, monkeypatch
     monkeypatch.setattr(duel, "RESUME_WINDOW", 0.3)
     ports: asyncio.Queue[int] = asyncio.Queue()
     host = await connect_duel(role="host", name="ann", variant="classic", port=0,
-                              on_hosting=ports.put_nowait)
+                              on_hosting=ports.put_nowait, secret=SECRET)
     join = await connect_duel(role="join", name="bob", variant="classic",
-                              port=await ports.get(), on_hosting=lambda port: None)
+                              port=await ports.get(), on_hosting=lambda port: None, secret=SECRET)
     going, staying = (join, host) if gone == "join" else (host, join)
     try:
         async with asyncio.timeout(30):
@@ -223,3 +225,12 @@ async def test_leaving_before_the_duel_is_opened_cancels_it_for_the_other() -> N
     cancelled = await ann_game.receive("cancelled")
     assert "bob left" in cancelled["why"] and ann.duel is None
     lobby.leave(ann)
+
+
+async def test_a_lobby_duel_refuses_a_key_that_is_not_the_lobbys() -> None:
+    from tui_domino.ssh.duel import DuelUnavailable
+
+    for secret in (None, "", "abc", "G" * 32, "0" * 31, 7):
+        with pytest.raises(DuelUnavailable, match="no valid key"):
+            await connect_duel(role="host", name="ann", variant="classic", port=0,
+                               on_hosting=lambda port: None, secret=secret)  # type: ignore

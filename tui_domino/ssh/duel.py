@@ -4,7 +4,6 @@ players (``tui_domino.net``), on the game's own duel screen."""
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -16,10 +15,9 @@ CONNECT_TIMEOUT = 30.0
 # log and has other keys), so the long wait of a duel over the internet would only keep the
 # one who stayed looking at "reconnecting" for 15 minutes.
 RESUME_WINDOW = 10.0
-# The channel's secret of each lobby duel hosted on this server, by port: both games run in
-# this process, so the joiner takes it from here and nobody types a code; the channel is
-# still keyed and sealed, so another user of the machine who finds the port gets nowhere.
-_SECRETS: dict[int, str] = {}
+# A lobby duel's channel is keyed on a secret the lobby hands to both games (32 hex digits):
+# nobody types a code, and another user of the machine who finds the port gets nowhere.
+SECRET_DIGITS = 32
 
 
 class DuelUnavailable(Exception):
@@ -43,33 +41,39 @@ def duel_screen_class() -> Any:
     return DuelScreen
 
 
+def valid_secret(secret: object) -> str:
+    """The lobby's secret for a duel's channel, checked: 32 lowercase hex digits."""
+    if (not isinstance(secret, str) or len(secret) != SECRET_DIGITS
+            or any(c not in "0123456789abcdef" for c in secret)):
+        raise DuelUnavailable("The lobby sent no valid key for this duel.")
+    return secret
+
+
 async def connect_duel(*, role: str, name: str, variant: str, port: int,
-                       on_hosting: Callable[[int], None]) -> Any:
+                       on_hosting: Callable[[int], None], secret: str) -> Any:
     """This side's ``DuelSession``: hosting on loopback (``on_hosting`` gets the port,
-    for the lobby to pass on) or joining ``port``."""
+    for the lobby to pass on) or joining ``port``, the channel keyed on ``secret``."""
     from tui_domino.net import MatchSettings
 
+    secret = valid_secret(secret)
     session_class = duel_session_class()
     if role == "host":
-        secret = secrets.token_hex(16)
         session = await session_class.host(port=0, addr=LOOPBACK, name=name,
                                            settings=MatchSettings(variant),
                                            resume_window=RESUME_WINDOW, code=secret,
                                            code_tries=None)
-        _SECRETS[int(session.port)] = secret
         on_hosting(int(session.port))
         return session
-    session = await session_class.join(LOOPBACK, port, name=name,
-                                       connect_timeout=CONNECT_TIMEOUT,
-                                       resume_window=RESUME_WINDOW, code=_SECRETS.get(port))
-    _SECRETS.pop(port, None)
-    return session
+    return await session_class.join(LOOPBACK, port, name=name,
+                                    connect_timeout=CONNECT_TIMEOUT,
+                                    resume_window=RESUME_WINDOW, code=secret)
 
 
 async def open_duel(*, role: str, name: str, variant: str, port: int,
-                    on_hosting: Callable[[int], None]) -> tuple[Any, Any]:
+                    on_hosting: Callable[[int], None], secret: str) -> tuple[Any, Any]:
     """Opens this side of a lobby duel; returns (session, screen to push)."""
     screen_class = duel_screen_class()  # before connecting: fail without a half-open duel
     session = await connect_duel(role=role, name=name, variant=variant, port=port,
-                                 on_hosting=on_hosting)
+                                 on_hosting=on_hosting, secret=secret)
+    session.code_shown = False  # the lobby's key: nobody is to read it out
     return session, screen_class(session)

@@ -41,6 +41,7 @@ import contextlib
 import itertools
 import json
 import logging
+import secrets
 import socket
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,6 +67,7 @@ class Member:
     opponent: int | None = None  # during a duel
     duel: int | None = None
     playing: bool = False  # this member's game has opened the duel
+    secret: str = field(default="", repr=False)  # the duel's channel key, from the lobby
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
     def public(self, others: dict[int, Member]) -> dict[str, Any]:
@@ -238,11 +240,16 @@ class Lobby:
             return
         self.send(challenger, {"t": "answered", "by": member.id, "accept": True, "why": ""})
         duel = next(self._duels)
+        # Both games key the duel's channel on a secret only the lobby hands out (each
+        # visitor's game is a process of its own): nobody types a code, and another user of
+        # the machine who finds the port gets nowhere.
+        secret = secrets.token_hex(16)
         for a, b in ((member, challenger), (challenger, member)):
             a.state, a.opponent, a.duel, a.playing = "duel", b.id, duel, False
+            a.secret = secret
         # The challenged visitor hosts; the challenger joins once the port is known.
         self.send(member, {"t": "host", "duel": duel, "variant": challenger.variant,
-                           "opponent": challenger.name})
+                           "opponent": challenger.name, "secret": secret})
         self.broadcast()
 
     def _hosting(self, member: Member, duel: Any, port: Any) -> None:
@@ -254,7 +261,7 @@ class Lobby:
             self.broadcast()
             return
         self.send(other, {"t": "join", "duel": duel, "variant": other.variant,
-                          "opponent": member.name, "port": port})
+                          "opponent": member.name, "port": port, "secret": other.secret})
 
     def _duel_failed(self, member: Member, duel: Any) -> None:
         if member.duel is None or duel != member.duel:

@@ -194,7 +194,7 @@ class VisitorApp(DominoApp):
             session, screen = await open_duel(
                 role=str(message["t"]), name=self.player_name,
                 variant=str(message.get("variant", "classic")),
-                port=int(message.get("port", 0)),
+                port=int(message.get("port", 0)), secret=message.get("secret"),  # type: ignore[arg-type]
                 on_hosting=lambda port: self.send(
                     {"t": "hosting", "duel": message.get("duel"), "port": port}),
             )

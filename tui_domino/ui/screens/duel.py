@@ -449,11 +449,15 @@ class DuelScreen(GameScreen):
             t.append("Listening on:\n")
             for a in addresses:
                 t.append(f"  {a}\n", style="bold")
-            if self.duel.code:
-                t.append("\nInvitation code: ")
-                t.append(f"{self.duel.code}\n", style="bold")
-            t.append("\nYour opponent joins one of these from the menu (Network duel → Join)\n"
-                     f"or with: {self.duel.join_command()}\n\n", style=quiet)
+            if not getattr(self.duel, "code_shown", True):  # a lobby duel: the lobby keys it
+                t.append("\nYour opponent's game joins in a moment.\n\n", style=quiet)
+            else:
+                if self.duel.code:
+                    t.append("\nInvitation code: ")
+                    t.append(f"{self.duel.code}\n", style="bold")
+                t.append("\nYour opponent joins one of these from the menu "
+                         "(Network duel → Join)\n"
+                         f"or with: {self.duel.join_command()}\n\n", style=quiet)
             t.append("Esc stops waiting.", style=quiet)
             return t
         if core.started:
