@@ -55,7 +55,7 @@ def missing_terminal() -> str | None:
     """Why the game's screen cannot start here, or None when it can. The screen reads keys
     from standard input and draws on standard error; either one redirected (or input at its
     end, as from /dev/null) leaves no one to play, and the screen would wait for ever."""
-    from tui_domino.ssh.terminal import is_terminal
+    from tui_domino.terminal import is_terminal
 
     for name, stream in (("standard input", sys.__stdin__), ("standard error", sys.__stderr__)):
         if not is_terminal(stream):
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         return arena.main(args)
     if getattr(args, "net_handler", None):
         if not args.headless and missing_terminal() is None:  # else the plain console
-            from tui_domino.ssh.terminal import tune_environment
+            from tui_domino.terminal import tune_environment
 
             tune_environment()
 
@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.net_handler(args))
     if args.command == "serve":
         return int(args.handler(args))
-    from tui_domino.ssh.terminal import tune_environment
+    from tui_domino.terminal import tune_environment
 
     tune_environment()  # colours, escape delay, frame rate and mouse: before textual loads
     from tui_domino.ui.app import main_app

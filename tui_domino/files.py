@@ -1,10 +1,28 @@
-"""File helpers shared by the game and the network duel."""
+"""Where the game keeps its files, and file helpers shared by the game, the network duel,
+the history and the SSH server: the one place the data directory is decided."""
 
 from __future__ import annotations
 
 import os
 import time
 from pathlib import Path
+
+HOME_VARIABLE = "TUI_DOMINO_HOME"
+
+
+def data_dir(create: bool = True) -> Path:
+    """``$TUI_DOMINO_HOME`` when set (tests point it at a temporary directory), else the
+    user's data directory from platformdirs; made (private to the user) when missing."""
+    home = os.environ.get(HOME_VARIABLE)
+    if home:
+        path = Path(home)
+    else:
+        import platformdirs  # only where no home is set: tests and the server set one
+
+        path = Path(platformdirs.user_data_dir("tui-domino", appauthor=False))
+    if create:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return path
 
 
 def quarantine(path: Path) -> Path:

@@ -112,3 +112,10 @@ def is_terminal(stream: TextIO | None) -> bool:
         return stream is not None and stream.isatty()
     except (OSError, ValueError):  # closed
         return False
+
+
+def login_name() -> str:
+    """The name a duel goes by when none is given: the login name, else "player"."""
+    import os
+
+    return os.environ.get("USER", "").strip()[:20] or "player"

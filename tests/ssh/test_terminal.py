@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tui_domino.ssh.terminal import (
+from tui_domino.terminal import (
     DRIVER,
     REMOTE_ESCDELAY_MS,
     REMOTE_FPS,

@@ -90,7 +90,7 @@ MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _v1, 1: _v2}
 
 def db_path(folder: Path | None = None) -> Path:
     if folder is None:
-        from tui_domino.ui.storage import data_dir
+        from tui_domino.files import data_dir
 
         folder = data_dir()
     return folder / DB_NAME

@@ -13,13 +13,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import re
 import sys
 from pathlib import Path
 from typing import Any
 
 from tui_domino.net.core import MatchSettings
+from tui_domino.terminal import login_name
 
 VARIANTS = ("classic", "spider", "triominos")
 
@@ -67,11 +67,6 @@ def add_host_join(subparsers: Any) -> None:
     j.add_argument("--target", type=int, default=None, help="refuse a match to another target")
     _common(j)
     j.set_defaults(net_handler=handle, net_role="join")
-
-
-def login_name() -> str:
-    """The name a duel goes by when none is given: the login name, else "player"."""
-    return os.environ.get("USER", "").strip()[:20] or "player"
 
 
 def seconds(text: str) -> float:

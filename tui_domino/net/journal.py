@@ -14,19 +14,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tui_domino.files import quarantine
+from tui_domino.files import data_dir, quarantine
 from tui_domino.net.core import DuelCore, MatchSettings
 
 
 def default_dir() -> Path:
     """``$TUI_DOMINO_HOME/duels`` when set (as for the game's other data), else the
     user's data directory's ``duels``."""
-    home = os.environ.get("TUI_DOMINO_HOME")
-    if home:
-        return Path(home) / "duels"
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("tui-domino", appauthor=False)) / "duels"
+    return data_dir(create=False) / "duels"
 
 
 def default_path(role: str, host: str, port: int) -> Path:

@@ -9,7 +9,7 @@ from typing import Any
 
 from textual.drivers.linux_driver import LinuxDriver
 
-from tui_domino.ssh.terminal import mouse_mode
+from tui_domino.terminal import mouse_mode
 
 
 class TerminalDriver(LinuxDriver):

@@ -20,7 +20,7 @@ def take_terminal() -> None:
 
 def main() -> int:
     take_terminal()
-    from tui_domino.ssh.terminal import tune_environment
+    from tui_domino.terminal import tune_environment
 
     tune_environment()
     from tui_domino.ssh.visitor_app import run_visitor

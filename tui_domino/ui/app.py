@@ -22,7 +22,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from tui_domino import rules
-from tui_domino.ssh.terminal import is_terminal
+from tui_domino.terminal import is_terminal
 from tui_domino.text import visible
 from tui_domino.ui import storage
 from tui_domino.ui.ascii import AsciiFilter, key_words

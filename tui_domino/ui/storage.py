@@ -14,8 +14,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
+from tui_domino import files
 from tui_domino.files import quarantine
 
 SAVE_NAME = "current-match.json"
@@ -24,10 +23,7 @@ SAVE_KIND = "tui-domino-save"
 
 
 def data_dir() -> Path:
-    home = os.environ.get("TUI_DOMINO_HOME")
-    path = Path(home) if home else Path(platformdirs.user_data_dir("tui-domino", appauthor=False))
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return files.data_dir()
 
 
 def write_json_atomic(path: Path, data: Any) -> None:

@@ -44,7 +44,7 @@ def duel_name(name: str) -> str:
     """The name a duel's form opens with: the player's own, but not "You" (the game's
     default, which would read on the other side as the opponent himself); else the one
     the command line goes by (the login name)."""
-    from tui_domino.net.cli import login_name
+    from tui_domino.terminal import login_name
 
     name = name.strip()
     return name if name and name.casefold() != "you" else login_name()
