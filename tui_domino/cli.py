@@ -87,6 +87,10 @@ def main(argv: list[str] | None = None) -> int:
         from tui_domino.ai import arena
 
         return arena.main(args)
+    from tui_domino import logs
+
+    if args.command != "serve":  # (serve logs to its standard error, and here: below)
+        logs.start()
     if getattr(args, "net_handler", None):
         if not args.headless and missing_terminal() is None:  # else the plain console
             from tui_domino.terminal import tune_environment

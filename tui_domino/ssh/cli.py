@@ -110,6 +110,9 @@ def run_serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     logging.getLogger("asyncssh").setLevel(logging.WARNING)  # a line per packet otherwise
+    from tui_domino import logs
+
+    logs.start(logging.INFO if args.verbose else logging.WARNING)  # and the log file
     server = GameServer(
         host=args.host,
         port=args.port,

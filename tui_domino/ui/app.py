@@ -81,6 +81,19 @@ class DominoApp(App[None]):
             self.animation_level = "none"
         _start_resource_tracker()
 
+    crash_path: Path | None = None  # the report of an unhandled error, once written
+
+    def _handle_exception(self, error: Exception) -> None:
+        """An error of ours nobody caught: Textual ends the app (and shows the traceback);
+        first the report goes to a file whose path the player is told after the exit."""
+        from tui_domino import logs
+
+        try:
+            self.crash_path = logs.crash_report(error)
+        except OSError:
+            self.crash_path = None
+        super()._handle_exception(error)
+
     def get_css_variables(self) -> dict[str, str]:
         """The theme's variables, with every text colour readable on its ground (WCAG AA)
         and, in a 256-colour terminal, each colour the palette's nearest to the eye."""
@@ -418,6 +431,9 @@ def main_app(
 
         app.call_later(begin)
     app.run()
+    if app.crash_path is not None:
+        print(f"\ntui-domino stopped on an error of its own. A report is in {app.crash_path}"
+              " (your saved match is kept: Continue resumes it).", file=sys.stderr)
     return app.return_code or 0
 
 

@@ -1,0 +1,73 @@
+"""The game's log and its crash reports, in the data directory.
+
+``start`` sends the log (Python ``logging``) to ``logs/tui-domino.log``, a file that rotates
+at 1 MB and keeps three old ones; it is opened at the first record, so starting the game
+writes nothing. ``crash_report`` writes an unhandled error's traceback to
+``crashes/crash-<time>.txt`` (private to the user) and says where, so that a player whose
+game stopped has something to send."""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+import os
+import platform
+import sys
+import time
+import traceback
+from pathlib import Path
+
+from tui_domino.files import data_dir
+
+LOG_NAME = "tui-domino.log"
+FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+def log_path() -> Path:
+    return data_dir() / "logs" / LOG_NAME
+
+
+def start(level: int = logging.INFO) -> Path:
+    """Logs to the rotating file (once per process); returns its path."""
+    path = log_path()
+    root = logging.getLogger()
+    for h in root.handlers:
+        if isinstance(h, logging.handlers.RotatingFileHandler) and \
+                Path(h.baseFilename) == path.resolve():
+            return path
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    handler = logging.handlers.RotatingFileHandler(path, maxBytes=1_000_000, backupCount=3,
+                                                   encoding="utf-8", delay=True)
+    handler.setFormatter(logging.Formatter(FORMAT))
+    handler.setLevel(level)
+    root.addHandler(handler)
+    if root.level == logging.NOTSET or root.level > level:
+        root.setLevel(level)
+    return path
+
+
+def crash_report(error: BaseException, where: str = "the game") -> Path:
+    """Writes ``error``'s report; returns its path (OSError when it cannot be written)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        ours = version("tui-domino")
+    except PackageNotFoundError:  # run from a checkout
+        ours = "unknown"
+    folder = data_dir() / "crashes"
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path = folder / time.strftime("crash-%Y%m%d-%H%M%S.txt")
+    n = 1
+    while path.exists():
+        path = folder / time.strftime(f"crash-%Y%m%d-%H%M%S-{n}.txt")
+        n += 1
+    text = (f"tui-domino {ours} stopped on an error in {where}\n"
+            f"{time.strftime('%Y-%m-%d %H:%M:%S %z')} · Python {platform.python_version()} · "
+            f"{platform.platform()} · {' '.join(sys.argv[1:]) or '(no arguments)'}\n\n"
+            + "".join(traceback.format_exception(error)))
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    logging.getLogger("tui_domino").error("stopped on an error (%s): the report is %s",
+                                          type(error).__name__, path)
+    return path
