@@ -27,12 +27,19 @@ def _mid_match(seed: int = 3):
     return cores
 
 
+# Where the core's parts take the peer's frames (net/play.py, net/dealing.py, net/reveal.py).
+PARTS = {"_on_move": ("moves", "on_move"), "_on_keys": ("dealing", "on_keys"),
+         "_verify": ("reveal", "verify"), "_check_proofs": ("moves", "check_proofs"),
+         "_on_reveal": ("reveal", "on_reveal")}
+
+
 @pytest.mark.parametrize("where", ["_on_move", "_on_keys", "_verify", "_check_proofs",
                                    "_on_reveal"])
 def test_an_internal_error_is_reported_as_internal_not_as_the_peers_fault(monkeypatch, where):
     cores = _mid_match()
     host, join = cores
-    monkeypatch.setattr(join, where, _boom)
+    part, method = PARTS[where]
+    monkeypatch.setattr(getattr(join, part), method, _boom)
     if where in ("_verify", "_on_reveal"):
         host._send_reveal(host.rnd, dispute=True)  # something that reaches that code
     seen = run(cores, seed=3, max_steps=400)
@@ -55,8 +62,8 @@ def test_an_internal_error_in_a_local_action_is_internal_too(monkeypatch):
     cores = _mid_match()
     host, join = cores
     run(cores, seed=3, stop=lambda: join.my_turn())
-    monkeypatch.setattr(join, "_after_move", _boom)
-    monkeypatch.setattr(join, "_play", _boom)
+    monkeypatch.setattr(join.moves, "after_move", _boom)
+    monkeypatch.setattr(join.moves, "play", _boom)
     join.play(join.legal_moves()[0])  # does not raise: the match ends as an internal error
     assert join.internal is not None and join.verdict.kind == "error"
 
@@ -68,7 +75,7 @@ def test_an_internal_error_keeps_the_match_log(tmp_path, monkeypatch):
     for c in cores:
         c.connection_made()
     run(cores, seed=1, stop=lambda: cores[0].rnd is not None and len(cores[0].rnd.log) > 2)
-    monkeypatch.setattr(cores[1], "_on_move", _boom)
+    monkeypatch.setattr(cores[1].moves, "on_move", _boom)
     run(cores, seed=1, max_steps=50)
     assert cores[1].internal is not None
     again = jr.replay(jr.load(path))  # the bug is gone on replay: the log's entry ends it

@@ -1,0 +1,89 @@
+"""The match's deadlines, counted from the transport's clock: the resume window (while the
+peer is away), the reveal deadline (while he is here and owes his keys) and the turn
+deadline (while he is here and owes the match its next step). Each is a count of seconds
+(net/clocks.py); ``tick`` says which ran out, the core makes the peer forfeit. See
+docs/protocol.md, section 8.
+"""
+
+from __future__ import annotations
+
+from tui_domino.net.clocks import Stopwatch
+from tui_domino.net.context import RoundCtx
+from tui_domino.net.lifecycle import REVEALS
+
+# How long (seconds) the peer has to send his reveal while connected, and to come back after
+# the connection dropped; the transport sets its own (``--reveal-timeout``, ``--resume-window``).
+REVEAL_TIMEOUT = 30.0
+RESUME_WINDOW = 900.0
+# How long (seconds of connected time) a side may take over one step of the match (a move,
+# a draw's keys, a stage of the deal, a call) before he forfeits: stalling for ever while
+# losing must cost the match (``--turn-timeout``).
+TURN_TIMEOUT = 600.0
+
+REFUSED_TO_REVEAL = "refused to reveal his keys"
+AWAY = "did not come back"
+
+
+def waiting_for_reveal(r: RoundCtx) -> bool:
+    return r.life.state in REVEALS and r.my_reveal_sent and r.peer_reveal is None
+
+
+def turn_key(r: RoundCtx, owes: int) -> tuple[object, ...]:
+    """What moves the match on (a new round or deal, a move, a stage, a draw asked for): a
+    new key starts the turn's count afresh."""
+    return (r.round, r.deal, len(r.log), r.life.state, r.awaiting_draw,
+            len(r.tr.x), len(r.tr.y), len(r.tr.z), len(r.tr.w), len(r.peer_keys),
+            len(r.my_tiles), r.call_ptr, owes)
+
+
+class Deadlines:
+    """The three counts of one side, for the peer."""
+
+    def __init__(self) -> None:
+        self.reveal_timeout = REVEAL_TIMEOUT
+        self.resume_window = RESUME_WINDOW
+        self.turn_timeout = TURN_TIMEOUT
+        self.turn = Stopwatch()  # connected time the side to act has taken over it
+        self.reveal = Stopwatch()  # connected time spent waiting for his reveal
+        self.away_since: float | None = None
+
+    def tick(self, now: float, present: bool, r: RoundCtx | None, owes: int | None,
+             peer: int) -> str | None:
+        """One tick of a match in play (``present``: the peer is connected; ``owes``: who
+        owes the next step): why the peer forfeits, or None."""
+        if not present:
+            self.turn.pause()
+            self.reveal.pause()
+            if self.away_since is None:
+                self.away_since = now
+            elif now - self.away_since >= self.resume_window:
+                return AWAY
+            return None
+        self.away_since = None
+        if r is None or not waiting_for_reveal(r):
+            self.reveal.pause()
+            return self.count_turn(now, r, owes, peer)
+        if self.reveal.run(now, (r.round, r.deal)) >= self.reveal_timeout:
+            return REFUSED_TO_REVEAL
+        return None
+
+    def count_turn(self, now: float, r: RoundCtx | None, owes: int | None,
+                   peer: int) -> str | None:
+        if owes is None or r is None:
+            self.turn.pause()
+            self.turn.key = None
+            return None
+        waited = self.turn.run(now, turn_key(r, owes))
+        if owes == peer and waited >= self.turn_timeout:
+            minutes = self.turn_timeout / 60
+            said = (f"{minutes:g} minute{'s' * (minutes != 1)}" if self.turn_timeout >= 60
+                    else f"{self.turn_timeout:g} seconds")
+            return f"took more than {said} over one move"
+        return None
+
+    def turn_left(self, owes: int | None) -> float | None:
+        """Seconds of connected time left to the side that owes the next step (None when
+        nobody does)."""
+        if owes is None or self.turn.key is None:
+            return None
+        return max(0.0, self.turn_timeout - self.turn.waited)

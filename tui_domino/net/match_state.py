@@ -1,0 +1,273 @@
+"""The lifecycle of a whole match, and what it keeps: the totals, the rounds past, the
+verdict and the result.
+
+Like net/lifecycle.py (one deal) this is modelled on h11's ``_state.py``: the state is one
+value, a transition the table does not list is a ``MatchError`` (a bug of this program).
+
+::
+
+    GREETING ──begin──▶ PLAYING ──finish──▶ OVER
+        │
+        └──finish──▶ CLOSED        (refused, left or given up before the match began)
+
+``started`` is PLAYING or OVER, ``finished`` OVER or CLOSED. See docs/protocol.md,
+sections 3, 7 and 8.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import Enum
+from typing import Any
+
+from tui_domino import rules
+from tui_domino.net import events as ev
+from tui_domino.net import messages as m
+from tui_domino.net.context import LEFT, RoundCtx, Seat
+from tui_domino.net.lifecycle import REVEALS
+from tui_domino.net.sequencing import Tokens
+
+
+class MatchPhase(Enum):
+    GREETING = "greeting"  # the handshake: no match yet
+    PLAYING = "playing"  # the handshake is done: rounds are dealt and played
+    OVER = "over"  # the match ended: scored out, a verdict, a leave, an error
+    CLOSED = "closed"  # it ended before it began (refused, left, or the peer never came)
+
+
+class MatchStep(Enum):
+    BEGIN = "begin"  # the welcome was sent or taken
+    FINISH = "finish"
+
+
+MATCH_TRANSITIONS: dict[tuple[MatchPhase, MatchStep], MatchPhase] = {
+    (MatchPhase.GREETING, MatchStep.BEGIN): MatchPhase.PLAYING,
+    (MatchPhase.GREETING, MatchStep.FINISH): MatchPhase.CLOSED,
+    (MatchPhase.PLAYING, MatchStep.FINISH): MatchPhase.OVER,
+}
+STARTED = frozenset({MatchPhase.PLAYING, MatchPhase.OVER})
+FINISHED = frozenset({MatchPhase.OVER, MatchPhase.CLOSED})
+
+
+class MatchError(Exception):
+    """A transition the match does not have: a bug of this program."""
+
+
+class MatchLifecycle:
+    """The state of the match; ``step`` moves it on."""
+
+    def __init__(self) -> None:
+        self.state = MatchPhase.GREETING
+
+    def __repr__(self) -> str:
+        return f"MatchLifecycle({self.state.name})"
+
+    def step(self, step: MatchStep) -> MatchPhase:
+        new = MATCH_TRANSITIONS.get((self.state, step))
+        if new is None:
+            raise MatchError(f"no {step.value!r} step from the {self.state.value!r} state")
+        self.state = new
+        return new
+
+    def finish(self) -> None:
+        """The match is over (from any state; a finished match stays as it is)."""
+        if self.state not in FINISHED:
+            self.step(MatchStep.FINISH)
+
+    @property
+    def started(self) -> bool:
+        return self.state in STARTED
+
+    @property
+    def finished(self) -> bool:
+        return self.state in FINISHED
+
+
+Deal = Callable[[Seat, str, int, int, int | None], RoundCtx]
+
+
+class Match:
+    """The match around the rounds: it begins them, scores them and ends the match."""
+
+    def __init__(self, seat: Seat, tokens: Tokens, deal: Deal) -> None:
+        self.seat = seat
+        self.tokens = tokens
+        self.deal = deal  # deals a round (net/dealing.py)
+        self.life = MatchLifecycle()
+        self.totals = [0, 0]
+        self.past: list[dict[str, Any]] = []
+        self.rnd: RoundCtx | None = None
+        self.result: dict[str, Any] | None = None
+        self.verdict: ev.Verdict | None = None
+        self.internal: str | None = None  # why this side stopped with an internal error
+        self.refused = ""  # the host: why the joiner refused the match it was offered
+
+    @property
+    def started(self) -> bool:
+        return self.life.started
+
+    @property
+    def finished(self) -> bool:
+        return self.life.finished
+
+    @finished.setter
+    def finished(self, value: bool) -> None:
+        if value:
+            self.life.finish()
+        elif self.life.finished:
+            raise MatchError("a finished match does not start again")
+
+    def begin(self) -> None:
+        """The handshake is done: the first round is dealt."""
+        s = self.seat
+        assert s.settings is not None
+        self.life.step(MatchStep.BEGIN)
+        s.emit(ev.Connected(s.names[s.peer], s.me, s.variant, int(s.settings.target or 0)))
+        s.emit(ev.ConnectionState("connected"))
+        self.new_round(1, 1, None)
+
+    def new_round(self, round_no: int, deal_no: int, leader: int | None) -> None:
+        self.rnd = self.deal(self.seat, self.tokens.match_id, round_no, deal_no, leader)
+
+    def score(self, r: RoundCtx, state: rules.RoundState) -> None:
+        """The referee found the round sound: it counts, and the next one is dealt."""
+        s = self.seat
+        assert s.settings is not None
+        match = rules.match_from_json({
+            "kind": "match", "variant": s.variant, "target": s.settings.target,
+            "seed": 0, "options": s.settings.options, "round_no": r.round,
+            "banked": list(self.totals), "past": [], "round": state.to_json()})
+        self.totals = match.totals
+        self.past.append({"round": r.round, "points": list(state.points),
+                          "winner": state.winner, "end_reason": state.end_reason})
+        s.emit(ev.RoundOver(r.round, list(state.points), list(self.totals), state.winner,
+                            state.end_reason, state.to_json()))
+        if match.is_over:
+            self.finished = True
+            r.life.end()
+            self.result = self.result_of(match.winner, True)
+            s.emit(ev.MatchOver(self.result))
+            s.link.closing = True
+            return
+        self.new_round(r.round + 1, 1, match.next_leader())
+
+    def result_of(self, winner: int | None, verified: bool) -> dict[str, Any]:
+        s = self.seat
+        out: dict[str, Any] = {
+            "variant": s.variant if s.settings else None,
+            "totals": list(self.totals),
+            "winner": winner,
+            "rounds": len(self.past),
+            "verified": verified,
+            "seat": s.me,
+            "names": list(s.names),
+        }
+        if self.verdict is not None:
+            out["verdict"] = {"kind": self.verdict.kind, "player": self.verdict.player,
+                              "reason": self.verdict.reason}
+        return out
+
+    def end_by(self, verdict: ev.Verdict, send: bool, nobody: bool = False) -> None:
+        """The match ends early: ``verdict.player`` loses it (unless ``nobody`` wins, or
+        the verdict is this side's internal error)."""
+        if self.finished:
+            return
+        s = self.seat
+        if send:
+            s.send(m.VerdictF(kind=verdict.kind, player=verdict.player,  # type: ignore[arg-type]
+                              reason=verdict.reason[:500]))
+        self.verdict = verdict
+        self.finished = True
+        s.link.closing = True
+        if self.rnd is not None:
+            self.rnd.life.end()
+        s.emit(verdict)
+        winner = None if nobody or verdict.kind == "error" else 1 - verdict.player
+        self.result = self.result_of(winner, False)
+        s.emit(ev.MatchOver(self.result))
+
+    def peer_gone(self, reason: str) -> None:
+        """The resume window (or a deadline) ran out: the peer forfeits."""
+        if self.finished or not self.started:
+            self.finished = True
+            return
+        s = self.seat
+        s.record({"k": "local", "a": "gone", "reason": reason})
+        r = self.rnd
+        what = "refused to reveal his keys" if r is not None and r.life.state in REVEALS \
+            else reason
+        s.send_ctl(m.Error(code="timeout", message=(
+            f"{s.names[s.peer]} {what}: the match is over and he forfeits it")[:500]))
+        self.end_by(ev.Verdict("forfeit", s.peer, f"{s.names[s.peer]} {what}"), send=False)
+
+    def stop_internal(self, error: str, where: str) -> None:
+        """Ends the match because this program failed (``error`` at ``where``): nobody is
+        blamed and nobody wins; the peer is told, the match log keeps the entry."""
+        if self.finished:
+            return
+        s = self.seat
+        message = (f"internal error ({error} at {where}): this program stopped the match; "
+                   "nobody is to blame")
+        s.record({"k": "internal", "error": error, "at": where})
+        self.internal = message
+        s.send_ctl(m.Error(code="internal", message=message[:500]))
+        s.events.append(ev.ProtocolError("internal", message))
+        self.end_by(ev.Verdict("error", s.me, message), send=False)
+
+    # -- the match's own frames and actions -----------------------------------------------------
+
+    def chat(self, text: str) -> None:
+        text = " ".join(text.split())[:500]
+        if not text or not self.started or self.finished:
+            return
+        s = self.seat
+        s.record({"k": "local", "a": "chat", "text": text})
+        s.send(m.Chat(text=text))
+        s.emit(ev.ChatLine(s.me, text))
+
+    def leave(self, reason: str) -> None:
+        if self.finished:
+            return
+        s = self.seat
+        s.record({"k": "local", "a": "leave", "reason": reason})
+        if self.started:
+            s.send(m.Leave(reason=reason[:200]))
+            self.end_by(ev.Verdict("forfeit", s.me, f"{s.name} {reason}"), send=False)
+        else:
+            # A joiner who greeted may be leaving before the welcome reached him, while the
+            # host has already started the match: say so, or the host would wait for him
+            # to come back. (send_ctl sends nothing when there is no connection.)
+            if s.role == "join":
+                s.send_ctl(m.Error(code="left", message=f"{s.name} {reason}"[:500]))
+            self.finished = True
+        s.link.closing = True
+
+    def on_frame(self, f: m.Game) -> bool:
+        """The peer's chat, leave or verdict (taken in every state of a round): True when
+        ``f`` was one of them."""
+        s = self.seat
+        peer = s.names[s.peer]
+        if isinstance(f, m.Chat):
+            s.emit(ev.ChatLine(s.peer, f.text))
+            return True
+        if isinstance(f, m.Leave):
+            r = self.rnd
+            what = ("left before revealing his keys" if r is not None
+                    and r.life.state in REVEALS else LEFT)
+            said = f.reason.strip()
+            reason = f"{peer} {what}" + (f" ({said})" if said and said != LEFT else "")
+            self.end_by(ev.Verdict("forfeit", s.peer, reason), send=False)
+            s.link.closing = True
+            return True
+        if isinstance(f, m.VerdictF):
+            if f.player == s.me:
+                # An accusation. Had his keys come first (a dispute), they would have been
+                # checked already and this side would be finished, or have found no cheat and
+                # gone on: the accusation is unsupported or refuted, so it counts as leaving.
+                self.end_by(ev.Verdict("forfeit", s.peer, f"{peer} stopped the match with "
+                                       "an accusation his keys do not bear out"), send=False)
+            else:
+                self.end_by(ev.Verdict(f.kind, f.player, f.reason), send=False)
+            s.link.closing = True
+            return True
+        return False
