@@ -8,6 +8,7 @@ game stopped has something to send."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import logging.handlers
 import os
@@ -15,6 +16,7 @@ import platform
 import sys
 import time
 import traceback
+from collections.abc import Iterator
 from pathlib import Path
 
 from tui_domino.files import data_dir
@@ -71,3 +73,14 @@ def crash_report(error: BaseException, where: str = "the game") -> Path:
     logging.getLogger("tui_domino").error("stopped on an error (%s): the report is %s",
                                           type(error).__name__, path)
     return path
+
+
+@contextlib.contextmanager
+def logged(what: str, level: int = logging.WARNING) -> Iterator[None]:
+    """Instead of ``contextlib.suppress(Exception)``: an error in the block (closing a
+    connection that is gone, say) does not stop the game, but goes to the log with its
+    traceback instead of vanishing."""
+    try:
+        yield
+    except Exception:
+        logging.getLogger("tui_domino").log(level, "%s failed", what, exc_info=True)

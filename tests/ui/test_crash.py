@@ -58,3 +58,11 @@ def test_the_player_is_told_where_the_report_is(monkeypatch, capsys) -> None:  #
     app_module.main_app()
     err = capsys.readouterr().err
     assert "stopped on an error of its own. A report is in /data/crashes/crash-1.txt" in err
+
+
+def test_an_error_set_aside_goes_to_the_log_not_nowhere(caplog) -> None:  # type: ignore[no-untyped-def]
+    with caplog.at_level(logging.WARNING, logger="tui_domino"), logs.logged("closing the duel"):
+        raise ConnectionResetError("gone")
+    (record,) = caplog.records
+    assert record.getMessage() == "closing the duel failed"
+    assert record.exc_info is not None and record.exc_info[0] is ConnectionResetError

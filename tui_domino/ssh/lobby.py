@@ -37,7 +37,6 @@ Messages to a game::
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import json
 import logging
@@ -46,6 +45,7 @@ import socket
 from dataclasses import dataclass, field
 from typing import Any
 
+from tui_domino.logs import logged
 from tui_domino.ssh.names import skeleton
 
 log = logging.getLogger("tui_domino.ssh")
@@ -174,7 +174,7 @@ class Lobby:
         except (ConnectionError, OSError):
             pass
         finally:
-            with contextlib.suppress(Exception):
+            with logged("closing a visitor's lobby link"):
                 member.writer.close()
 
     def handle(self, member: Member, message: dict[str, Any]) -> None:

@@ -18,6 +18,7 @@ from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 
+from tui_domino.logs import logged
 from tui_domino.ssh.lobby_screen import ChallengeScreen, LobbyScreen
 from tui_domino.ui import storage
 from tui_domino.ui.app import DominoApp
@@ -243,7 +244,7 @@ class VisitorApp(DominoApp):
 
 
 async def _close(session: Any) -> None:
-    with contextlib.suppress(Exception):
+    with logged("closing a lobby duel"):
         await session.close()
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from tui_domino import rules
 from tui_domino.history.records import round_record
+from tui_domino.logs import logged
 from tui_domino.ui import storage
 from tui_domino.ui.selection import ArmPlace, Selection
 from tui_domino.ui.session import Session
@@ -208,7 +209,7 @@ def save_review(match_id: int | None, number: int, review: list[dict[str, Any]])
         return
     from tui_domino.history import db
 
-    with contextlib.suppress(Exception):
+    with logged("keeping a review in the history"):
         con = db.connect()
         try:
             db.save_review(con, match_id, number, review)

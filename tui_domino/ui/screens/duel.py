@@ -7,7 +7,6 @@ line, a chat line (``t``), and the verified end of every round."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -21,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from tui_domino import rules
+from tui_domino.logs import logged
 from tui_domino.net import events as ev
 from tui_domino.net.core import HANDED_BACK
 from tui_domino.text import one_line, visible
@@ -695,7 +695,7 @@ class DuelScreen(GameScreen):
     @work(group="duel-leave")
     async def stop(self, quit_app: bool = False) -> None:
         self._leaving = True  # no end-of-match screen for the one who leaves
-        with contextlib.suppress(Exception):
+        with logged("leaving the duel"):
             await self.duel.leave()
         if quit_app:
             self.app.exit()
@@ -843,7 +843,7 @@ def push_duel(app: Any, session: DuelSession, backlog: Iterable[ev.Event] = (),
 
 
 async def _close(session: DuelSession) -> None:
-    with contextlib.suppress(Exception):
+    with logged("closing the duel"):
         await session.close()
 
 
@@ -856,7 +856,7 @@ async def run_duel_app(session: DuelSession) -> dict[str, Any] | None:
     app = DominoApp(settings=storage.Settings.load())
     app.call_later(lambda: push_duel(app, session, then=app.exit))
     await app.run_async()
-    with contextlib.suppress(Exception):
+    with logged("closing the duel"):
         async with asyncio.timeout(3):
             await session.close()
     return session.core.result

@@ -30,6 +30,7 @@ from textual.widgets import (
 )
 
 from tui_domino import rules
+from tui_domino.logs import logged
 from tui_domino.net import events as ev
 from tui_domino.ui.plain import plain
 from tui_domino.ui.session import VARIANT_TITLES
@@ -353,7 +354,7 @@ class DuelSetupScreen(Screen[None]):
         if problem:
             self._session = None
             self.say(problem, "error")
-            with contextlib.suppress(Exception):
+            with logged("closing a duel that did not start"):
                 await session.close()
             return
         self._session = None
