@@ -39,7 +39,7 @@ def test_an_internal_error_is_reported_as_internal_not_as_the_peers_fault(monkey
     cores = _mid_match()
     host, join = cores
     part, method = PARTS[where]
-    monkeypatch.setattr(getattr(join, part), method, _boom)
+    monkeypatch.setattr(getattr(join.table, part), method, _boom)
     if where in ("_verify", "_on_reveal"):
         host._send_reveal(host.rnd, dispute=True)  # something that reaches that code
     seen = run(cores, seed=3, max_steps=400)
@@ -62,8 +62,8 @@ def test_an_internal_error_in_a_local_action_is_internal_too(monkeypatch):
     cores = _mid_match()
     host, join = cores
     run(cores, seed=3, stop=lambda: join.my_turn())
-    monkeypatch.setattr(join.moves, "after_move", _boom)
-    monkeypatch.setattr(join.moves, "play", _boom)
+    monkeypatch.setattr(join.table.moves, "after_move", _boom)
+    monkeypatch.setattr(join.table.moves, "play", _boom)
     join.play(join.legal_moves()[0])  # does not raise: the match ends as an internal error
     assert join.internal is not None and join.verdict.kind == "error"
 
@@ -75,7 +75,7 @@ def test_an_internal_error_keeps_the_match_log(tmp_path, monkeypatch):
     for c in cores:
         c.connection_made()
     run(cores, seed=1, stop=lambda: cores[0].rnd is not None and len(cores[0].rnd.log) > 2)
-    monkeypatch.setattr(cores[1].moves, "on_move", _boom)
+    monkeypatch.setattr(cores[1].table.moves, "on_move", _boom)
     run(cores, seed=1, max_steps=50)
     assert cores[1].internal is not None
     again = jr.replay(jr.load(path))  # the bug is gone on replay: the log's entry ends it

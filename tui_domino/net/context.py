@@ -72,6 +72,13 @@ class Seat:
     events: list[ev.Event] = field(default_factory=list)
     bad_frames: int = 0
 
+    def __post_init__(self) -> None:
+        if self.role not in ("host", "join"):
+            raise ValueError("role is host or join")
+        if len(self.seed) != 32:
+            raise ValueError("the seed is 32 bytes")
+        self.names[self.me] = self.name
+
     @property
     def me(self) -> int:
         return HOST if self.role == "host" else JOIN
@@ -92,6 +99,10 @@ class Seat:
 
     def emit(self, event: ev.Event) -> None:
         self.events.append(event)
+
+    def drain(self) -> list[ev.Event]:
+        out, self.events = self.events, []
+        return out
 
     def record(self, entry: dict[str, Any]) -> None:
         if self.journal is not None:

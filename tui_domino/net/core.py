@@ -17,53 +17,31 @@ play (net/play.py) and reveal (net/reveal.py), and the deadlines (net/deadlines.
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import logging
-import traceback
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 from tui_domino import rules
+from tui_domino.net import context as cx
+from tui_domino.net import deadlines as dl
 from tui_domino.net import events as ev
 from tui_domino.net import messages as m
-from tui_domino.net.context import (
-    HANDED_BACK,
-    HOST,
-    JOIN,
-    LEFT,
-    Cheat,
-    Forward,
-    MatchSettings,
-    Refused,
-    RoundCtx,
-    Seat,
-    canon,
-    movej,
-)
-from tui_domino.net.deadlines import (
-    AWAY,
-    RESUME_WINDOW,
-    REVEAL_TIMEOUT,
-    TURN_TIMEOUT,
-    Deadlines,
-)
-from tui_domino.net.dealing import Dealing, deal
+from tui_domino.net.context import Cheat, Forward, MatchSettings, Refused, RoundCtx, Seat
+from tui_domino.net.dealing import deal
 from tui_domino.net.handshake import Handshake
 from tui_domino.net.knowledge import ClaimRefuted
 from tui_domino.net.lifecycle import IN_PLAY
 from tui_domino.net.match_state import Match
-from tui_domino.net.play import Play, draw_allowed
-from tui_domino.net.reveal import Reveal
+from tui_domino.net.play import draw_allowed
 from tui_domino.net.sequencing import Link, Tokens
+from tui_domino.net.table import Table
 
-__all__ = ["HANDED_BACK", "HOST", "JOIN", "LEFT", "RESUME_WINDOW", "REVEAL_TIMEOUT",
-           "TURN_TIMEOUT", "Cheat", "DuelCore", "MatchSettings", "Refused", "RoundCtx",
-           "_canon", "_draw_allowed", "_movej"]
+__all__ = ["HANDED_BACK", "LEFT", "RESUME_WINDOW", "REVEAL_TIMEOUT", "TURN_TIMEOUT",
+           "DuelCore", "MatchSettings", "_canon", "_draw_allowed", "_movej"]
 
-log = logging.getLogger(__name__)
-
-_canon, _movej, _draw_allowed = canon, movej, draw_allowed
+HANDED_BACK, LEFT, _canon, _movej, _draw_allowed = (
+    cx.HANDED_BACK, cx.LEFT, cx.canon, cx.movej, draw_allowed)
+RESUME_WINDOW, REVEAL_TIMEOUT, TURN_TIMEOUT = (
+    dl.RESUME_WINDOW, dl.REVEAL_TIMEOUT, dl.TURN_TIMEOUT)
 
 
 class DuelCore:
@@ -88,30 +66,17 @@ class DuelCore:
     reveal_timeout, resume_window, turn_timeout = (
         Forward[float]("deadlines"), Forward[float]("deadlines"), Forward[float]("deadlines"))
 
-    def __init__(
-        self,
-        role: str,
-        name: str,
-        seed: bytes,
-        settings: MatchSettings | None = None,
-        want: MatchSettings | None = None,
-        journal: Callable[[dict[str, Any]], None] | None = None,
-    ) -> None:
-        if role not in ("host", "join"):
-            raise ValueError("role is host or join")
-        if len(seed) != 32:
-            raise ValueError("the seed is 32 bytes")
+    def __init__(self, role: str, name: str, seed: bytes, settings: MatchSettings | None = None,
+                 want: MatchSettings | None = None,
+                 journal: Callable[[dict[str, Any]], None] | None = None) -> None:
         self.link = Link()
         self.seat = Seat(role, name[:40] or "player", seed, self.link,
                          settings.resolved() if settings is not None else None, want, journal)
-        self.seat.names[self.seat.me] = self.seat.name
         self.tokens = Tokens.for_host(seed) if role == "host" else Tokens()
         self.match = Match(self.seat, self.tokens, deal)
-        self.reveal = Reveal(self.seat, self.match)
-        self.moves = Play(self.seat, self.reveal.round_over)
-        self.dealing = Dealing(self.seat, self.moves.dealt, self.moves.drew, self.reveal.dispute)
+        self.table = Table(self.seat, self.match)
         self.handshake = Handshake(self.seat, self.tokens, self.match)
-        self.deadlines = Deadlines()
+        self.deadlines = dl.Deadlines()
         self.seat.record({"k": "start", "role": role, "name": self.name, "seed": seed.hex(),
                           "settings": None if settings is None else vars(settings),
                           "want": None if want is None else vars(want)})
@@ -122,8 +87,7 @@ class DuelCore:
         return self.link.outgoing()
 
     def events(self) -> list[ev.Event]:
-        out, self.seat.events = self.seat.events, []
-        return out
+        return self.seat.drain()
 
     def connection_made(self) -> None:
         """A new connection: the joiner greets (or resumes); the host waits."""
@@ -131,27 +95,17 @@ class DuelCore:
         self.handshake.greet()
 
     def connection_lost(self) -> None:
-        self.link.lost()
-        if self.started and not self.finished and not self.refused:
-            self.seat.emit(ev.ConnectionState("reconnecting"))
+        self.handshake.lost()
 
     def keep_channel(self, secret: str) -> None:
-        """The transport's channel for this match: its resume secret, kept in the match log
-        so that a restarted process can take the match up (docs/protocol.md, section 9)."""
-        if secret != self.tokens.channel_secret:
-            self.tokens.channel_secret = secret
-            self.seat.record({"k": "channel", "resume": secret})
+        """The channel's resume secret, for the match log (docs/protocol.md, section 9)."""
+        self.handshake.keep_channel(secret)
 
     def tampered(self, message: str) -> None:
-        """The transport's channel found a record altered, replayed or out of order: the
-        connection ends (the match waits for a resume, as after any drop). Not a cheat:
-        anybody on the path can do it. The peer is told (what this side sends still
-        opens)."""
-        self.seat.events.append(ev.ProtocolError("tampered", message))
-        self.seat.send_ctl(m.Error(code="tampered", message=message[:500]))
-        self.link.closing = True
+        """The channel found a record altered, replayed or out of order."""
+        self.handshake.tampered(message)
 
-    def peer_gone(self, reason: str = AWAY) -> None:
+    def peer_gone(self, reason: str = dl.AWAY) -> None:
         """The resume window (or a deadline) ran out: the peer forfeits."""
         self.match.peer_gone(reason)
 
@@ -180,14 +134,13 @@ class DuelCore:
 
     def heartbeat(self) -> None:
         """Called by the transport when idle: a ping."""
-        if self.connected:
-            self.seat.send_ctl(m.Ping(ack=self.received))
+        self.handshake.heartbeat()
 
     # -- local actions --------------------------------------------------------------------------
 
     def my_turn(self) -> bool:
         r = self.rnd
-        return r is not None and not self.finished and self.moves.my_turn(r)
+        return r is not None and not self.finished and self.table.moves.my_turn(r)
 
     def legal_moves(self) -> list[rules.Move]:
         r = self.rnd
@@ -197,14 +150,7 @@ class DuelCore:
 
     def view(self) -> dict[str, Any] | None:
         """The engine view of my seat, with the match around it."""
-        r = self.rnd
-        if r is None or r.know is None:
-            return None
-        v = r.know.view()
-        v["net"] = {"round": r.round, "totals": list(self.totals), "names": list(self.names),
-                    "my_turn": self.my_turn(), "connected": self.connected,
-                    "finished": self.finished, "phase": r.life.state.value}
-        return v
+        return self.match.view(self.my_turn())
 
     def play(self, move: rules.Move | dict[str, Any]) -> None:
         """Plays my move; ValueError (IllegalMove) if it is not legal now."""
@@ -227,7 +173,7 @@ class DuelCore:
             return
         self.seat.record({"k": "local", "a": "dispute"})
         with self._guard():
-            self.reveal.dispute(r)
+            self.table.reveal.dispute(r)
 
     def chat(self, text: str) -> None:
         self.match.chat(text)
@@ -267,12 +213,9 @@ class DuelCore:
         except Refused as exc:
             self.seat.refuse(exc.code, exc.message)
         except (Cheat, ClaimRefuted) as exc:
-            self.reveal.caught(str(exc))
+            self.table.reveal.caught(str(exc))
         except Exception as exc:  # a bug of ours, whatever the peer sent
-            tb = traceback.extract_tb(exc.__traceback__)
-            where = f"{Path(tb[-1].filename).name}:{tb[-1].lineno}" if tb else "?"
-            log.debug("internal error in the duel core", exc_info=exc)
-            self.match.stop_internal(type(exc).__name__, where)
+            self.match.failed(exc)
 
     def _receive_game(self, f: m.Game) -> None:
         if not self.started:
@@ -284,30 +227,7 @@ class DuelCore:
         self.seat.record({"k": "in", "frame": m.encode(f).decode()})
         if self.finished or self.match.on_frame(f):
             return
-        r = self.rnd
-        if r is None:
-            raise Refused("out_of_turn", "no round in play")
-        if getattr(f, "round", None) != r.round or getattr(f, "deal", None) != r.deal:
-            raise Refused("out_of_turn",
-                          f"frame for another round or deal (now {r.round}.{r.deal})")
-        tag = str(type(f).__struct_config__.tag)
-        if not r.life.accepts(tag):
-            raise Refused("out_of_turn", f"no {tag} frame is expected now (the deal is at "
-                                         f"{r.life.state.value})")
-        if isinstance(f, m.Shuffle):
-            self.dealing.on_shuffle(r, f)
-        elif isinstance(f, m.KeysF):
-            self.dealing.on_keys(r, f)
-        elif isinstance(f, m.Call):
-            self.moves.on_call(r, f)
-        elif isinstance(f, m.MoveF):
-            self.moves.on_move(r, f)
-        elif isinstance(f, m.Block):
-            self.moves.on_block(r, f)
-        elif isinstance(f, m.Reveal):
-            self.reveal.on_reveal(r, f)
-        else:  # pragma: no cover
-            raise Refused("bad_frame", "unexpected frame")
+        self.table.receive(self.rnd, f)
 
     # -- for tests, the journal and the headless player -------------------------------------------
 
@@ -315,18 +235,14 @@ class DuelCore:
         self.link.send(frame)
 
     def _play(self, r: RoundCtx, mv: rules.Move) -> None:
-        self.moves.play(r, mv)
+        self.table.moves.play(r, mv)
 
     def _send_reveal(self, r: RoundCtx, dispute: bool = False) -> None:
-        self.reveal.send_reveal(r, dispute)
+        self.table.reveal.send_reveal(r, dispute)
 
     def _result(self, winner: int | None, verified: bool) -> dict[str, Any]:
         return self.match.result_of(winner, verified)
 
     def public_digest(self) -> str:
         """What both sides must agree on: round, deal, the public moves, the totals."""
-        r = self.rnd
-        body = {"totals": self.totals, "past": self.past}
-        if r is not None:
-            body.update(round=r.round, deal=r.deal, chain=r.chain.hex(), log=len(r.log))
-        return hashlib.sha256(canon(body)).hexdigest()
+        return self.match.digest()

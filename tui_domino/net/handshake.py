@@ -39,6 +39,33 @@ class Handshake:
             s.send_ctl(m.Resume(proto=m.PROTOCOL, match=t.match_id, token=t.token,
                                 ack=self.link.received))
 
+    def lost(self) -> None:
+        self.link.lost()
+        match = self.match
+        if match.started and not match.finished and not match.refused:
+            self.seat.emit(ev.ConnectionState("reconnecting"))
+
+    def heartbeat(self) -> None:
+        """When idle: a ping."""
+        if self.link.connected:
+            self.seat.send_ctl(m.Ping(ack=self.link.received))
+
+    def keep_channel(self, secret: str) -> None:
+        """The transport's channel for this match: its resume secret, kept in the match log
+        so that a restarted process can take the match up (docs/protocol.md, section 9)."""
+        if secret != self.tokens.channel_secret:
+            self.tokens.channel_secret = secret
+            self.seat.record({"k": "channel", "resume": secret})
+
+    def tampered(self, message: str) -> None:
+        """The transport's channel found a record altered, replayed or out of order: the
+        connection ends (the match waits for a resume, as after any drop). Not a cheat:
+        anybody on the path can do it. The peer is told (what this side sends still
+        opens)."""
+        self.seat.events.append(ev.ProtocolError("tampered", message))
+        self.seat.send_ctl(m.Error(code="tampered", message=message[:500]))
+        self.link.closing = True
+
     def receive(self, f: m.Frame) -> None:
         link = self.link
         if isinstance(f, m.Ping):

@@ -16,16 +16,22 @@ sections 3, 7 and 8.
 
 from __future__ import annotations
 
+import hashlib
+import logging
+import traceback
 from collections.abc import Callable
 from enum import Enum
+from pathlib import Path
 from typing import Any
 
 from tui_domino import rules
 from tui_domino.net import events as ev
 from tui_domino.net import messages as m
-from tui_domino.net.context import LEFT, RoundCtx, Seat
+from tui_domino.net.context import LEFT, RoundCtx, Seat, canon
 from tui_domino.net.lifecycle import REVEALS
 from tui_domino.net.sequencing import Tokens
+
+log = logging.getLogger("tui_domino.net.core")
 
 
 class MatchPhase(Enum):
@@ -200,6 +206,13 @@ class Match:
             f"{s.names[s.peer]} {what}: the match is over and he forfeits it")[:500]))
         self.end_by(ev.Verdict("forfeit", s.peer, f"{s.names[s.peer]} {what}"), send=False)
 
+    def failed(self, exc: Exception) -> None:
+        """A bug of this program's, whatever the peer sent: the match stops."""
+        tb = traceback.extract_tb(exc.__traceback__)
+        where = f"{Path(tb[-1].filename).name}:{tb[-1].lineno}" if tb else "?"
+        log.debug("internal error in the duel core", exc_info=exc)
+        self.stop_internal(type(exc).__name__, where)
+
     def stop_internal(self, error: str, where: str) -> None:
         """Ends the match because this program failed (``error`` at ``where``): nobody is
         blamed and nobody wins; the peer is told, the match log keeps the entry."""
@@ -213,6 +226,26 @@ class Match:
         s.send_ctl(m.Error(code="internal", message=message[:500]))
         s.events.append(ev.ProtocolError("internal", message))
         self.end_by(ev.Verdict("error", s.me, message), send=False)
+
+    def view(self, my_turn: bool) -> dict[str, Any] | None:
+        """The engine view of my seat, with the match around it."""
+        r = self.rnd
+        if r is None or r.know is None:
+            return None
+        v = r.know.view()
+        v["net"] = {"round": r.round, "totals": list(self.totals),
+                    "names": list(self.seat.names), "my_turn": my_turn,
+                    "connected": self.seat.link.connected, "finished": self.finished,
+                    "phase": r.life.state.value}
+        return v
+
+    def digest(self) -> str:
+        """What both sides must agree on: round, deal, the public moves, the totals."""
+        r = self.rnd
+        body: dict[str, Any] = {"totals": self.totals, "past": self.past}
+        if r is not None:
+            body.update(round=r.round, deal=r.deal, chain=r.chain.hex(), log=len(r.log))
+        return hashlib.sha256(canon(body)).hexdigest()
 
     # -- the match's own frames and actions -----------------------------------------------------
 
