@@ -2,7 +2,7 @@
 peer is away), the reveal deadline (while he is here and owes his keys) and the turn
 deadline (while he is here and owes the match its next step). Each is a count of seconds
 (net/clocks.py); ``tick`` says which ran out, the core makes the peer forfeit. See
-docs/protocol.md, section 8.
+docs/protocol.md, sections 4 and 7.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The control frames: the greeting (``hello``/``welcome``), the resume
 (``resume``/``resumed``) on the match's tokens, ``ping``/``pong`` and the peer's ``error``
 frames. They carry no sequence number; they decide whose connection it is (``authed``),
-start the match and end it before it began. See docs/protocol.md, sections 3 and 9.
+start the match and end it before it began. See docs/protocol.md, sections 3 and 4.
 """
 
 from __future__ import annotations

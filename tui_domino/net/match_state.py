@@ -11,7 +11,7 @@ value, a transition the table does not list is a ``MatchError`` (a bug of this p
         └──finish──▶ CLOSED        (refused, left or given up before the match began)
 
 ``started`` is PLAYING or OVER, ``finished`` OVER or CLOSED. See docs/protocol.md,
-sections 3, 7 and 8.
+sections 3 and 7.
 """
 
 from __future__ import annotations

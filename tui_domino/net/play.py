@@ -1,6 +1,6 @@
 """The play of one deal: the call-down of the opening, my moves and their proofs, his moves
 checked against what I know, the chain of moves both sides hash, claimed passes and blocks.
-See docs/protocol.md, sections 5 and 6.
+See docs/protocol.md, sections 6 and 8.
 
 What ends the round (out, every arm closed, a block, a void deal) is handed to
 ``round_over`` (net/reveal.py).

@@ -1,7 +1,7 @@
 """The end of a deal: both sides reveal their keys (the round is over, or one side disputed
 it), the deal and the moves are checked (net/referee.py), and the ruling is applied: a
 cheat loses the match, a groundless dispute forfeits it, a void deal is dealt again, a
-sound round is scored. See docs/protocol.md, sections 6 and 7.
+sound round is scored. See docs/protocol.md, section 7.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Every game frame carries ``seq`` (1, 2, 3, ... per sender, for the whole match) 
 (the highest ``seq`` received so far); control frames carry neither. A game frame stays in
 ``unacked`` until the peer's ``ack`` covers it, and is written again after a resume. Game
 frames go out only on a connection that is the peer's (``authed``); control frames on any.
-See docs/protocol.md, sections 2 and 9.
+See docs/protocol.md, sections 2 and 4.
 """
 
 from __future__ import annotations
