@@ -86,7 +86,7 @@ def test_the_match_log_lives_beside_the_game_data(tmp_path, monkeypatch) -> None
 
 
 def test_a_host_on_every_interface_lists_them_loopback_last() -> None:
-    from tui_domino.net.transport import _interface_addresses, listening_addresses
+    from tui_domino.net.listening import _interface_addresses, listening_addresses
 
     shown = listening_addresses("0.0.0.0", 7777)
     assert shown[-1] == "127.0.0.1:7777" and len(shown) == len(set(shown))
