@@ -275,7 +275,7 @@ async def test_keys_typed_in_one_burst_are_applied_in_order() -> None:
 
 async def test_the_arrow_at_the_edge_of_a_long_hand_steps_like_the_arrow_key() -> None:
     hand = [[0, 0], [0, 1], [0, 2], [0, 3], [1, 1], [1, 2], [1, 3], [2, 2], [2, 3], [3, 3],
-            [0, 4], [1, 4], [2, 4]]  # 13 tiles: 80 columns show 12
+            [0, 4], [1, 4], [2, 4], [3, 4], [0, 5], [1, 5], [2, 5]]  # 17: 80 columns show 15
     state = classic_state(hand, [[4, 4]], bazaar_size=5)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -405,3 +405,21 @@ async def test_spider_m_on_a_double_that_fits_no_arm_names_the_real_cause() -> N
         assert await mark(3) == "" and [p.tile for p in screen.sel.pending] == [(3, 3)]
         assert await mark(4) == "6-6 fits no arm: no open arm ends in 6."
         assert [p.tile for p in screen.sel.pending] == [(3, 3)]
+
+
+async def test_every_tile_of_a_triominos_hand_is_visible_and_reachable() -> None:
+    state = triominos_opening([[5, 5, 5]])  # 16 tiles each
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, session_with(state, "triominos"))
+        hand = screen.query_one(HandView)
+        assert len(screen.sel.hand) == 16
+        text = "\n".join(screen_lines(app))
+        assert "‹" not in text and "›" not in text  # no window: all 16 show
+        assert {h.key for h in hand.canvas().hits} == set(range(16))  # each can be clicked
+        for n, keys_typed in ((10, ("0",)), (12, ("1", "2")), (16, ("1", "6")),
+                              (3, ("3",)), (1, ("1",))):
+            await pilot.press(*keys_typed)
+            await pilot.pause()
+            assert screen.sel.tile_index == n - 1, (n, keys_typed)
+            await pilot.pause(0.9)  # (a 1 alone waits a moment for a second digit)

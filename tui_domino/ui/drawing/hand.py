@@ -23,14 +23,21 @@ def layout_hand(
 ) -> Canvas:
     """Four rows: the tiles (3) and a marker row; scrolled so the selection shows."""
     cv = Canvas()
-    step = 6
     n = len(hand)
-    fit = max(1, (width - 4) // step)
+    # a gap between the tiles and a margin while they fit so; else closer, edge to edge
+    # (16 triominos at 80 columns), and only then a scrolled window with arrows
+    step, margin = 6, 2
+    if n * step + 2 * margin > width:
+        step, margin = 5, (2 if n * 5 + 4 <= width else 0)
+    fit = max(1, (width - 2 * margin) // step)
+    if n > fit:
+        margin = 2  # room for the arrows
+        fit = max(1, (width - 4) // step)
     first = 0
     if n > fit and selected is not None:
         first = min(max(0, selected - fit // 2), n - fit)
     last = min(n, first + fit)
-    x = 2
+    x = margin
     if first > 0:
         cv.text(0, 1, "‹", "dim")
         cv.hit(0, 0, 2, 4, ("scroll", -1))
@@ -64,6 +71,6 @@ def layout_hand(
         cv.text(x, 1, "›", "dim")
         cv.hit(x, 0, x + 2, 4, ("scroll", 1))
     cv.put(0, 3, " ", "")
-    cv.put(max(x, width - 1), 3, " ", "")
+    cv.put(max(x - 1, width - 1), 3, " ", "")  # the full width (x: past the last tile)
     cv.freeze(pad=0)
     return cv

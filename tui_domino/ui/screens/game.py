@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from textual import work
@@ -27,6 +28,9 @@ from tui_domino.ui.session import Session, count, tile_text
 from tui_domino.ui.widgets.board import BoardView
 from tui_domino.ui.widgets.hand import HandView
 from tui_domino.ui.widgets.scoreboard import ScorePanel
+
+# How soon (seconds) a second digit must follow a 1 to pick the tenth tile or a later one.
+TWO_DIGITS = 0.8
 
 ARM_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West", "center": "centre"}
 
@@ -58,7 +62,7 @@ class GameScreen(Screen[None]):
         Binding("j", "pan(0, 2)", "Pan", show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("escape", "menu", "Menu"),
-        *[Binding(str(n), f"pick({n})", "Pick", show=False) for n in range(1, 10)],
+        *[Binding(str(n), f"pick({n})", "Pick", show=False) for n in range(0, 10)],
     ]
 
     def __init__(self, session: Session) -> None:
@@ -75,6 +79,7 @@ class GameScreen(Screen[None]):
         self._board: BoardView | None = None  # made in compose
         self._search_here = False  # the worker process failed: search in a thread instead
         self._looking = False  # the round is over and the player looks at the final board
+        self._digit_at: float | None = None  # when a 1 was typed that may start a number
 
     # -- layout --------------------------------------------------------------------------------
 
@@ -542,9 +547,22 @@ class GameScreen(Screen[None]):
         self.board.scroll_relative(dx, dy, animate=False)
 
     def action_pick(self, n: int) -> None:
-        if self._browse(n - 1) or not self._my_turn():
+        """The n-th tile of the hand (0: the tenth). A 1 followed at once by another digit
+        reaches the tiles from the tenth on: 1 then 2 is the twelfth (a Triominos hand holds
+        16 and more)."""
+        now = time.monotonic()
+        index = n - 1 if n else 9
+        if self._digit_at is not None and now - self._digit_at < TWO_DIGITS:
+            self._digit_at = None
+            if 10 + n <= len(self.sel.hand):
+                index = 9 + n
+        elif n == 1 and len(self.sel.hand) >= 10:
+            self._digit_at = now  # perhaps the first of two digits
+        if not 0 <= index < len(self.sel.hand):
             return
-        self.sel.select_tile(n - 1)
+        if self._browse(index) or not self._my_turn():
+            return
+        self.sel.select_tile(index)
         self.redraw_choice()
 
     def action_help(self) -> None:

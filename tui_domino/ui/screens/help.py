@@ -59,7 +59,8 @@ KEYS = """\
 
 | key | does |
 |---|---|
-| ← → or 1-9 | choose a tile of your hand (bright tiles fit), even while the other side plays |
+| ← → or 1-9, 0 | choose a tile of your hand (bright tiles fit), even while the other side plays |
+| 1 then a digit | the tenth tile on, typed at once: 1 2 is the twelfth |
 | ↑ ↓ | choose where it goes (highlighted on the table) |
 | Enter | play it (or click the tile / the place twice) |
 | r | turn the triomino at its place |
