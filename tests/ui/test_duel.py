@@ -530,3 +530,34 @@ async def test_the_hint_line_counts_down_the_last_minute_of_a_turn() -> None:
                     "the count-down")
         left = int(text_of(screen, "#hint").split(" s left")[0])
         assert 0 < left <= 45
+
+
+async def test_a_finished_duel_is_kept_in_the_history(home: Any) -> None:
+    from tui_domino.history import db
+    from tui_domino.ui import history_db
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot, \
+            hosting_a_bot(app, MatchSettings("classic", target=5)) as (session, screen, bot):
+        end = time.monotonic() + 60
+        while not isinstance(app.screen, DuelOverScreen):
+            assert time.monotonic() < end, "the match did not end"
+            await pilot.pause(0.01)
+            if isinstance(app.screen, RoundSummary):
+                await pilot.press("enter")
+            elif app.screen is screen and session.my_turn() and not screen._sending:
+                await play_a_turn(pilot, screen)
+        history_db.wait_for_writes()
+        con = db.connect()
+        try:
+            rows, total = db.list_matches(con, None, None, 10)
+            assert total == 1
+            record = db.load_match(con, rows[0].id)
+        finally:
+            con.close()
+        result = session.core.result
+        assert record["match_kind"] == "duel" and record["me"] == 0
+        assert [p["name"] for p in record["players"]] == ["Ann", "Robot"]
+        assert record["totals"] == result["totals"] and record["winner"] == result["winner"]
+        assert len(record["rounds"]) == result["rounds"] >= 1
+        assert all(r["moves"] for r in record["rounds"])  # every verified round, replayable

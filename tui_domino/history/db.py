@@ -340,6 +340,45 @@ def stats_rows(db: sqlite3.Connection, variant: str | None = None,
             ORDER BY m.played_at, m.id, r.number""", args))
 
 
+# A round's margin for the player at seat ``me`` (Spider's points are charged: less is better).
+_MARGIN = """((CASE WHEN m.me = 0 THEN r.points0 - r.points1 ELSE r.points1 - r.points0 END)
+              * (CASE WHEN m.variant = 'spider' THEN -1 ELSE 1 END))"""
+
+
+def stats_summary(db: sqlite3.Connection, variant: str | None = None,
+                  opponent: str | None = None) -> dict[str, Any]:
+    """What the statistics need, summed by SQLite (one pass a query instead of a Python loop
+    over every round): the matches in order (for the streak), the rounds' count, wins and
+    margins, the best round, and the mean cost of the reviewed rounds per month (per day
+    when they all fall in one month). Only the matches of one player here (``me`` known)
+    with at least one round count."""
+    where, args = _filter(variant, opponent)
+    where = where.replace("variant", "m.variant").replace("opponent", "m.opponent")
+    mine = (" AND " if where else " WHERE ") + "m.me IS NOT NULL"
+    joined = f"FROM matches m JOIN rounds r ON r.match_id = m.id{where}{mine}"
+    matches = [(row[0], row[1] == row[2]) for row in db.execute(
+        f"""SELECT m.id, m.winner, m.me FROM matches m{where}{mine}
+            AND EXISTS (SELECT 1 FROM rounds r WHERE r.match_id = m.id)
+            ORDER BY m.played_at, m.id""", args)]
+    count, won, margins = db.execute(
+        f"""SELECT COUNT(*), TOTAL(CASE WHEN r.winner = m.me THEN 1.0
+                                        WHEN r.winner IS NULL THEN 0.5 ELSE 0.0 END),
+            TOTAL({_MARGIN}) {joined}""", args).fetchone()
+    best = db.execute(
+        f"""SELECT {_MARGIN}, m.id, r.number {joined}
+            ORDER BY 1 DESC, m.played_at, m.id, r.number LIMIT 1""", args).fetchone()
+    costs: list[tuple[str, float, int]] = []
+    for length in (7, 10):  # by month; by day when one month holds them all
+        costs = [(str(p), float(c), int(n)) for p, c, n in db.execute(
+            f"""SELECT substr(m.played_at, 1, {length}), AVG(r.cost), COUNT(r.cost) {joined}
+                AND r.cost IS NOT NULL GROUP BY 1 ORDER BY 1""", args)]
+        if len(costs) != 1:
+            break
+    return {"matches": matches, "rounds": int(count), "rounds_won": float(won),
+            "margin_total": int(margins), "best": None if best is None else tuple(best),
+            "cost_by_period": costs}
+
+
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "MatchRow", "connect", "db_path", "insert",
            "list_matches", "load_match", "migrate", "opponents", "record_match",
-           "save_review", "stats_rows"]
+           "save_review", "stats_rows", "stats_summary"]

@@ -81,43 +81,24 @@ class Stats:
 def compute(db: sqlite3.Connection, variant: str | None = None,
             opponent: str | None = None) -> Stats:
     st = Stats(variant, opponent)
+    summary = hdb.stats_summary(db, variant, opponent)
     streak = 0
-    last_match = None
-    costs: dict[str, list[float]] = {}
-    for row in hdb.stats_rows(db, variant, opponent):
-        me = row["me"]
-        if me is None:
-            continue
-        mid = row["id"]
-        if mid != last_match:
-            last_match = mid
-            st.matches += 1
-            if row["match_winner"] == me:
-                st.matches_won += 1
-                streak += 1
-                st.longest_streak = max(st.longest_streak, streak)
-            else:
-                streak = 0
-        pts = (row["points0"], row["points1"])
-        margin = pts[me] - pts[1 - me]
-        if row["variant"] == "spider":
-            margin = -margin
-        st.rounds += 1
-        w = row["winner"]
-        st.rounds_won += 1.0 if w == me else 0.5 if w is None else 0.0
-        st.margin_total += margin
-        if st.best_round is None or margin > st.best_round:
-            st.best_round, st.best_round_at = margin, (mid, row["number"])
-        if row["cost"] is not None:
-            costs.setdefault(row["played_at"][:7], []).append(float(row["cost"]))
-    if len(costs) == 1:  # one month: by day
-        costs = {}
-        for row in hdb.stats_rows(db, variant, opponent):
-            if row["me"] is not None and row["cost"] is not None:
-                costs.setdefault(row["played_at"][:10], []).append(float(row["cost"]))
-    st.cost_by_period = [(p, sum(c) / len(c), len(c)) for p, c in sorted(costs.items())]
+    for _, won in summary["matches"]:
+        st.matches += 1
+        if won:
+            st.matches_won += 1
+            streak += 1
+            st.longest_streak = max(st.longest_streak, streak)
+        else:
+            streak = 0
+    st.rounds = summary["rounds"]
+    st.rounds_won = summary["rounds_won"]
+    st.margin_total = summary["margin_total"]
+    if summary["best"] is not None:
+        margin, mid, number = summary["best"]
+        st.best_round, st.best_round_at = int(margin), (int(mid), int(number))
+    st.cost_by_period = summary["cost_by_period"]
     return st
-
 
 BARS = " ▏▎▍▌▋▊▉█"
 

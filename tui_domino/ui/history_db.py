@@ -250,3 +250,30 @@ def select_move(sel: Selection, move: rules.Move) -> bool:
 
 
 __all__ = ["MatchLog", "hint_used", "log_for", "round_over", "save_review", "select_move"]
+
+
+def duel_round(rounds: list[dict[str, Any]], number: int, state: dict[str, Any]) -> None:
+    """Keeps a duel's round, verified (``state``: the referee's replay on the revealed deal,
+    both hands in it), for the duel's record in the history."""
+    if any(r.get("number") == number for r in rounds):
+        return
+    with contextlib.suppress(ValueError, KeyError, TypeError):  # a round that cannot be read
+        rounds.append(round_record(rules.state_from_json(state), number))
+
+
+def duel_over(*, variant: str, target: int, options: dict[str, Any], names: list[str],
+              rounds: list[dict[str, Any]], result: dict[str, Any], me: int) -> None:
+    """Stores a finished duel in the history (in a thread): its verified rounds, the totals
+    and the winner as the match ended (a forfeit or a verdict included)."""
+    kw = {"variant": variant, "target": target, "options": options,
+          "players": [{"name": n or "player", "kind": "human", "level": ""} for n in names],
+          "rounds": json.loads(json.dumps(rounds)), "totals": list(result.get("totals") or [0, 0]),
+          "winner": result.get("winner"), "me": me, "kind": "duel"}
+
+    def store() -> None:
+        from tui_domino.history import db
+
+        with logged("keeping the duel in the history"):
+            db.record_match(**kw)
+
+    _start(store)

@@ -24,6 +24,7 @@ from tui_domino.logs import logged
 from tui_domino.net import events as ev
 from tui_domino.net.core import HANDED_BACK
 from tui_domino.text import one_line, visible
+from tui_domino.ui import history_db
 from tui_domino.ui.contrast import muted_of
 from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.game import GameScreen
@@ -218,6 +219,8 @@ class DuelScreen(GameScreen):
         self._variant_class = ""
         self._notes: list[tuple[int, int, Text]] = []  # (round, moves before it, line)
         self._last_error = 0.0
+        self._rounds: list[dict[str, Any]] = []  # the verified rounds, for the history
+        self._recorded = False
 
     # -- layout ---------------------------------------------------------------------------------
 
@@ -331,12 +334,14 @@ class DuelScreen(GameScreen):
                 self.notify(e.text, title=who, timeout=6)
         elif isinstance(e, ev.RoundOver):
             self.checking = False
+            history_db.duel_round(self._rounds, e.round, e.state)
             self.show_summary(e)
         elif isinstance(e, ev.Verdict):
             self.verdict = e
             self.note(verdict_text(e, self.table.me, self.table.seats), "bold red")
         elif isinstance(e, ev.MatchOver):
             self.result = e.result
+            self.record(e.result)
             if not self._summary_open:
                 self.show_over()
         elif isinstance(e, ev.ProtocolError):
@@ -358,6 +363,17 @@ class DuelScreen(GameScreen):
                 self.notify(f"{who} refused a message: {e.message}", title="Network",
                             severity="warning", timeout=5)
         self.refresh_all(follow=True)
+
+    def record(self, result: dict[str, Any]) -> None:
+        """The finished duel goes to the history (once; the disk in a thread)."""
+        settings = self.duel.core.settings
+        if self._recorded or settings is None or not self.duel.core.started:
+            return
+        self._recorded = True
+        history_db.duel_over(variant=settings.variant, target=settings.target or 0,
+                             options=dict(settings.options or {}),
+                             names=list(self.duel.core.names), rounds=self._rounds,
+                             result=result, me=self.table.me)
 
     def note(self, text: str | Text, style: str = "") -> None:
         """A line in the log, where the moves are at this moment."""

@@ -10,16 +10,31 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Footer, OptionList, Static
+from textual.widgets.option_list import Option
 
 from tui_domino.ui.plain import plain
 from tui_domino.ui.session import VARIANT_TITLES
 
 PAGE = 100
+FIRST = 45  # more lines than the tallest usual terminal shows
+# the columns of the list: (width, aligned right)
+COLUMNS = ((16, False), (9, False), (27, False), (7, True), (9, False), (6, True))
+
+
+def row_text(*cells: str) -> Text:
+    """One line of the list, its cells cut and padded to the columns (plain text: names
+    come from the records)."""
+    out = []
+    for cell, (width, right) in zip(cells, COLUMNS, strict=True):
+        cell = cell[:width]
+        out.append(cell.rjust(width) if right else cell.ljust(width))
+    return plain(" ".join(out).rstrip())
 GAMES = (None, "classic", "spider", "triominos")
 
 
@@ -41,7 +56,8 @@ class HistoryScreen(Screen[None]):
 
     DEFAULT_CSS = """
     HistoryScreen #status { height: 1; padding: 0 1; }
-    HistoryScreen DataTable { height: 1fr; }
+    HistoryScreen #heads { height: 1; padding: 0 2; text-style: bold; }
+    HistoryScreen #matches { height: 1fr; }
     """
 
     def __init__(self) -> None:
@@ -54,13 +70,15 @@ class HistoryScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("Reading the history…", id="status")
-        table: DataTable[Any] = DataTable(cursor_type="row", zebra_stripes=True)
-        table.add_columns("When", "Game", "Players", "Score", "Opponent", "Rounds")
-        yield table
+        yield Static(row_text("When", "Game", "Players", "Score", "Opponent", "Rounds"),
+                     id="heads")
+        # one line a match, its columns aligned (a list draws far faster than a data table:
+        # the screen opens at once on 10,000 matches)
+        yield OptionList(id="matches")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).focus()
+        self.query_one("#matches", OptionList).focus()
         self.reload()
 
     @work(exclusive=True, group="history", thread=True)
@@ -83,16 +101,25 @@ class HistoryScreen(Screen[None]):
         self.query_one("#status", Static).update(plain(f"The history cannot be read: {exc}"))
 
     def _fill(self, rows: list[Any], total: int, opponents: list[str]) -> None:
+        with self.app.batch_update():  # one layout and one frame for the list and its line
+            self._fill_now(rows, total, opponents)
+
+    def _fill_now(self, rows: list[Any], total: int, opponents: list[str]) -> None:
         self.opponents = [None, *opponents]
-        table = self.query_one(DataTable)
-        table.clear()
+        menu = self.query_one("#matches", OptionList)
+        menu.clear_options()
         self.ids = [r.id for r in rows]
-        for r in rows:
-            names = f"{r.players[0][:12]} – {r.players[1][:12]}"
-            table.add_row(plain(r.played_at[:16].replace("T", " ")), VARIANT_TITLES[r.variant]
-                          .split()[-1] if r.variant != "classic" else "Classic",
-                          plain(names), f"{r.totals[0]} – {r.totals[1]}", plain(r.opponent),
-                          str(r.rounds), key=str(r.id))
+        options = [Option(row_text(
+            r.played_at[:16].replace("T", " "),
+            VARIANT_TITLES[r.variant].split()[-1] if r.variant != "classic" else "Classic",
+            f"{r.players[0][:12]} – {r.players[1][:12]}", f"{r.totals[0]}–{r.totals[1]}",
+            r.opponent, str(r.rounds)), id=str(r.id)) for r in rows]
+        # the lines a screen shows at once first, the rest of the page once they are drawn
+        menu.add_options(options[:FIRST])
+        if options[FIRST:]:
+            self.call_after_refresh(menu.add_options, options[FIRST:])
+        if rows:
+            menu.highlighted = 0
         what = " · ".join(x for x in (self.variant, self.opponent) if x) or "all games"
         shown = f", the newest {len(rows)}" if len(rows) < total else ""
         self.query_one("#status", Static).update(plain(
@@ -101,13 +128,14 @@ class HistoryScreen(Screen[None]):
         self.loaded = True
 
     def selected_id(self) -> int | None:
-        table = self.query_one(DataTable)
-        if not self.ids or table.cursor_row is None or table.cursor_row >= len(self.ids):
+        row = self.query_one("#matches", OptionList).highlighted
+        if not self.ids or row is None or row >= len(self.ids):
             return None
-        return self.ids[table.cursor_row]
+        return self.ids[row]
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        self.action_open()
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_list.id == "matches":
+            self.action_open()
 
     def action_open(self) -> None:
         mid = self.selected_id()
