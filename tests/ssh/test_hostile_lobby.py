@@ -12,7 +12,7 @@ from tests.ssh.conftest import visit
 from tui_domino.ssh.lobby_screen import ChallengeScreen, LobbyScreen
 from tui_domino.ssh.server import GameServer
 from tui_domino.ssh.visitor_app import VisitorApp
-from tui_domino.text import visible
+from tui_domino.text import one_line, visible
 from tui_domino.ui.screens.menu import MenuScreen
 from tui_domino.ui.screens.net_setup import DuelSetupScreen
 from tui_domino.ui.storage import Settings
@@ -50,7 +50,7 @@ async def test_the_lobby_shows_hostile_names_and_answers_literally(home: Path) -
             screen_text(app)
             app.clear_notifications()
             status = str(app.lobby_screen().query_one("#status").render())  # type: ignore
-            assert flat(status).startswith(flat(visible(why))[:20])
+            assert flat(status).startswith(one_line(why)[:20])
         for name in NAMES:
             app.on_lobby_message({"t": "challenged", "by": 2, "name": name,
                                   "variant": "spider"})

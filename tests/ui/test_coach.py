@@ -195,6 +195,10 @@ async def test_statistics_screen_shows_the_figures_and_the_chart(home: Path) -> 
         await idle(pilot, lambda: isinstance(app.screen, StatsScreen) and app.screen.loaded)
         text = screen_text(app)
         assert "Matches won" in text and "95% interval" in text and "Longest run" in text
+        # one figure a line (a line break is no control character to show as an escape)
+        assert "\\x0a" not in text
+        lines = text.splitlines()
+        assert any(line.strip().startswith("Rounds won") for line in lines)
         assert "█" in text
         screen = app.screen
         assert isinstance(screen, StatsScreen)

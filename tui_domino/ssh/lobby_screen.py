@@ -11,6 +11,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui_domino.text import one_line
 from tui_domino.ui.plain import assemble, plain
 from tui_domino.ui.session import VARIANT_TITLES
 
@@ -102,7 +103,7 @@ class LobbyScreen(Screen[None]):
 
     def say(self, text: str) -> None:
         if self.is_mounted:
-            self.query_one("#status", Static).update(plain(text))
+            self.query_one("#status", Static).update(plain(one_line(text)))  # one line
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_challenge()

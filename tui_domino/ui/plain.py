@@ -12,8 +12,9 @@ from tui_domino.text import visible
 
 
 def plain(text: str, style: str = "") -> Text:
-    """``text`` to show as it is: no markup, control characters made visible."""
-    return Text(visible(text), style=style)
+    """``text`` to show as it is: no markup, control characters made visible (line breaks
+    stay line breaks: a ``Text`` draws them, they never reach the terminal)."""
+    return Text(visible(text, lines=True), style=style)
 
 
 def assemble(*parts: str | Text | tuple[str, str], style: str = "") -> Text:
