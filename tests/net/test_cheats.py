@@ -144,6 +144,8 @@ def test_a_lie_about_a_pass_or_a_draw_is_caught(variant, lie):
 
 
 def test_a_false_block_is_caught_by_the_referee():
+    """A true pass answered by a block although the blocker still holds a playable tile:
+    the referee names the blocker, not the passer."""
     from tui_domino.net.referee import judge
 
     state = rules.new_round("classic", seed=3)
@@ -151,12 +153,28 @@ def test_a_false_block_is_caught_by_the_referee():
             "bazaar": [list(t) for t in state.bazaar]}
     d = state.to_json()
     opening = (state.to_move, tuple(d["forced"]))
-    first = state.legal_moves()[0]
-    log = [{"k": "move", "p": state.to_move, "m": first.to_json()},
-           {"k": "move", "p": 1 - state.to_move, "m": {"kind": "pass"}},
-           {"k": "block", "p": state.to_move}]
+    log: list[dict] = []
+    while True:  # the first moves of the deal, to a pass that leaves the other a placement
+        assert not state.is_over, "no false block to claim in this deal"
+        legal = state.legal_moves()
+        passer = state.to_move
+        if legal == [rules.PASS]:
+            after = rules.state_from_json(state.to_json())
+            after.apply(rules.PASS)
+            if not after.is_over and any(mv.kind == "place" for mv in after.legal_moves()):
+                break
+        log.append({"k": "move", "p": passer, "m": legal[0].to_json()})
+        state.apply(legal[0])
+    blocker = 1 - passer
+    log += [{"k": "move", "p": passer, "m": {"kind": "pass"}},  # a true pass
+            {"k": "block", "p": blocker}]  # a false block: the blocker can still place
     ruling = judge("classic", state.options, deal, None, opening, log)
-    assert ruling.cheater is not None
+    assert ruling.cheater == blocker, ruling
+    assert "claimed a blocked round while holding a playable tile" in ruling.reason
+    # the same log without the block faults nobody (the pass was true; the round is only
+    # unfinished): the verdict above is about the block
+    ruling = judge("classic", state.options, deal, None, opening, log[:-1])
+    assert ruling.cheater is None and ruling.reason == "the round is not over", ruling
 
 
 @pytest.mark.parametrize("stage", [1, 2])
