@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+from collections.abc import Callable
 
 import pytest
 
@@ -110,6 +111,13 @@ async def test_a_lobby_duel_ends_soon_when_the_other_game_goes(gone, monkeypatch
         await asyncio.gather(host.close(), join.close(), return_exceptions=True)
 
 
+async def until(condition: Callable[[], bool], timeout: float = 10) -> None:
+    """Returns once ``condition()`` holds; fails after ``timeout`` seconds."""
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.005)
+
+
 class Game:
     """A visitor's end of the lobby socket."""
 
@@ -195,8 +203,8 @@ async def test_a_state_report_crossing_the_hand_off_does_not_lose_the_duel() -> 
     for game in (ann_game, bob_game):
         await game.send({"t": "state", "state": "duel", "duel": host["duel"]})
     await ann_game.send({"t": "state", "state": "lobby"})
-    await asyncio.sleep(0.1)
-    assert ann.duel is None and ann.state == "lobby" and bob.duel == host["duel"]
+    await until(lambda: ann.state == "lobby")  # the lobby has taken her report
+    assert ann.duel is None and bob.duel == host["duel"]
     for member in (ann, bob):
         lobby.leave(member)
 
@@ -220,7 +228,7 @@ async def test_leaving_before_the_duel_is_opened_cancels_it_for_the_other() -> N
     lobby = Lobby()
     ann, ann_game, bob, bob_game, host = await _meet(lobby)
     await ann_game.send({"t": "state", "state": "duel", "duel": host["duel"]})
-    await asyncio.sleep(0.05)
+    await until(lambda: ann.playing)  # the lobby knows she has opened the duel
     lobby.leave(bob)  # before he ever heard the port
     cancelled = await ann_game.receive("cancelled")
     assert "bob left" in cancelled["why"] and ann.duel is None
