@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
 from tests.net.duel import pair, run
 from tui_domino.net import events as ev
@@ -96,20 +95,14 @@ def test_ten_thousand_hostile_frames():
     rng = random.Random(99)
     frames = hostile_frames(rng, valid)
     assert len(frames) >= 10_000
-    start = time.perf_counter()
-    slowest = 0.0
     for data in frames:
-        t0 = time.perf_counter()
         victim.receive(data)  # must never raise
-        slowest = max(slowest, time.perf_counter() - t0)
         for line in victim.outgoing():
             assert len(line) <= m.MAX_FRAME
             m.decode(line.rstrip(b"\n"))  # everything it answers is a valid frame
         internal = [e for e in victim.events()
                     if isinstance(e, ev.ProtocolError) and e.code == "internal"]
         assert not internal and victim.internal is None, (data[:200], internal)
-    assert slowest < 1.0
-    assert time.perf_counter() - start < 60
     assert victim.bad_frames > 5000
 
 

@@ -8,7 +8,6 @@ import asyncio
 import logging
 import socket
 import sys
-import time
 from typing import Any
 
 import asyncssh
@@ -151,11 +150,14 @@ async def test_a_client_granting_a_huge_window_that_stops_reading_is_dropped(
         proxy.freeze()  # from here on nothing the server sends is read
         await eventually(lambda: bool(server.visits), "the visit starts")
         visit_ = next(iter(server.visits))
-        frozen_at, peak = time.monotonic(), 0
-        while server.visits:
-            peak = max(peak, visit_.backlog())
-            assert time.monotonic() - frozen_at < 15, "the stalled client is never dropped"
-            await asyncio.sleep(0.01)
+        peak = 0
+        try:
+            async with asyncio.timeout(60):  # a guard against hanging, not a measure of speed
+                while server.visits:
+                    peak = max(peak, visit_.backlog())
+                    await asyncio.sleep(0.01)
+        except TimeoutError:
+            pytest.fail("the stalled client is never dropped")
         # Held for it: the bound, the last read of the game's terminal and framing.
         assert peak < limits.write_buffer + 2 * 65536
         assert visit_.cause == "stopped taking output"
@@ -186,10 +188,9 @@ async def test_a_silent_client_is_noticed_by_keepalives_and_its_game_ends(
         visit_ = next(iter(server.visits))
         assert visit_.proc is not None
         proxy.freeze(both=True)  # as `kill -STOP` of bob's ssh client
-        start = time.monotonic()
-        await eventually(lambda: not server.visits, "the silent visit ends", timeout=15)
+        # (the stall timeout is 10 minutes: only the keepalives end it within the guard)
+        await eventually(lambda: not server.visits, "the silent visit ends", timeout=60)
         assert visit_.proc.returncode is not None  # his game is over: a duel would forfeit
-        assert time.monotonic() - start < 10
         assert visit_.cause is not None and "connection lost" in visit_.cause
     finally:
         proxy.close()
