@@ -7,7 +7,9 @@ import os
 import time
 from pathlib import Path
 
-HOME_VARIABLE = "TUI_DOMINO_HOME"
+from tui_domino import env
+
+HOME_VARIABLE = env.HOME
 
 
 def data_dir(create: bool = True) -> Path:

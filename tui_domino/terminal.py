@@ -24,6 +24,8 @@ import sys
 from collections.abc import MutableMapping
 from typing import TextIO
 
+from tui_domino import env
+
 REMOTE_ESCDELAY_MS = 250
 REMOTE_FPS = 30
 
@@ -38,7 +40,7 @@ DRIVER = "tui_domino.ssh.driver:TerminalDriver"
 
 
 def is_remote(environ: MutableMapping[str, str]) -> bool:
-    forced = environ.get("TUI_DOMINO_REMOTE", "").strip()
+    forced = env.text(env.REMOTE, environ=environ)
     if forced in ("0", "1"):
         return forced == "1"
     return any(environ.get(name) for name in ("SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY"))
@@ -47,7 +49,7 @@ def is_remote(environ: MutableMapping[str, str]) -> bool:
 def color_system(environ: MutableMapping[str, str]) -> str | None:
     """The colour system for the terminal ``environ`` describes: ``truecolor``, ``256``,
     ``standard`` (16 colours) or None for no colour."""
-    choice = environ.get("TUI_DOMINO_COLORS", "auto").strip().lower()
+    choice = env.text(env.COLORS, "auto", environ).lower()
     if choice in ("truecolor", "24bit"):
         return "truecolor"
     if choice == "256":
@@ -71,7 +73,7 @@ def color_system(environ: MutableMapping[str, str]) -> str | None:
 
 
 def mouse_mode(environ: MutableMapping[str, str]) -> str:
-    mode = environ.get("TUI_DOMINO_MOUSE", "on").strip().lower()
+    mode = env.text(env.MOUSE, "on", environ).lower()
     if mode in ("0", "no", "false"):
         return "off"
     return mode if mode in MOUSE_CHOICES else "on"

@@ -10,9 +10,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tui_domino import env
 from tui_domino.ssh.limits import Limits
 
-PASSWORD_ENV = "TUI_DOMINO_SSH_PASSWORD"
+PASSWORD_ENV = env.SSH_PASSWORD
 
 
 def port_number(text: str) -> int:

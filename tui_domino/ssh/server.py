@@ -39,6 +39,7 @@ from typing import Any
 
 import asyncssh
 
+from tui_domino import env
 from tui_domino.ssh.home import data_dir
 from tui_domino.ssh.hostkey import load_or_create_host_key
 from tui_domino.ssh.limits import Limits, RateLimiter, duration_text
@@ -55,7 +56,7 @@ TERMINAL_RESET = (
 )
 
 # Variables a client may send (``ssh -o SetEnv=...``) that reach its game.
-ACCEPTED_ENV = ("COLORTERM", "TUI_DOMINO_COLORS", "TUI_DOMINO_MOUSE", "LANG", "LC_ALL",
+ACCEPTED_ENV = ("COLORTERM", env.COLORS, env.MOUSE, "LANG", "LC_ALL",
                 "LC_CTYPE", "NO_COLOR", "ESCDELAY", "TEXTUAL_FPS")
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent.parent
@@ -215,27 +216,27 @@ class GameServer:
         return None
 
     def visitor_env(self, visit: Visit, home: Path, lobby_fd: int) -> dict[str, str]:
-        env = {
+        out = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "LANG": "C.UTF-8",
             "PYTHONIOENCODING": "utf-8",
             "TERM": visit.term_type or "xterm-256color",
-            "TUI_DOMINO_REMOTE": "1",
-            "TUI_DOMINO_HOME": str(home),
-            "TUI_DOMINO_PLAYER": visit.name,
-            "TUI_DOMINO_LOBBY_FD": str(lobby_fd),
+            env.REMOTE: "1",
+            env.HOME: str(home),
+            env.PLAYER: visit.name,
+            env.LOBBY_FD: str(lobby_fd),
         }
-        for name in ("TUI_DOMINO_DELAY", "TUI_DOMINO_SEED", "TMPDIR"):
+        for name in (env.DELAY, env.SEED, "TMPDIR"):
             if name in os.environ:
-                env[name] = os.environ[name]
+                out[name] = os.environ[name]
         # The game's own package first, so a source checkout serves the same code.
         paths = [str(PACKAGE_ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(":"))]
-        env["PYTHONPATH"] = ":".join(dict.fromkeys(paths))
+        out["PYTHONPATH"] = ":".join(dict.fromkeys(paths))
         for name, value in visit.client_env.items():
             if name in ACCEPTED_ENV and len(value) < 100 and value.isprintable():
-                env[name] = value
-        env.update(self.env)
-        return env
+                out[name] = value
+        out.update(self.env)
+        return out
 
 
 class Connection(asyncssh.SSHServer):

@@ -23,11 +23,12 @@ def main() -> int:
     from tui_domino.terminal import tune_environment
 
     tune_environment()
+    from tui_domino import env
     from tui_domino.ssh.visitor_app import run_visitor
 
     return run_visitor(
-        name=os.environ.get("TUI_DOMINO_PLAYER", "guest"),
-        lobby_fd=int(os.environ.get("TUI_DOMINO_LOBBY_FD", "-1")),
+        name=os.environ.get(env.PLAYER, "guest"),
+        lobby_fd=int(os.environ.get(env.LOBBY_FD, "-1")),
     )
 
 

@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from tui_domino import ai
+from tui_domino import ai, env
 from tui_domino.ui.session import Seat, Session
 
 SIZES = ((80, 24), (120, 40))
@@ -116,8 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    os.environ.setdefault("TUI_DOMINO_HOME", tempfile.mkdtemp(prefix="tui-domino-shots-"))
-    os.environ["TUI_DOMINO_DELAY"] = "0"
+    os.environ.setdefault(env.HOME, tempfile.mkdtemp(prefix="tui-domino-shots-"))
+    os.environ[env.DELAY] = "0"
     for p in asyncio.run(main_async(out, args.only)):
         print(p)
     return 0
