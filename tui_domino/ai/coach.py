@@ -17,7 +17,6 @@ points is an inaccuracy or a mistake (docs/coach.md).
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -395,13 +394,6 @@ def summary(judgements: list[Judgement], player: int, who: str = "your") -> str:
     else:
         text += ": every choice was the coach's"
     return text[0].upper() + text[1:]
-
-
-def timed_rank(view: View, seed: int = 0) -> tuple[list[Ranked], float]:
-    """``rank`` with its time in ms (for the benchmark)."""
-    t = time.perf_counter()
-    out = rank(view, random.Random(seed))
-    return out, (time.perf_counter() - t) * 1000.0
 
 
 __all__ = ["MARKS", "BadView", "Judgement", "Ranked", "check_view", "choices", "describe",

@@ -21,7 +21,7 @@ from tui_domino.rules.classic_sim import DRAW_M as CLASSIC_DRAW
 from tui_domino.rules.classic_sim import PASS_M as CLASSIC_PASS
 from tui_domino.rules.classic_sim import ClassicSim
 from tui_domino.rules.spider_sim import MULTI, SpiderSim
-from tui_domino.rules.triominos_sim import CODE_TILE, PATTERN_MASK, TriominosSim
+from tui_domino.rules.triominos_sim import CODE_TILE, TriominosSim
 
 View = dict[str, Any]
 Sim = Any  # ClassicSim | SpiderSim | TriominosSim: they share the members used here
@@ -101,10 +101,6 @@ class ClassicVariant(DominoVariant):
     def move_tiles(self, sim: Sim, m: int) -> list[int]:
         return [] if m < 0 else [m >> 1]
 
-    @staticmethod
-    def fit_mask(left: int, right: int) -> int:
-        return D.NUM[left] | D.NUM[right]
-
 
 class SpiderVariant(DominoVariant):
     name = "spider"
@@ -128,14 +124,6 @@ class SpiderVariant(DominoVariant):
             ]
         return [m >> 4]
 
-    @staticmethod
-    def fit_mask(ends: list[int], closed: list[bool]) -> int:
-        m = 0
-        for a in range(4):
-            if not closed[a]:
-                m |= D.NUM[ends[a]]
-        return m
-
 
 class TriominosVariant(Variant):
     name = "triominos"
@@ -158,13 +146,6 @@ class TriominosVariant(Variant):
 
     def move_tiles(self, sim: Sim, m: int) -> list[int]:
         return [] if m < 0 else [CODE_TILE[m & 255]]
-
-    @staticmethod
-    def fit_mask(sim: TriominosSim) -> int:
-        m = 0
-        for pat in sim.frontier.values():
-            m |= PATTERN_MASK[pat]
-        return m
 
 
 VARIANTS: dict[str, Variant] = {

@@ -149,10 +149,6 @@ def pake_line(kind: Kind, msg: bytes) -> bytes:
     return msgspec.json.encode(Pake(proto=PROTOCOL, kind=kind, msg=msg.hex())) + b"\n"
 
 
-def error_line(code: str, message: str) -> bytes:
-    return msgspec.json.encode(_Error(code=code, message=message[:500])) + b"\n"
-
-
 def _version(proto: int) -> None:
     if proto != PROTOCOL:
         raise HandshakeError("version", f"protocol tui-domino {proto} is not tui-domino "
