@@ -255,63 +255,13 @@ class Session:
 
     def describe(self, record: dict[str, Any], viewer: int | None = None,
                  count: int = 1) -> str:
-        """One line of the log for a history record; ``count`` records alike of unseen
-        draws read as one line ("Computer drew 7 tiles")."""
-        who = self.name(record["player"])
-        move = record["move"]
-        kind = move["kind"]
-        if count > 1:
-            record = dict(record, events=[dict(e, points=e["points"] * count)
-                                          for e in record["events"]])
-        pts = sum(e["points"] for e in record["events"])
-        if kind == "draw":
-            if sees_drawn_tile(record, viewer):
-                text = f"{who} drew {tile_text(record['tile'])}"
-            else:
-                text = f"{who} drew {count} tiles" if count > 1 else f"{who} drew a tile"
-        elif kind == "pass":
-            text = f"{who} passed"
-        elif "placements" in move:
-            parts = []
-            for p in move["placements"]:
-                arm = "centre" if p["arm"] == "center" else p["arm"]
-                parts.append(f"{tile_text(p['tile'])} {arm}{' closed' if p.get('close') else ''}")
-            text = f"{who}: " + ", ".join(parts)
-        elif "end" in move:
-            where = "" if move["end"] == "center" else f" {move['end']}"
-            text = f"{who}: {tile_text(move['tile'])}{where}"
-        else:
-            text = f"{who}: {tile_text(move['corners'])}"
-        reasons = {e["reason"] for e in record["events"]}
-        if self.variant != "spider":
-            own = [e for e in record["events"] if e["player"] == record["player"]]
-            mine = sum(e["points"] for e in own if e["reason"] not in BONUSES)
-            if mine or pts:
-                text += f" {mine:+d}"
-            # where the points came from: each bonus named with its points
-            for reason in BONUSES:
-                got = sum(e["points"] for e in own if e["reason"] == reason)
-                if any(e["reason"] == reason for e in own):
-                    text += f", {REASON_WORDS[reason]} {got:+d}"
-        if "domino" in reasons:
-            text += " · out"
-        elif "blocked" in reasons:
-            text += " · blocked"
-        return text
+        """One line of the log for a history record (``describe_record``)."""
+        return describe_record(self.variant, self.name, record, viewer, count)
 
     def log_lines(self, records: Iterable[dict[str, Any]], viewer: int | None = None,
                   describe: Callable[..., str] | None = None) -> list[str]:
-        """The log's lines for ``records`` (oldest first): a run of one player's draws that
-        ``viewer`` did not see is one line."""
-        describe = describe or self.describe
-        out: list[str] = []
-        for key, run in itertools.groupby(records, key=lambda r: unseen_draw(r, viewer)):
-            runs = list(run)
-            if key is None:
-                out.extend(describe(r, viewer) for r in runs)
-            else:
-                out.append(describe(runs[0], viewer, count=len(runs)))
-        return out
+        """The log's lines for ``records`` (``log_lines``)."""
+        return log_lines(records, viewer, describe or self.describe)
 
     def round_lines(self) -> list[tuple[str, list[int], list[int]]]:
         """How this round's points came about: (what, [points of 0, points of 1],
@@ -346,6 +296,68 @@ class Session:
         if self.variant == "spider" and state.hands[1 - w] == ((0, 0),) and event["points"]:
             return f"going out (a lone 0-0: {event['points']})"
         return f"going out ({count(pips[1 - w], 'pip')} left)"
+
+
+
+def describe_record(variant: str, name: Callable[[int], str], record: dict[str, Any],
+                    viewer: int | None = None, count: int = 1) -> str:
+    """One line of the log for a history record; ``count`` records alike of unseen
+    draws read as one line ("Computer drew 7 tiles")."""
+    who = name(record["player"])
+    move = record["move"]
+    kind = move["kind"]
+    if count > 1:
+        record = dict(record, events=[dict(e, points=e["points"] * count)
+                                      for e in record["events"]])
+    pts = sum(e["points"] for e in record["events"])
+    if kind == "draw":
+        if sees_drawn_tile(record, viewer):
+            text = f"{who} drew {tile_text(record['tile'])}"
+        else:
+            text = f"{who} drew {count} tiles" if count > 1 else f"{who} drew a tile"
+    elif kind == "pass":
+        text = f"{who} passed"
+    elif "placements" in move:
+        parts = []
+        for p in move["placements"]:
+            arm = "centre" if p["arm"] == "center" else p["arm"]
+            parts.append(f"{tile_text(p['tile'])} {arm}{' closed' if p.get('close') else ''}")
+        text = f"{who}: " + ", ".join(parts)
+    elif "end" in move:
+        where = "" if move["end"] == "center" else f" {move['end']}"
+        text = f"{who}: {tile_text(move['tile'])}{where}"
+    else:
+        text = f"{who}: {tile_text(move['corners'])}"
+    reasons = {e["reason"] for e in record["events"]}
+    if variant != "spider":
+        own = [e for e in record["events"] if e["player"] == record["player"]]
+        mine = sum(e["points"] for e in own if e["reason"] not in BONUSES)
+        if mine or pts:
+            text += f" {mine:+d}"
+        # where the points came from: each bonus named with its points
+        for reason in BONUSES:
+            got = sum(e["points"] for e in own if e["reason"] == reason)
+            if any(e["reason"] == reason for e in own):
+                text += f", {REASON_WORDS[reason]} {got:+d}"
+    if "domino" in reasons:
+        text += " · out"
+    elif "blocked" in reasons:
+        text += " · blocked"
+    return text
+
+
+def log_lines(records: Iterable[dict[str, Any]], viewer: int | None,
+              describe: Callable[..., str]) -> list[str]:
+    """The log's lines for ``records`` (oldest first): a run of one player's draws that
+    ``viewer`` did not see is one line."""
+    out: list[str] = []
+    for key, run in itertools.groupby(records, key=lambda r: unseen_draw(r, viewer)):
+        runs = list(run)
+        if key is None:
+            out.extend(describe(r, viewer) for r in runs)
+        else:
+            out.append(describe(runs[0], viewer, count=len(runs)))
+    return out
 
 
 def hand_pips(hand: Iterable[Iterable[int]]) -> int:

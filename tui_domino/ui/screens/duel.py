@@ -9,15 +9,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Center, Horizontal, Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Static
+from textual.containers import Vertical
+from textual.widgets import Input, Static
 
 from tui_domino import rules
 from tui_domino.logs import logged
@@ -26,10 +25,12 @@ from tui_domino.net.core import HANDED_BACK
 from tui_domino.text import one_line, visible
 from tui_domino.ui import history_db
 from tui_domino.ui.contrast import muted_of
+from tui_domino.ui.duel_table import DuelTable, summary_session
 from tui_domino.ui.plain import plain
+from tui_domino.ui.screens.duel_end import DuelOverScreen, LeaveScreen, verdict_text
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.selection import Selection
-from tui_domino.ui.session import VARIANT_TITLES, Seat, Session, fold
+from tui_domino.ui.session import VARIANT_TITLES, fold
 from tui_domino.ui.widgets.hand import HandView
 from tui_domino.ui.widgets.scoreboard import LOG_WIDTH, ScorePanel
 
@@ -53,136 +54,6 @@ PROBLEMS = {
     "busy": "That host is already playing a match.",
     "token": "The host does not know this match any more.",
 }
-
-
-# -- the duel as the game screen's widgets see it -----------------------------------------------
-
-
-class _LiveRound:
-    """The round in play, read from my seat's view (the parts the screen needs)."""
-
-    def __init__(self, table: DuelTable, view: dict[str, Any] | None) -> None:
-        self._table = table
-        v = view or {}
-        self.is_over = bool(v.get("over", view is None))
-        # Whose turn it is, as the duel knows it: my view alone cannot always tell (before the
-        # opener has led, my seat's view has nobody to move yet).
-        self.to_move: int | None = None
-        if not self.is_over and view is not None:
-            me = table.me
-            self.to_move = me if table.duel.my_turn() else 1 - me
-        self.points: list[int] = list(v.get("points", [0, 0]))
-        self.history: list[dict[str, Any]] = list(v.get("history", []))
-        self.options: dict[str, Any] = dict(v.get("options", {}))
-
-    def legal_moves(self) -> list[rules.Move]:
-        return self._table.duel.legal_moves()
-
-
-class _LiveMatch:
-    """The match around the round: its number, target and the verified totals."""
-
-    def __init__(self, table: DuelTable, view: dict[str, Any] | None) -> None:
-        net = (view or {}).get("net", {})
-        self.round_no = int(net.get("round", 0) or 0)
-        settings = table.duel.core.settings
-        self.target = settings.target if settings is not None else 0
-        self.banked = list(net.get("totals", table.duel.core.totals))
-        # While a round is being checked its points are not known for sure: the totals
-        # are the verified ones.
-        self.totals = list(self.banked)
-        self.past = list(table.duel.core.past)
-        self.is_over = table.duel.finished
-
-
-class DuelTable(Session):
-    """A ``Session`` look-alike over a ``DuelSession``: my seat is the viewer, the other
-    seat is the opponent's, the round and the match come from the session's view."""
-
-    def __init__(self, duel: DuelSession) -> None:  # no super(): there is no local match
-        self.duel = duel
-        self.autosave = False
-        self._fallback_variant = "classic"
-
-    @property  # type: ignore[override,unused-ignore]
-    def seats(self) -> list[Seat]:  # type: ignore[override]
-        names = [visible(n) or ("host" if i == 0 else "guest")
-                 for i, n in enumerate(self.duel.core.names)]
-        mine, theirs = self.me, 1 - self.me
-        if same_name(names[mine], names[theirs]):
-            # two players of one name (both kept the default, say): mine is "You"
-            names[mine] = "You"
-        if same_name(names[theirs], "You"):  # "You left the match" would read as me
-            names[theirs] = "Opponent"
-        return [Seat(name) for name in names]
-
-    @property
-    def me(self) -> int:
-        return self.duel.core.me
-
-    @property
-    def opponent(self) -> str:
-        if not self.duel.core.names[1 - self.me]:
-            return "your opponent"
-        return self.seats[1 - self.me].name
-
-    @property
-    def variant(self) -> str:
-        settings = self.duel.core.settings
-        if settings is not None and settings.variant in rules.VARIANTS:
-            return settings.variant
-        want = self.duel.core.want
-        if want is not None and want.variant in rules.VARIANTS:
-            return want.variant
-        return self._fallback_variant
-
-    @property
-    def state(self) -> Any:
-        return _LiveRound(self, self.duel.view())
-
-    @property  # type: ignore[override,unused-ignore]
-    def match(self) -> Any:  # type: ignore[override]
-        return _LiveMatch(self, self.duel.view())
-
-    @property
-    def hot_seat(self) -> bool:
-        return False
-
-    @property
-    def viewer(self) -> int:
-        return self.me
-
-    def is_human_turn(self) -> bool:
-        return self.duel.my_turn()
-
-    def view(self) -> dict[str, Any]:
-        v = self.duel.view()
-        if v is None:
-            raise LookupError("no round is dealt yet")
-        return v
-
-    def has_view(self) -> bool:
-        return self.duel.view() is not None
-
-    def save(self) -> None:
-        pass
-
-
-def same_name(a: str, b: str) -> bool:
-    """Whether two players' names read the same (case and outer spaces aside)."""
-    return a.strip().casefold() == b.strip().casefold()
-
-
-def summary_session(table: DuelTable, event: ev.RoundOver, banked: list[int]) -> Session:
-    """A finished local ``Session`` of the verified round, for the round summary."""
-    settings = table.duel.core.settings
-    assert settings is not None
-    match = rules.match_from_json({
-        "kind": "match", "variant": settings.variant, "target": settings.target, "seed": 0,
-        "options": settings.options, "round_no": event.round, "banked": list(banked),
-        "past": [p for p in table.duel.core.past if p.get("round") != event.round],
-        "round": event.state})
-    return Session(match, table.seats, autosave=False)
 
 
 # -- the screen ---------------------------------------------------------------------------------
@@ -274,95 +145,116 @@ class DuelScreen(GameScreen):
             self.handle(e)
 
     def handle(self, e: ev.Event) -> None:
-        """One event from the session: update what is shown."""
-        name = self.table.opponent
-        if isinstance(e, ev.ConnectionState):
-            before = self.conn
-            self.conn = e.state
-            if e.detail:
-                self.conn_detail = e.detail
-            if e.state == "reconnecting":
-                self.note(f"The connection to {name} is lost; waiting for it to come back…",
-                          "yellow")
-            elif e.state == "connected" and before == "reconnecting":
-                self.note(f"{name} is back.", "green")
-            elif e.state == "closed" and self.result is None:
-                if e.detail and not self.problem:
-                    self.problem = visible(e.detail)
-                if self.duel.core.started:
-                    self.note("The connection is closed.", "yellow")
-        elif isinstance(e, ev.Connected):
-            self.conn = "connected"
-            self._use_variant()
-            settings = self.duel.core.settings
-            what = VARIANT_TITLES.get(e.variant, e.variant)
-            word = "limit" if e.variant == "spider" else "to"
-            target = settings.target if settings is not None else e.target
-            if self.duel.core.role == "host":
-                self.note(f"{self.table.opponent} joined: {what}, {word} {target}.", "green")
-            else:
-                # (not "You joined …": in the SSH lobby the one who challenged is the joiner)
-                self.note(f"Duel with {self.table.opponent}: {what}, {word} {target}.", "green")
-            if self.duel.phrase:
-                self.note(f"Verification phrase: {self.duel.phrase}. {self.table.opponent}'s "
-                          "screen shows the same words; if his differ, somebody sits "
-                          "between you.")
-            self.app.bell()
-        elif isinstance(e, ev.RoundStarted):
-            self.checking = False
-            self.sel = Selection(self.table.variant)
-            self.note(f"Round {e.round}" + (f", deal {e.deal}" if e.deal > 1 else "") + ".",
-                      "bold")
-            self.board.call_after_refresh(self.board.recentre)
-        elif isinstance(e, ev.Dealt):
-            self.board.call_after_refresh(self.board.recentre)  # the hand is here: show it
-        elif isinstance(e, ev.Moved):
-            if e.move.get("kind") == "block":
-                self.note("Nobody can move: the round is blocked.")
-            view = self.duel.view()
-            if view is not None and view.get("over"):
-                self.checking = True
-        elif isinstance(e, ev.Drew):
-            pass  # the hand and the log show it
-        elif isinstance(e, ev.ChatLine):
-            who = self.table.seats[e.player].name
-            line = Text()
-            line.append(f"<{who}> ", style="bold")
-            line.append(one_line(e.text), style="italic")
-            self.note(line)
-            if e.player != self.table.me:
-                self.notify(e.text, title=who, timeout=6)
-        elif isinstance(e, ev.RoundOver):
-            self.checking = False
-            history_db.duel_round(self._rounds, e.round, e.state)
-            self.show_summary(e)
-        elif isinstance(e, ev.Verdict):
-            self.verdict = e
-            self.note(verdict_text(e, self.table.me, self.table.seats), "bold red")
-        elif isinstance(e, ev.MatchOver):
-            self.result = e.result
-            self.record(e.result)
-            if not self._summary_open:
-                self.show_over()
-        elif isinstance(e, ev.ProtocolError):
-            if e.code == "code" and not e.from_peer:  # a wrong invitation code was tried
-                self.notify(e.message, title="Network", severity="warning", timeout=8)
-            elif e.code in PROBLEMS and not self.duel.core.started:
-                self.problem = f"{PROBLEMS[e.code]} ({visible(e.message)})"
-            elif e.from_peer and e.code in HANDED_BACK and not self.table.has_view():
-                # The session offers the match again: the screen waits again.
-                said = visible(e.message)
-                text = (f"The joiner left before the match began: {said}."
-                        if e.code == "left" else f"The joiner refused this match: {said}.")
-                self.note(text, "yellow")
-                self.notify(f"{text} Waiting for another opponent.", title="Network",
-                            severity="warning", timeout=8)
-            elif time.monotonic() - self._last_error > 5:
-                self._last_error = time.monotonic()
-                who = name if e.from_peer else "This side"
-                self.notify(f"{who} refused a message: {e.message}", title="Network",
-                            severity="warning", timeout=5)
+        """One event from the session: its handler updates what is shown, then the table is
+        drawn again."""
+        handler = self.HANDLERS.get(type(e))
+        if handler is not None:
+            getattr(self, handler)(e)
         self.refresh_all(follow=True)
+
+    # one handler a kind of event (``handle`` looks them up by the event's type)
+    HANDLERS: ClassVar[dict[type, str]] = {
+        ev.ConnectionState: "handle_connection_state", ev.Connected: "handle_connected",
+        ev.RoundStarted: "handle_round_started", ev.Dealt: "handle_dealt",
+        ev.Moved: "handle_moved", ev.ChatLine: "handle_chat_line",
+        ev.RoundOver: "handle_round_over", ev.Verdict: "handle_verdict",
+        ev.MatchOver: "handle_match_over", ev.ProtocolError: "handle_protocol_error",
+    }  # (a Drew needs nothing: the hand and the log show it)
+
+    def handle_connection_state(self, e: ev.ConnectionState) -> None:
+        name = self.table.opponent
+        before = self.conn
+        self.conn = e.state
+        if e.detail:
+            self.conn_detail = e.detail
+        if e.state == "reconnecting":
+            self.note(f"The connection to {name} is lost; waiting for it to come back…",
+                      "yellow")
+        elif e.state == "connected" and before == "reconnecting":
+            self.note(f"{name} is back.", "green")
+        elif e.state == "closed" and self.result is None:
+            if e.detail and not self.problem:
+                self.problem = visible(e.detail)
+            if self.duel.core.started:
+                self.note("The connection is closed.", "yellow")
+
+    def handle_connected(self, e: ev.Connected) -> None:
+        self.conn = "connected"
+        self._use_variant()
+        settings = self.duel.core.settings
+        what = VARIANT_TITLES.get(e.variant, e.variant)
+        word = "limit" if e.variant == "spider" else "to"
+        target = settings.target if settings is not None else e.target
+        if self.duel.core.role == "host":
+            self.note(f"{self.table.opponent} joined: {what}, {word} {target}.", "green")
+        else:
+            # (not "You joined …": in the SSH lobby the one who challenged is the joiner)
+            self.note(f"Duel with {self.table.opponent}: {what}, {word} {target}.", "green")
+        if self.duel.phrase:
+            self.note(f"Verification phrase: {self.duel.phrase}. {self.table.opponent}'s "
+                      "screen shows the same words; if his differ, somebody sits "
+                      "between you.")
+        self.app.bell()
+
+    def handle_round_started(self, e: ev.RoundStarted) -> None:
+        self.checking = False
+        self.sel = Selection(self.table.variant)
+        self.note(f"Round {e.round}" + (f", deal {e.deal}" if e.deal > 1 else "") + ".",
+                  "bold")
+        self.board.call_after_refresh(self.board.recentre)
+
+    def handle_dealt(self, e: ev.Dealt) -> None:
+        self.board.call_after_refresh(self.board.recentre)  # the hand is here: show it
+
+    def handle_moved(self, e: ev.Moved) -> None:
+        if e.move.get("kind") == "block":
+            self.note("Nobody can move: the round is blocked.")
+        view = self.duel.view()
+        if view is not None and view.get("over"):
+            self.checking = True
+
+    def handle_chat_line(self, e: ev.ChatLine) -> None:
+        who = self.table.seats[e.player].name
+        line = Text()
+        line.append(f"<{who}> ", style="bold")
+        line.append(one_line(e.text), style="italic")
+        self.note(line)
+        if e.player != self.table.me:
+            self.notify(e.text, title=who, timeout=6)
+
+    def handle_round_over(self, e: ev.RoundOver) -> None:
+        self.checking = False
+        history_db.duel_round(self._rounds, e.round, e.state)
+        self.show_summary(e)
+
+    def handle_verdict(self, e: ev.Verdict) -> None:
+        self.verdict = e
+        self.note(verdict_text(e, self.table.me, self.table.seats), "bold red")
+
+    def handle_match_over(self, e: ev.MatchOver) -> None:
+        self.result = e.result
+        self.record(e.result)
+        if not self._summary_open:
+            self.show_over()
+
+    def handle_protocol_error(self, e: ev.ProtocolError) -> None:
+        if e.code == "code" and not e.from_peer:  # a wrong invitation code was tried
+            self.notify(e.message, title="Network", severity="warning", timeout=8)
+        elif e.code in PROBLEMS and not self.duel.core.started:
+            self.problem = f"{PROBLEMS[e.code]} ({visible(e.message)})"
+        elif e.from_peer and e.code in HANDED_BACK and not self.table.has_view():
+            # The session offers the match again: the screen waits again.
+            said = visible(e.message)
+            text = (f"The joiner left before the match began: {said}."
+                    if e.code == "left" else f"The joiner refused this match: {said}.")
+            self.note(text, "yellow")
+            self.notify(f"{text} Waiting for another opponent.", title="Network",
+                        severity="warning", timeout=8)
+        elif time.monotonic() - self._last_error > 5:
+            self._last_error = time.monotonic()
+            who = self.table.opponent if e.from_peer else "This side"
+            self.notify(f"{who} refused a message: {e.message}", title="Network",
+                        severity="warning", timeout=5)
 
     def record(self, result: dict[str, Any]) -> None:
         """The finished duel goes to the history (once; the disk in a thread)."""
@@ -719,128 +611,6 @@ class DuelScreen(GameScreen):
             self.dismiss(None)
 
 
-def verdict_text(v: ev.Verdict, me: int, seats: list[Seat]) -> str:
-    who = seats[v.player].name
-    reason = visible(v.reason)
-    if v.kind == "cheat":
-        if v.player == me:
-            return f"You were caught breaking the rules: {reason}."
-        return f"{who} cheated: {reason}. The match is stopped."
-    if v.kind == "error":  # this program failed: nobody is blamed, nobody wins
-        return f"The match stopped on an error of this program, not of either player: {reason}."
-    if v.player == me:
-        return f"You left: {reason}."
-    if reason.startswith(f"{who} "):  # "Bob left the match", "Bob did not come back"
-        it = "it" if reason.endswith(" the match") else "the match"
-        return f"{reason} and forfeits {it}."
-    return f"{who} forfeits: {reason}."
-
-
-class DuelOverScreen(ModalScreen[None]):
-    """The end of a duel: the winner, the totals, and a verdict when it ended early."""
-
-    BINDINGS = [
-        Binding("enter", "close", "Leave", key_display="⏎"),
-        Binding("escape", "close", "Leave", show=False),
-    ]
-
-    DEFAULT_CSS = """
-    DuelOverScreen { align: center middle; }
-    DuelOverScreen > Vertical {
-        width: 64; max-width: 100%; height: auto; border: round $accent; padding: 1 2;
-        background: $panel;
-    }
-    DuelOverScreen.-verdict > Vertical { border: heavy $error; }
-    DuelOverScreen #verdict { color: $error; text-style: bold; margin-bottom: 1; }
-    DuelOverScreen Button { margin-top: 1; }
-    """
-
-    def __init__(self, result: dict[str, Any], verdict: ev.Verdict | None, me: int,
-                 seats: list[Seat]) -> None:
-        super().__init__()
-        self.result = result
-        self.verdict = verdict
-        self.me = me
-        self.seats = seats
-
-    def compose(self) -> ComposeResult:
-        r = self.result
-        names = [s.name for s in self.seats]
-        winner = r.get("winner")
-        title = Text()
-        quiet = muted_of(self, "panel")
-        if winner is None:
-            title.append("Nobody wins this match.\n", style="bold")
-        elif winner == self.me:
-            title.append("You win the match!\n", style="bold")
-        else:
-            title.append(f"{names[winner]} wins the match.\n", style="bold")
-        totals = r.get("totals") or [0, 0]
-        for p in (0, 1):
-            title.append(f"  {names[p][:20]:<20} {totals[p]:>5}\n")
-        rounds = r.get("rounds", 0)
-        title.append("\nNo round was finished." if not rounds else
-                     f"\n{rounds} round{'' if rounds == 1 else 's'} played", style=quiet)
-        if r.get("verified"):
-            title.append(" · every deal checked: fair", style=quiet)
-        with Vertical() as box:
-            box.border_title = "Match over"
-            if self.verdict is not None:
-                yield Static(plain(verdict_text(self.verdict, self.me, self.seats)),
-                             id="verdict")
-            yield Static(title)
-            yield Center(Button("Leave the table", id="close", variant="primary", compact=True))
-
-    def on_mount(self) -> None:
-        self.set_class(self.verdict is not None, "-verdict")
-        buttons = self.query(Button)
-        if buttons:  # not when the app is closing under it
-            buttons.first().focus()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(None)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-
-class LeaveScreen(ModalScreen[bool]):
-    BINDINGS = [
-        Binding("y", "answer(True)", "Leave"),
-        Binding("n", "answer(False)", "Stay"),
-        Binding("escape", "answer(False)", "Stay", show=False),
-    ]
-
-    DEFAULT_CSS = """
-    LeaveScreen { align: center middle; }
-    LeaveScreen > Vertical {
-        width: 52; height: auto; border: round $warning; padding: 1 2; background: $panel;
-    }
-    LeaveScreen #buttons { height: 1; align-horizontal: center; margin-top: 1; }
-    LeaveScreen Button { margin: 0 1; }
-    """
-
-    def __init__(self, opponent: str, quitting: bool = False) -> None:
-        super().__init__()
-        self.opponent = opponent
-        self.quitting = quitting  # the whole game quits, not only the duel
-
-    def compose(self) -> ComposeResult:
-        verb, doing = ("Quit", "Quitting") if self.quitting else ("Leave", "Leaving")
-        with Vertical() as box:
-            box.border_title = "Quit the game?" if self.quitting else "Leave the duel?"
-            yield Static(plain(f"{doing} ends the match: {self.opponent} wins it."))
-            with Horizontal(id="buttons"):
-                yield Button("Stay (n)", id="stay", variant="primary", compact=True)
-                yield Button(f"{verb} (y)", id="leave", variant="error", compact=True)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "leave")
-
-    def action_answer(self, leave: bool) -> None:
-        self.dismiss(leave)
-
-
 # -- running a duel -----------------------------------------------------------------------------
 
 
@@ -878,4 +648,5 @@ async def run_duel_app(session: DuelSession) -> dict[str, Any] | None:
     return session.core.result
 
 
-__all__ = ["DuelScreen", "DuelTable", "push_duel", "run_duel_app"]
+__all__ = ["DuelOverScreen", "DuelScreen", "DuelTable", "LeaveScreen", "push_duel",
+           "run_duel_app", "verdict_text"]

@@ -25,6 +25,7 @@ from tui_domino.ui.drawing.triangle_grid import LABELS, layout_triominos
 from tui_domino.ui.plain import plain
 from tui_domino.ui.selection import ArmPlace, Selection
 from tui_domino.ui.session import Session, count, tile_text
+from tui_domino.ui.table import Table
 from tui_domino.ui.widgets.board import BoardView
 from tui_domino.ui.widgets.hand import HandView
 from tui_domino.ui.widgets.scoreboard import ScorePanel
@@ -65,7 +66,7 @@ class GameScreen(Screen[None]):
         *[Binding(str(n), f"pick({n})", "Pick", show=False) for n in range(0, 10)],
     ]
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Table) -> None:
         super().__init__()
         self.session = session
         self.sel = Selection(session.variant)
@@ -80,6 +81,13 @@ class GameScreen(Screen[None]):
         self._search_here = False  # the worker process failed: search in a thread instead
         self._looking = False  # the round is over and the player looks at the final board
         self._digit_at: float | None = None  # when a 1 was typed that may start a number
+
+    @property
+    def local(self) -> Session:
+        """The match played here (the computer's turns, the summary, the history): what a
+        duel's screen, whose table is the peer's too, does its own way."""
+        assert isinstance(self.session, Session), "a duel's table has no local match"
+        return self.session
 
     # -- layout --------------------------------------------------------------------------------
 
@@ -270,7 +278,7 @@ class GameScreen(Screen[None]):
             if self._looking:  # the hands the others kept (the viewer's is in the hand box)
                 kept = "; ".join(
                     f"{s.seats[p].name} kept "
-                    + (" ".join(tile_text(t) for t in state.hands[p]) or "nothing")
+                    + (" ".join(tile_text(t) for t in self.local.state.hands[p]) or "nothing")
                     for p in (0, 1) if p != s.viewer)
                 return f"The final table · {kept} · ⏎ the summary"
             return "The round is over."
@@ -337,13 +345,13 @@ class GameScreen(Screen[None]):
                 if not self.is_duel():
                     from tui_domino.ui import history_db
 
-                    history_db.round_over(s)  # kept for the history (written in a thread)
+                    history_db.round_over(self.local)  # kept for the history (written in a thread)
 
                 # The table's notices (hints, "not allowed") do not belong over the summary.
                 # Only those already shown go: one raised by this last move (a failed save)
                 # is still on its way to the app and arrives after the clearing.
                 self.app.clear_notifications()
-                self.app.push_screen(RoundSummary(s), self._after_summary)
+                self.app.push_screen(RoundSummary(self.local), self._after_summary)
             return
         if not s.is_human_turn():
             self.thinking = True
@@ -375,9 +383,9 @@ class GameScreen(Screen[None]):
     async def computer_turn(self, turn: int) -> None:
         delay = storage.effective_delay(self.app.settings) if hasattr(self.app, "settings") else 0
         move = None
-        if self.session.computer_searches() and not self._search_here:
+        if self.local.computer_searches() and not self._search_here:
             try:
-                move = await self.session.computer_move_in_process()
+                move = await self.local.computer_move_in_process()
             except Exception as exc:  # the worker could not run (a cancel is not an Exception)
                 self._search_here = True
                 self.notify("The computer's thinking process failed "
@@ -385,7 +393,7 @@ class GameScreen(Screen[None]):
                             "and the screen may pause while it does.",
                             title="Computer", severity="warning", timeout=8)
         if move is None:
-            move = await asyncio.to_thread(self.session.computer_move)
+            move = await asyncio.to_thread(self.local.computer_move)
         if delay:
             # a draw goes quicker than a placement, so a run of draws does not drag
             await asyncio.sleep(delay / 3 if move.kind == "draw" else delay)
@@ -395,7 +403,7 @@ class GameScreen(Screen[None]):
 
     def apply_move(self, move: rules.Move) -> bool:
         try:
-            self.session.play(move)
+            self.local.play(move)
         except rules.IllegalMove as exc:
             self.notify(str(exc), title="Not allowed", severity="warning")
             return False
@@ -406,7 +414,7 @@ class GameScreen(Screen[None]):
         return True
 
     def _after_summary(self, result: object = None) -> None:
-        s = self.session
+        s = self.local
         if result == "look":  # the final board first: Enter brings the summary back
             self._looking = True
             self.refresh_all(follow=False)
@@ -439,7 +447,7 @@ class GameScreen(Screen[None]):
         if self._looking and self.session.state.is_over:
             from tui_domino.ui.screens.summary import RoundSummary
 
-            self.app.push_screen(RoundSummary(self.session), self._after_summary)
+            self.app.push_screen(RoundSummary(self.local), self._after_summary)
             return
         if not self._my_turn():
             return
@@ -534,7 +542,7 @@ class GameScreen(Screen[None]):
             ranked = await asyncio.to_thread(coach.rank_json, view, seed)
         if turn != self._turn or not self.is_attached or not ranked:
             return
-        history_db.hint_used(self.session)
+        history_db.hint_used(self.local)
         best = rules.move_from_json(self.session.variant, ranked[0]["move"])
         if history_db.select_move(self.sel, best):
             self.redraw_choice()

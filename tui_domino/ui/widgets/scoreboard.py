@@ -9,7 +9,8 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from tui_domino.ui.contrast import muted_of
-from tui_domino.ui.session import VARIANT_TITLES, Session, fold
+from tui_domino.ui.session import VARIANT_TITLES, fold
+from tui_domino.ui.table import Table
 
 LOG_WIDTH = 24  # the panel's width (26, the game's .tcss) less its padding
 
@@ -29,7 +30,7 @@ class ScorePanel(Vertical):
         yield Static("Recent moves", id="log-title")
         yield Static(id="log")
 
-    def show(self, session: Session, thinking: bool = False) -> None:
+    def show(self, session: Table, thinking: bool = False) -> None:
         state = session.state
         view = session.view()
         match = session.match
