@@ -26,7 +26,7 @@ from itertools import combinations
 from typing import Any
 
 from tui_domino import rules
-from tui_domino.ai import classic_search
+from tui_domino.ai import classic_search, exact, tree
 from tui_domino.ai.inference import (
     Evidence,
     Knowledge,
@@ -364,17 +364,6 @@ def opponent_model(var: Variant, know: Knowledge, view: View,
 # -- ISMCTS -------------------------------------------------------------------------------------
 
 
-class Node:
-    __slots__ = ("children", "n", "w", "avail", "player")
-
-    def __init__(self, player: int) -> None:
-        self.children: dict[int, Node] = {}
-        self.n = 0
-        self.w = 0.0
-        self.avail = 1
-        self.player = player  # who made the move leading here
-
-
 def ismcts(
     var: Variant,
     base: Sim,
@@ -391,7 +380,6 @@ def ismcts(
     margin for the viewer divided by ``MARGIN_SCALE`` (not squashed, no match): the root's mean
     rewards times the scale are then each move's expected final margin (the coach's figures)."""
     me = know.me
-    opp = 1 - me
     root_legal = base.legal()
     if len(root_legal) == 1:
         return root_legal[0], {}
@@ -401,66 +389,14 @@ def ismcts(
     else:
         reward = _triominos_value_fn(var, me) if triominos else _reward_fn(var, me)
         reward = _with_match(reward, var.name, me, match)
-    playout = PLAYOUTS.get(var.name)
-    root = Node(opp)
     clock = time.perf_counter
-    deadline = clock() + budget.ms / 1000.0 if budget.ms is not None else math.inf
-    limit = budget.iterations if budget.iterations is not None else 1 << 30
-    max_depth = MAX_DEPTH[var.name]
-    ucb_c = UCB_C[var.name]
-    log = math.log
-    sqrt = math.sqrt
-    rand = rng.random
-    sample = sampler if sampler is not None else know.sample
-    deal = var.deal_hidden
-    it = 0
-    while it < limit:
-        if it & 15 == 0 and it and (clock() > deadline or (stop is not None and stop())):
-            break
-        it += 1
-        sim = base.clone()
-        oh, bz = sample(rng)
-        deal(sim, opp, oh, bz)
-        node = root
-        path: list[Node] = []
-        while not sim.over and len(path) < max_depth:
-            legal = sim.legal()
-            children = node.children
-            untried = [m for m in legal if m not in children]
-            player = sim.to_move
-            if untried:
-                m = untried[int(rand() * len(untried))]
-                for mm in legal:
-                    c = children.get(mm)
-                    if c is not None:
-                        c.avail += 1
-                child = Node(player)
-                children[m] = child
-                sim.play(m)
-                path.append(child)
-                break
-            best = None
-            bm = 0
-            bv = -math.inf
-            for mm in legal:
-                c = children[mm]
-                c.avail += 1
-                v = c.w / c.n + ucb_c * sqrt(log(c.avail) / c.n)
-                if v > bv:
-                    bv, best, bm = v, c, mm
-            assert best is not None
-            sim.play(bm)
-            path.append(best)
-            node = best
-        if not sim.over:
-            if playout is None:
-                sim.playout(rng)
-            else:
-                playout(sim, rng)
-        r = reward(sim)
-        for nd in path:
-            nd.n += 1
-            nd.w += r if nd.player == me else -r
+    root = tree.grow(
+        base, me, sampler if sampler is not None else know.sample, var.deal_hidden, reward,
+        PLAYOUTS.get(var.name), rng,
+        limit=budget.iterations if budget.iterations is not None else 1 << 30,
+        deadline=clock() + budget.ms / 1000.0 if budget.ms is not None else math.inf,
+        clock=clock, stop=stop, ucb_c=UCB_C[var.name], max_depth=MAX_DEPTH[var.name],
+    )
     stats = {m: (c.n, c.w / c.n if c.n else 0.0) for m, c in root.children.items()}
     best_m = max(root_legal, key=lambda m: (stats.get(m, (0, 0.0))))
     return best_m, stats
@@ -537,67 +473,17 @@ def _no_more_draws(var: Variant, view: View) -> bool:
     return bool(view["bazaar_size"] == 0)
 
 
-def _key(var: Variant, sim: Sim) -> tuple[Any, ...]:
-    if var.name == "classic":
-        return (sim.hands[0], sim.hands[1], sim.left, sim.right, sim.to_move)
-    if var.name == "triominos":
-        # The points so far count (the reward is not additive), and the board is its cells
-        # and the numbers on its points (which decide fits, hexagons and bridges).
-        return (sim.hands[0], sim.hands[1], sim.turn, sim.points[0] - sim.points[1],
-                frozenset(sim.occ), frozenset(sim.pnum.items()))
-    return (sim.hands[0], sim.hands[1], tuple(sim.ends), tuple(sim.closed), sim.to_move)
-
-
-class _OutOfTime(Exception):
-    pass
+# The exact solver's pieces (ai/exact.py), by the names the search has always given them.
+_key = exact.position_key
+_OutOfTime = exact.OutOfTime
 
 
 def _solve(var: Variant, sim: Sim, reward: Any, me: int, alpha: float, beta: float,
            table: dict[tuple[Any, ...], float], ctl: list[float], erratic: bool = False
            ) -> float:
-    """The exact value (for ``me``) of a perfect-information position, by alpha-beta; with
-    ``erratic`` the opponent picks any legal move with the same chance (his nodes are
-    averages: expectimax). ``ctl`` is [nodes searched, deadline, most nodes]: raises
-    _OutOfTime past the deadline or the most nodes."""
-    if sim.over:
-        return float(reward(sim))
-    ctl[0] += 1
-    if ctl[0] % 2048 == 0 and (time.perf_counter() > ctl[1] or ctl[0] > ctl[2]):
-        raise _OutOfTime
-    key = _key(var, sim)
-    hit = table.get(key)
-    if hit is not None:
-        return hit
-    maximize = sim.to_move == me
-    if erratic and not maximize:
-        moves = sim.legal()
-        total = 0.0
-        for m in moves:
-            child = sim.clone()
-            child.play(m)
-            total += _solve(var, child, reward, me, -math.inf, math.inf, table, ctl, True)
-        value = total / len(moves)
-        table[key] = value
-        return value
-    best = -math.inf if maximize else math.inf
-    a, b = alpha, beta
-    for m in sim.legal():
-        child = sim.clone()
-        child.play(m)
-        v = _solve(var, child, reward, me, a, b, table, ctl, erratic)
-        if maximize:
-            if v > best:
-                best = v
-            a = max(a, v)
-        else:
-            if v < best:
-                best = v
-            b = min(b, v)
-        if a >= b:
-            return best  # a bound, not the exact value: not stored
-    if alpha < best < beta:  # outside the window it is only a bound
-        table[key] = best
-    return best
+    """``exact.solve`` on this module's clock."""
+    return exact.solve(var, sim, reward, me, alpha, beta, table, ctl, erratic,
+                       time.perf_counter)
 
 
 def endgame(
