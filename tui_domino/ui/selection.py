@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tui_domino import rules
+from tui_domino.ui.drawing.triangle_grid import LABELS
+
+ARM_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West", "center": "centre"}
 
 
 @dataclass(frozen=True)
@@ -237,3 +240,23 @@ class Selection:
             )
         place = self.current_place()
         return place if isinstance(place, rules.Move) else None
+
+    def describe(self, place: Any, board_taken: bool = True) -> str:
+        """Where ``place`` is, in the hint line's words ("on the North arm and close it",
+        "on the left end", "at b, turn 2/3"); ``board_taken``: Triominos has a tile down
+        already (else the first tile opens the round, with no place to name)."""
+        if isinstance(place, ArmPlace):
+            if place.arm == "center":
+                return "in the centre"
+            close = " and close it" if self.close and self.can_close(place) else ""
+            return f"on the {ARM_NAMES[place.arm]} arm{close}"
+        if place.end is not None:
+            return "to open the round" if place.end == "center" else f"on the {place.end} end"
+        n = self.rotations_here()
+        here = [m for m in self.places() if m.cell == place.cell]
+        rot = f", turn {1 + here.index(place)}/{n}" if n > 1 else ""
+        if not board_taken:
+            return f"to open the round{rot}"
+        cells = list(dict.fromkeys(m.cell for m in self.places()))
+        label = LABELS[cells.index(place.cell) % len(LABELS)]
+        return f"at {label}{rot}"

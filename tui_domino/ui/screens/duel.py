@@ -28,6 +28,7 @@ from tui_domino.ui.contrast import muted_of
 from tui_domino.ui.duel_table import DuelTable, summary_session
 from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.duel_end import DuelOverScreen, LeaveScreen, verdict_text
+from tui_domino.ui.screens.duel_words import status_text, waiting_text
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.selection import Selection
 from tui_domino.ui.session import VARIANT_TITLES, fold
@@ -37,12 +38,6 @@ from tui_domino.ui.widgets.scoreboard import LOG_WIDTH, ScorePanel
 if TYPE_CHECKING:
     from tui_domino.net.transport import DuelSession
 
-STATE_WORDS = {
-    "waiting": "waiting",
-    "connected": "connected",
-    "reconnecting": "connection lost, reconnecting…",
-    "closed": "closed",
-}
 
 # The hint line counts down the last seconds of the turn deadline (net/core.TURN_TIMEOUT).
 TURN_WARNING = 60
@@ -304,77 +299,13 @@ class DuelScreen(GameScreen):
             f"Your hand · {n} tile{'' if n == 1 else 's'}")
 
     def show_status(self) -> None:
-        quiet = muted_of(self, "panel")
-        t = Text()
-        core = self.duel.core
-        if core.started:
-            t.append("Duel with ")
-            t.append(self.table.opponent, style="bold")
-            t.append(" · ")
-        state = self.conn
-        style = {"connected": "green", "reconnecting": "bold yellow", "closed": "red",
-                 "waiting": "yellow"}.get(state, "")
-        if self.result is not None:
-            t.append("match over", style="bold")
-        elif state == "waiting" and core.role == "host" and not core.started:
-            t.append("waiting for an opponent", style=style)
-        elif state == "waiting":
-            t.append("connecting…", style=style)
-        else:
-            t.append(STATE_WORDS.get(state, state), style=style)
-        if core.started and self.duel.phrase:  # the channel's verification phrase
-            t.append(f" · phrase: {self.duel.phrase}", style="bold")
-        if core.started and core.settings is not None:
-            s = core.settings
-            word = "limit" if s.variant == "spider" else "to"
-            t.append(f" · {VARIANT_TITLES.get(s.variant, s.variant)} {word} {s.target}",
-                     style=quiet)
-            if self.result is None:
-                t.append(" · t chat", style=quiet)
-        self.query_one("#net-status", Static).update(t)
+        self.query_one("#net-status", Static).update(status_text(
+            self.duel, self.table.opponent, self.conn, self.result is not None,
+            muted_of(self, "panel")))
 
     def waiting_text(self) -> Text:
-        quiet = muted_of(self, "background")
-        core = self.duel.core
-        t = Text(justify="center")
-        if self.problem:
-            t.append("The duel could not start\n\n", style="bold red")
-            t.append(self.problem + "\n\n")
-            t.append("Esc goes back.", style=quiet)
-            return t
-        if self.conn == "closed":
-            t.append("The connection is closed.\n\n", style="bold")
-            t.append("Esc goes back.", style=quiet)
-            return t
-        if core.role == "host" and not core.started:
-            settings = core.settings
-            if settings is not None:
-                word = "limit" if settings.variant == "spider" else "to"
-                t.append(f"{VARIANT_TITLES.get(settings.variant, settings.variant)} "
-                         f"{word} {settings.target}\n\n", style="bold")
-            t.append("Waiting for an opponent…\n\n", style="bold")
-            addresses = self.duel.addresses or [self.conn_detail]
-            t.append("Listening on:\n")
-            for a in addresses:
-                t.append(f"  {a}\n", style="bold")
-            if not getattr(self.duel, "code_shown", True):  # a lobby duel: the lobby keys it
-                t.append("\nYour opponent's game joins in a moment.\n\n", style=quiet)
-            else:
-                if self.duel.code:
-                    t.append("\nInvitation code: ")
-                    t.append(f"{self.duel.code}\n", style="bold")
-                t.append("\nYour opponent joins one of these from the menu "
-                         "(Network duel → Join)\n"
-                         f"or with: {self.duel.join_command()}\n\n", style=quiet)
-            t.append("Esc stops waiting.", style=quiet)
-            return t
-        if core.started:
-            t.append(f"{self.table.opponent} is here: the tiles are being shuffled…",
-                     style="bold")
-            return t
-        t.append("Connecting…\n\n", style="bold")
-        t.append("Esc gives up.", style=quiet)
-        return t
+        return waiting_text(self.duel, self.table.opponent, self.conn, self.problem,
+                            self.conn_detail, muted_of(self, "background"))
 
     def show_log(self) -> None:
         view = self.table.view()

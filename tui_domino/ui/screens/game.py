@@ -17,13 +17,9 @@ from textual.widgets import Footer, Static
 from tui_domino import rules
 from tui_domino.ui import storage
 from tui_domino.ui.ascii import key_words
-from tui_domino.ui.drawing.canvas import Canvas
-from tui_domino.ui.drawing.snake import layout_classic
-from tui_domino.ui.drawing.spinner import layout_spider
-from tui_domino.ui.drawing.tiles import COMPACT, DIGITS, PIPS_SHAPE, TileShape
-from tui_domino.ui.drawing.triangle_grid import LABELS, layout_triominos
+from tui_domino.ui.drawing.table import table_layout
 from tui_domino.ui.plain import plain
-from tui_domino.ui.selection import ArmPlace, Selection
+from tui_domino.ui.selection import Selection
 from tui_domino.ui.session import Session, count, tile_text
 from tui_domino.ui.table import Table
 from tui_domino.ui.widgets.board import BoardView
@@ -33,7 +29,6 @@ from tui_domino.ui.widgets.scoreboard import ScorePanel
 # How soon (seconds) a second digit must follow a 1 to pick the tenth tile or a later one.
 TWO_DIGITS = 0.8
 
-ARM_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West", "center": "centre"}
 
 
 class GameScreen(Screen[None]):
@@ -185,45 +180,15 @@ class GameScreen(Screen[None]):
 
     def draw_board(self, follow: bool = True) -> None:
         s = self.session
-        view = s.view()
         places = self.sel.shown_places()
         selected = self.sel.place_index
         if selected is not None and places:
             selected %= len(places)
-        variant = s.variant
         settings = getattr(self.app, "settings", None)
-        pips_ok = settings is None or settings.pips
-        layout: Any
-        if variant == "triominos":
-            viewer = s.viewer
-
-            def layout(width: int, height: int) -> Canvas:
-                return layout_triominos(view, places, selected, viewer)
-        else:
-            pending = list(self.sel.pending)
-
-            def draw(width: int, height: int, shape: TileShape) -> Canvas:
-                if variant == "classic":
-                    return layout_classic(view, width, places, selected, shape)
-                return layout_spider(view, places, selected, pending, shape, width + 2, height)
-
-            def layout(width: int, height: int) -> Canvas:
-                # pips when the whole table fits with them, else digits in boxes, else
-                # compact tiles; the board scrolls only when even those do not fit
-                shapes = [PIPS_SHAPE] if pips_ok and width >= 60 else []
-                drawn = []
-                for shape in (*shapes, DIGITS, COMPACT):
-                    cv = draw(width, height, shape)
-                    if cv.width <= width + 2 and cv.height <= height:
-                        return cv
-                    drawn.append(cv)
-
-                def beyond(cv: Canvas) -> int:  # the cells out of view
-                    w, h = max(cv.width, width + 2), max(cv.height, height)
-                    return w * h - (width + 2) * height
-
-                return min(drawn[-2:], key=beyond)
-        self.board.show(layout, follow=follow)
+        self.board.show(table_layout(s.variant, s.view(), places, selected,
+                                     list(self.sel.pending), s.viewer,
+                                     pips_ok=settings is None or settings.pips),
+                        follow=follow)
 
     def draw_hand(self) -> None:
         view = self.session.view()
@@ -254,23 +219,6 @@ class GameScreen(Screen[None]):
             text = key_words(text)
         self.query_one("#hint", Static).update(plain(text), layout=False)
 
-    def describe_place(self, place: Any) -> str:
-        if isinstance(place, ArmPlace):
-            if place.arm == "center":
-                return "in the centre"
-            close = " and close it" if self.sel.close and self.sel.can_close(place) else ""
-            return f"on the {ARM_NAMES[place.arm]} arm{close}"
-        if place.end is not None:
-            return "to open the round" if place.end == "center" else f"on the {place.end} end"
-        n = self.sel.rotations_here()
-        here = [m for m in self.sel.places() if m.cell == place.cell]
-        rot = f", turn {1 + here.index(place)}/{n}" if n > 1 else ""
-        if not self.session.view()["board"]:  # the first tile: no place on the board to name
-            return f"to open the round{rot}"
-        cells = list(dict.fromkeys(m.cell for m in self.sel.places()))
-        label = LABELS[cells.index(place.cell) % len(LABELS)]
-        return f"at {label}{rot}"
-
     def hint(self) -> str:
         s = self.session
         state = s.state
@@ -292,7 +240,8 @@ class GameScreen(Screen[None]):
         opts = s.state.options
         if place is not None and tile is not None:
             places = sel.places()
-            text = f"⏎ play {tile_text(tile)} {self.describe_place(place)}"
+            taken = s.variant != "triominos" or bool(s.view()["board"])
+            text = f"⏎ play {tile_text(tile)} {sel.describe(place, taken)}"
             if s.variant == "triominos":
                 cells = len(set(m.cell for m in places))
                 if cells > 1:

@@ -9,7 +9,6 @@ and recentres on ``z``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.segment import Segment
@@ -22,9 +21,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tui_domino.ui.drawing.canvas import Canvas
+from tui_domino.ui.drawing.table import Layout
 from tui_domino.ui.widgets.canvas_lines import StyleBook, canvas_strip, component_classes
-
-Layout = Callable[[int, int], Canvas]  # (table width, table height) -> the drawing
 
 
 class BoardView(ScrollView, can_focus=True):
