@@ -13,7 +13,8 @@ the core the time, which counts the deadlines: a dropped peer has ``resume_windo
 to come back (only his resume with the right token stops that clock), a connected one
 ``reveal_timeout`` seconds to reveal his keys. The host accepts connections itself, backing
 off (and saying so once) when the process runs out of file descriptors. See
-docs/protocol.md.
+docs/protocol.md. The channel's handshakes are net/handshake_io.py's, the joiner's
+reconnections net/rejoin.py's.
 """
 
 from __future__ import annotations
@@ -40,8 +41,13 @@ from tui_domino.net.core import (
     DuelCore,
     MatchSettings,
 )
+from tui_domino.net.handshake_io import Handshakes
+from tui_domino.net.handshake_io import channel_module as _channel
+from tui_domino.net.handshake_io import refuse as _refuse
 from tui_domino.net.listening import Listening, _listen, listening_addresses
 from tui_domino.net.messages import MAX_FRAME, MAX_LINE, error
+from tui_domino.net.rejoin import HANDSHAKE_TIMEOUT as HANDSHAKE_TIMEOUT
+from tui_domino.net.rejoin import join_loop
 
 if TYPE_CHECKING:
     from tui_domino.net.channel import Channel
@@ -54,14 +60,6 @@ OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.E
 ACCEPT_BACKOFF = (0.05, 2.0)
 CODE_TRIES = 3  # wrong invitation codes before the host replaces its code
 CODE_PENALTY = 0.5  # seconds: each wrong code puts the next try of a code this much later
-HANDSHAKE_TIMEOUT = 10.0  # seconds for a reconnection's handshake
-
-
-def _channel() -> Any:
-    """``tui_domino.net.channel``, imported when a channel is first needed."""
-    from tui_domino.net import channel
-
-    return channel
 
 
 class DuelSession:
@@ -109,8 +107,7 @@ class DuelSession:
         self.secure = False
         self.code_tries: int | None = CODE_TRIES
         self.code_penalty = CODE_PENALTY
-        self._wrong = 0  # wrong tries of the current code
-        self._next_try = 0.0  # loop time before which a try of the code is not answered
+        self.handshakes = Handshakes(self)  # the channel's handshakes (net/handshake_io.py)
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -196,7 +193,7 @@ class DuelSession:
                                                                limit=self._limit())
                 try:
                     if self.secure:
-                        chan = await self._join_handshake(reader, writer)
+                        chan = await self.handshakes.join(reader, writer)
                 except BaseException:
                     writer.close()
                     raise
@@ -204,7 +201,7 @@ class DuelSession:
             if core.journal is not None and hasattr(core.journal, "close"):
                 core.journal.close()
             raise
-        self._spawn(self._join_loop(reader, writer, chan))
+        self._spawn(join_loop(self, reader, writer, chan))
         self._spawn(self._clock())
         return self
 
@@ -379,7 +376,7 @@ class DuelSession:
         first: bytes | None = None
         chan: Channel | None = None
         if self.secure:
-            chan = await self._host_handshake(reader, writer)
+            chan = await self.handshakes.host(reader, writer)
             if chan is None:
                 return
         old = self._conn
@@ -415,128 +412,6 @@ class DuelSession:
             return
         if self.core.finished:
             self._close_soon()
-
-    # -- the channel's handshake -----------------------------------------------------------------
-
-    def _code_live(self) -> bool:
-        """Whether the invitation code still lets a joiner in: until the match's first
-        game frame from him (before it, his welcome may have been lost: he greets again)."""
-        return self.code is not None and (not self.core.started or self.core.received == 0)
-
-    async def _host_handshake(self, reader: asyncio.StreamReader,
-                              writer: asyncio.StreamWriter) -> Channel | None:
-        """The channel of a new connection to the host's port, or None when it was refused
-        (in words, in plain text) or broke off. A wrong code costs the match nothing."""
-        ch = _channel()
-        loop = asyncio.get_running_loop()
-        try:
-            async with asyncio.timeout(self.heartbeat):
-                line = await reader.readuntil(b"\n")
-            first = ch.read_pake(line.rstrip(b"\r\n"))
-            code = None
-            if first.kind == "code":
-                if not self._code_live():
-                    raise ch.HandshakeError("busy", "a match is already being played here "
-                                                    "(its invitation code was used)")
-                wait = self._next_try - loop.time()
-                if wait > 0:  # wrong codes were tried: each next try waits longer
-                    await asyncio.sleep(wait)
-                code = self.code
-                if code is None or not self._code_live():
-                    raise ch.HandshakeError("busy", "a match is already being played here")
-                password = ch.code_password(code)
-            else:
-                if not (self.core.started and self.core.channel_secret):
-                    raise ch.HandshakeError("token", "there is no match to resume here")
-                password = ch.resume_password(self.core.channel_secret)
-            exchange = ch.Exchange("host", password)
-            writer.write(ch.pake_line(first.kind, exchange.message))
-            chan: Channel = exchange.finish(bytes.fromhex(first.msg))
-            async with asyncio.timeout(self.heartbeat):
-                await writer.drain()
-                line = await reader.readuntil(b"\n")
-            try:
-                chan.check_confirm(line)
-            except ch.Tampered:
-                if code is not None:
-                    raise ch.HandshakeError("code", self._wrong_code(code)) from None
-                raise ch.HandshakeError("token", "wrong resume secret: this connection "
-                                                 "is not the match's joiner") from None
-            writer.write(chan.confirm())
-        except ch.HandshakeError as exc:
-            await _refuse(writer, exc.code, exc.message)
-            return None
-        except (TimeoutError, asyncio.LimitOverrunError, asyncio.IncompleteReadError,
-                ConnectionError, OSError):
-            writer.close()
-            return None
-        chan.kind = first.kind
-        return chan
-
-    def _wrong_code(self, code: str) -> str:
-        """Counts a wrong try of ``code``; replaces the code after ``code_tries`` of them.
-        Returns what the one who tried it is told."""
-        ch = _channel()
-        if code != self.code:
-            return "wrong invitation code"
-        loop = asyncio.get_running_loop()
-        self._next_try = max(loop.time(), self._next_try) + self.code_penalty
-        self._wrong += 1
-        if self.code_tries is not None and self._wrong >= self.code_tries:
-            self.code, self._wrong = ch.new_code(), 0
-            self._emit(ev.ProtocolError("code", (
-                f"{self.code_tries} wrong invitation codes were tried: {code} is no longer "
-                f"valid. The new code is {self.code}")))
-            self._emit(ev.Invitation(self.code, self.join_command()))
-            return ("wrong invitation code; the host has replaced it after too many wrong "
-                    "tries: ask for the new one")
-        left = "" if self.code_tries is None else (
-            f" ({self.code_tries - self._wrong} more before it is replaced)")
-        self._emit(ev.ProtocolError("code", f"somebody tried a wrong invitation code{left}; "
-                                            "still waiting for an opponent"))
-        return "wrong invitation code: check it with the host"
-
-    async def _join_handshake(self, reader: asyncio.StreamReader,
-                              writer: asyncio.StreamWriter) -> Channel:
-        """The joiner's side: on the code for a new match, on the resume secret for one
-        under way. Raises ``channel.Refused`` when the host refuses in words (or the
-        handshake shows tampering), OSError or TimeoutError when the connection fails."""
-        ch = _channel()
-        if self.core.started:
-            if not self.core.channel_secret:
-                raise ch.Refused("token", "this match began without an invitation code: "
-                                          "join it with --open, or start afresh (--fresh)")
-            kind, password = "resume", ch.resume_password(self.core.channel_secret)
-        else:
-            if self.code is None:
-                raise ch.Refused("code", "joining needs the host's invitation code")
-            kind, password = "code", ch.code_password(self.code)
-        exchange = ch.Exchange("join", password)
-        try:
-            writer.write(ch.pake_line(kind, exchange.message))
-            await writer.drain()
-            line = await reader.readuntil(b"\n")
-            chan: Channel = exchange.finish(ch.read_reply(line.rstrip(b"\r\n"), kind))
-            writer.write(chan.confirm())
-            await writer.drain()
-            line = await reader.readuntil(b"\n")
-            refused = ch.refusal(line.rstrip(b"\r\n"))
-            if refused is not None:
-                raise refused
-            chan.check_confirm(line)
-        except ch.HandshakeError as exc:
-            raise ch.Refused(exc.code, f"the host's handshake is broken: {exc.message}"
-                             ) from None
-        except ch.Tampered:
-            raise ch.Refused("tampered", "the host's key confirmation did not open: somebody "
-                                         "on the path altered the handshake") from None
-        except asyncio.IncompleteReadError:
-            raise ConnectionResetError("the host closed the connection during the "
-                                       "handshake") from None
-        except asyncio.LimitOverrunError:
-            raise ch.Refused("too_large", "the host's handshake line is too long") from None
-        chan.kind = kind
-        return chan
 
     def _commit(self, chan: Channel | None) -> None:
         """The match began (or was greeted again) on this connection's channel: its resume
@@ -577,51 +452,6 @@ class DuelSession:
             task = asyncio.ensure_future(self.close())
             self._closers.add(task)
             task.add_done_callback(self._closers.discard)
-
-    async def _join_loop(self, reader: asyncio.StreamReader,
-                         writer: asyncio.StreamWriter, chan: Channel | None = None) -> None:
-        while True:
-            self._conn = asyncio.current_task()
-            await self._serve(reader, writer, None, chan)
-            if self.core.finished or not self.core.started:
-                break
-            # Reconnect until the host takes the resume, or the core's resume window (on the
-            # clock task) runs out.
-            delay = 0.05
-            while True:
-                await asyncio.sleep(min(delay, self.tick_every * 4))
-                if self.core.finished or self._closing:
-                    self._close_soon()
-                    return
-                delay = min(delay * 2, 2.0)
-                try:
-                    assert self._target is not None
-                    async with asyncio.timeout(5.0):
-                        reader, writer = await asyncio.open_connection(
-                            *self._target, limit=self._limit())
-                except (OSError, TimeoutError):
-                    continue
-                if not self.secure:
-                    break
-                ch = _channel()
-                try:
-                    async with asyncio.timeout(HANDSHAKE_TIMEOUT):
-                        chan = await self._join_handshake(reader, writer)
-                    break
-                except ch.Refused as exc:
-                    writer.close()
-                    if exc.code in ("tampered", "bad_frame", "too_large"):
-                        continue  # somebody on the path: try again
-                    # The host will not take this match up (it knows another, or none):
-                    # the log stays, for a later try.
-                    self._emit(ev.ProtocolError(exc.code, exc.message, from_peer=True))
-                    self._emit(ev.ConnectionState("closed", exc.message))
-                    self._close_soon()
-                    return
-                except (OSError, TimeoutError):
-                    writer.close()
-                    continue
-        self._close_soon()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                      first: bytes | None = None, chan: Channel | None = None) -> None:
@@ -748,13 +578,3 @@ def _resume(journal_path: str | os.PathLike[str] | None) -> tuple[DuelCore | Non
     except jr.UnreadableLog as exc:
         return None, str(exc)
 
-
-async def _refuse(writer: asyncio.StreamWriter, code: str, message: str,
-                  chan: Channel | None = None) -> None:
-    """Refuses a connection in words (sealed when it has a channel) and closes it."""
-    with contextlib.suppress(Exception):
-        data = error(code, message)
-        writer.write(chan.seal(data) if chan is not None else data)
-        async with asyncio.timeout(1):
-            await writer.drain()
-        writer.close()
