@@ -12,27 +12,19 @@ then to open the game, idle time, keepalives, a bounded backlog of output (a cli
 stops taking output pauses its game, and is disconnected when that lasts), and a delay
 after a wrong password. A refused connection is told why (the reason of its ssh
 disconnect, which ssh clients print); on close every visitor is told why before the
-connection ends.
+connection ends. A visitor's session (its game's process, input, output and idle time) is
+ssh/visit.py's ``Visit``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import errno
-import fcntl
 import hmac
 import logging
 import os
-import pty
 import shutil
 import signal
-import socket
-import struct
 import sys
-import termios
-import time
-import uuid
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -43,17 +35,14 @@ from tui_domino import env
 from tui_domino.ssh.home import data_dir
 from tui_domino.ssh.hostkey import load_or_create_host_key
 from tui_domino.ssh.limits import Limits, RateLimiter, duration_text
-from tui_domino.ssh.lobby import Lobby, Member
+from tui_domino.ssh.lobby import Lobby
 from tui_domino.ssh.names import player_name
+from tui_domino.ssh.visit import TERMINAL_RESET as TERMINAL_RESET
+from tui_domino.ssh.visit import Visit
+from tui_domino.ssh.visit import kernel_send_queue as kernel_send_queue
+from tui_domino.ssh.visit import set_winsize as set_winsize
 
 log = logging.getLogger("tui_domino.ssh")
-
-# Cancels any escape sequence cut short, leaves the alternate screen, turns off mouse
-# reports, bracketed paste and the kitty keyboard mode, shows the cursor, resets colours.
-TERMINAL_RESET = (
-    "\x18\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?1016l"
-    "\x1b[?2004l\x1b[<u\x1b[?25h\x1b[?1049l\r\n"
-)
 
 # Variables a client may send (``ssh -o SetEnv=...``) that reach its game.
 ACCEPTED_ENV = ("COLORTERM", env.COLORS, env.MOUSE, "LANG", "LC_ALL",
@@ -67,29 +56,8 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent.parent
 REFUSING_AT_ONCE = 16
 REFUSING_PER_ADDRESS = 2
 REFUSE_WITHIN = 5.0
-# How often a visitor whose output is paused is looked at again.
-BACKLOG_POLL = 0.05
 
 __all__ = ["GameServer", "player_name", "serve_forever"]
-
-
-def kernel_send_queue(sock: Any) -> int:
-    """Bytes in the kernel's send queue of ``sock`` (sent and not yet acknowledged, or not
-    yet sent), where the system tells it (Linux); else 0."""
-    request = getattr(termios, "TIOCOUTQ", None)  # SIOCOUTQ on a socket
-    if sock is None or request is None:
-        return 0
-    try:
-        out = fcntl.ioctl(sock.fileno(), request, b"\0\0\0\0")
-    except (OSError, ValueError):
-        return 0
-    return int(struct.unpack("i", out)[0])
-
-
-def set_winsize(fd: int, cols: int, rows: int, xpix: int = 0, ypix: int = 0) -> None:
-    cols = max(1, min(cols, 1000))
-    rows = max(1, min(rows, 1000))
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, xpix, ypix))
 
 
 def visitor_command() -> list[str]:
@@ -356,386 +324,6 @@ class Connection(asyncssh.SSHServer):
                 "tui-domino: one game per connection; open another ssh connection to play.")
         self.visit = Visit(self.server, self)
         return self.visit
-
-
-def _why_lost(exc: Exception | None) -> str:
-    if exc is None:
-        return "hung up"
-    reason = getattr(exc, "reason", None)
-    return f"connection lost ({reason or exc})"
-
-
-class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
-    """One visitor's shell: a game process on a pseudo-terminal, wired to the channel."""
-
-    def __init__(self, server: GameServer, connection: Connection) -> None:
-        self.server = server
-        self.connection = connection
-        self.chan: Any = None
-        self.name = "guest"
-        self.term_type: str | None = None
-        self.term_size = (80, 24, 0, 0)
-        self.client_env: dict[str, str] = {}
-        self.master: int | None = None
-        self.proc: asyncio.subprocess.Process | None = None
-        self.home: Path | None = None
-        self.member: Member | None = None
-        self.cause: str | None = None  # why the visit ended, for the log
-        self.last_input = time.monotonic()
-        self.paused = False  # the game's output is not read: the client is behind
-        self.ended = False
-        self.task: asyncio.Task[None] | None = None
-        self._chan_paused = False
-        self._sock: Any = None
-        self._stall: asyncio.TimerHandle | None = None
-        self._poll: asyncio.TimerHandle | None = None
-        self._idle: asyncio.TimerHandle | None = None
-        self._pending_input = bytearray()
-        self._ending: asyncio.Task[None] | None = None
-        self.closed = asyncio.Event()
-
-    # -- asyncssh callbacks ------------------------------------------------------------------
-
-    def connection_made(self, chan: Any) -> None:
-        self.chan = chan
-        self.server.sessions.add(self)
-        limit = self.server.limits.write_buffer
-        chan.set_write_buffer_limits(high=limit, low=limit // 4)
-        self.name = player_name(chan.get_extra_info("username") or "")
-
-    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
-                      term_modes: Mapping[int, int]) -> bool:
-        self.term_type = term_type if term_type.isprintable() and len(term_type) < 64 else None
-        self.term_size = term_size
-        return True
-
-    def shell_requested(self) -> bool:
-        return True
-
-    def exec_requested(self, command: str) -> bool:
-        return False
-
-    def subsystem_requested(self, subsystem: str) -> bool:
-        return False
-
-    def session_started(self) -> None:
-        env = self.chan.get_environment()
-        self.client_env = {k: v for k, v in env.items() if isinstance(v, str)}
-        # Decided here and now, before a later packet (the end of the client's input, as
-        # from `ssh -T host </dev/null`) can close the channel unanswered.
-        refusal = self.server.refusal()
-        if refusal is None and self.term_type is None:
-            refusal = "tui-domino needs a terminal: connect with ssh -t."
-        if refusal is not None:
-            log.info("refused a visit of %s (%s): %s", self.name, self.connection.address,
-                     refusal)
-            self.ended = True
-            self._say_and_exit(refusal, 1)
-            return
-        self.connection.game_started()
-        self.server.visits.add(self)  # the seat is taken now, not when the game is up
-        self.task = asyncio.get_running_loop().create_task(self._run())
-
-    def data_received(self, data: bytes, datatype: Any) -> None:
-        self.last_input = time.monotonic()
-        if self.master is None:
-            return
-        self._pending_input += data
-        if len(self._pending_input) > 1 << 20:
-            self._pending_input.clear()  # the game is not reading: drop, never hoard
-        self._flush_input()
-
-    def terminal_size_changed(self, width: int, height: int, pixwidth: int,
-                              pixheight: int) -> None:
-        self.term_size = (width, height, pixwidth, pixheight)
-        if self.master is not None:
-            with contextlib.suppress(OSError):
-                set_winsize(self.master, width, height, pixwidth, pixheight)
-
-    def eof_received(self) -> bool:
-        self._end_soon(None, 0, "hung up")
-        return False
-
-    def break_received(self, msec: int) -> bool:
-        return False
-
-    def pause_writing(self) -> None:
-        # The channel holds more than write_buffer bytes beyond the client's window.
-        self._chan_paused = True
-        self._hold()
-
-    def resume_writing(self) -> None:
-        self._chan_paused = False
-        if self.paused:
-            self._check_backlog()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.server.sessions.discard(self)
-        self.closed.set()
-        self._end_soon(None, 0, _why_lost(exc))
-        self.connection.game_over()
-
-    # -- output: bounded whatever window the client grants ------------------------------------
-
-    def backlog(self) -> int:
-        """Bytes of output sent to this visitor and not yet taken by the client: held by
-        the channel beyond the window the client granted, waiting in the connection's
-        transport, and in the kernel's send queue. A client may grant any window (up to
-        4 GiB), so the channel's own count does not bound the output held for it; what
-        the client does not read piles up in the transport."""
-        held = self.chan.get_write_buffer_size() if self.chan is not None else 0
-        # asyncssh gives no public way to its transport, whose buffer grows without bound
-        # behind a window that large.
-        transport = getattr(self.connection.conn, "_transport", None)
-        if transport is not None:
-            held += transport.get_write_buffer_size()
-        return held + kernel_send_queue(self._sock)
-
-    def _write(self, data: bytes) -> None:
-        self.chan.write(data)
-        if self.backlog() > self.server.limits.write_buffer:
-            self._hold()
-
-    def _hold(self) -> None:
-        # The client is not taking output: stop reading the game (it waits, and what is
-        # held for the client stays bounded) and give the client stall_timeout seconds to
-        # catch up.
-        loop = asyncio.get_running_loop()
-        if not self.paused:
-            self.paused = True
-            if self.master is not None:
-                loop.remove_reader(self.master)
-        if self._stall is None:
-            self._stall = loop.call_later(self.server.limits.stall_timeout, self._stalled)
-        if self._poll is None:
-            self._poll = loop.call_later(BACKLOG_POLL, self._check_backlog)
-
-    def _check_backlog(self) -> None:
-        """Resumes the game's output once the client has taken most of what it was sent."""
-        loop = asyncio.get_running_loop()
-        if self._poll is not None:
-            self._poll.cancel()
-            self._poll = None
-        if not self.paused or self.ended:
-            return
-        if self._chan_paused or self.backlog() > self.server.limits.write_buffer // 4:
-            self._poll = loop.call_later(BACKLOG_POLL, self._check_backlog)
-            return
-        self.paused = False
-        if self._stall is not None:
-            self._stall.cancel()
-            self._stall = None
-        if self.master is not None:
-            loop.add_reader(self.master, self._on_output)
-
-    def _stalled(self) -> None:
-        self._stall = None
-        log.info("%s was not taking output; disconnected", self.name)
-        self._end_soon(None, 1, "stopped taking output")
-        # Nothing more can reach this client: drop what is held for it and the connection.
-        if self.chan is not None:
-            self.chan.abort()
-        if self.connection.conn is not None:
-            self.connection.conn.abort()
-
-    # -- the visit ---------------------------------------------------------------------------
-
-    async def _run(self) -> None:
-        try:
-            await self._play()
-        except Exception:
-            log.exception("visit of %s failed", self.name)
-            self._set_cause("the game could not start")
-            self._say_and_exit("The game could not start; sorry.", 1)
-        finally:
-            self.server.visits.discard(self)
-            self._cleanup()
-            name = self.member.name if self.member is not None else self.name
-            when = "" if self.member is not None else " before the game started"
-            log.info("%s (%s) left%s: %s", name, self.connection.address, when,
-                     self.cause or "hung up")
-
-    async def _play(self) -> None:
-        loop = asyncio.get_running_loop()
-        self.home = self.server.visitor_root / uuid.uuid4().hex
-        self.home.mkdir(mode=0o700)
-        self.home.chmod(0o700)  # whatever the server's umask
-        master, slave = pty.openpty()
-        ours, theirs = socket.socketpair()
-        try:
-            cols, rows, xpix, ypix = self.term_size
-            set_winsize(slave, cols, rows, xpix, ypix)
-            self.proc = await asyncio.create_subprocess_exec(
-                *self.server.command,
-                stdin=slave, stdout=slave, stderr=slave,
-                start_new_session=True,
-                pass_fds=(theirs.fileno(),),
-                env=self.server.visitor_env(self, self.home, theirs.fileno()),
-                cwd=str(self.home),
-                umask=0o077,  # the game's saves and settings: the server's user only
-            )
-        finally:
-            os.close(slave)
-            theirs.close()
-        self.master = master
-        if self.ended:  # the visitor left while the game was starting: _cleanup stops it
-            ours.close()
-            return
-        if self.connection.conn is not None:
-            self._sock = self.connection.conn.get_extra_info("socket")
-        os.set_blocking(master, False)
-        loop.add_reader(master, self._on_output)
-        self._arm_idle()
-        self.member = member = await self.server.lobby.join(self.name, ours)
-        log.info("%s (%s) arrived", member.name, self.connection.address)
-        try:
-            status = await self.proc.wait()
-        finally:
-            self.server.lobby.leave(member)
-        self._drain_output()
-        if self.ended:
-            return
-        self.ended = True
-        if status < 0:
-            self._set_cause(f"the game stopped (signal {-status})")
-            self._say_and_exit(f"The game stopped unexpectedly (signal {-status}).", 1)
-        elif status != 0:
-            self._set_cause(f"the game stopped (status {status})")
-            self._say_and_exit(f"The game stopped unexpectedly (status {status}).", status)
-        else:
-            self._set_cause("quit")
-            self._say_and_exit("Thanks for playing.", 0)
-
-    def _on_output(self) -> None:
-        assert self.master is not None
-        try:
-            data = os.read(self.master, 65536)
-        except BlockingIOError:
-            return
-        except OSError as exc:
-            if exc.errno == errno.EIO:  # every copy of the terminal's other end is closed
-                asyncio.get_running_loop().remove_reader(self.master)
-                return
-            raise
-        if data and self.chan is not None and not self.ended:
-            self._write(data)
-
-    def _drain_output(self) -> None:
-        if self.master is None or self.paused or self.chan is None:
-            return
-        for _ in range(64):
-            if self.backlog() > self.server.limits.write_buffer:
-                return
-            try:
-                data = os.read(self.master, 65536)
-            except OSError:
-                return
-            if not data:
-                return
-            if not self.ended:
-                self.chan.write(data)
-
-    def _flush_input(self) -> None:
-        if self.master is None or not self._pending_input:
-            return
-        try:
-            n = os.write(self.master, self._pending_input)
-        except BlockingIOError:
-            n = 0
-        except OSError:
-            self._pending_input.clear()
-            return
-        del self._pending_input[:n]
-        loop = asyncio.get_running_loop()
-        if self._pending_input:
-            loop.add_writer(self.master, self._flush_input)
-        else:
-            loop.remove_writer(self.master)
-
-    def _arm_idle(self) -> None:
-        limit = self.server.limits.idle_timeout
-        if limit <= 0 or self.ended:
-            return
-        left = self.last_input + limit - time.monotonic()
-        if left <= 0:
-            idle = duration_text(limit)
-            self._end_soon(f"You were idle for {idle}; come back any time.", 0,
-                           f"idle for {idle}")
-            return
-        self._idle = asyncio.get_running_loop().call_later(left, self._arm_idle)
-
-    def _set_cause(self, cause: str | None) -> None:
-        if self.cause is None and cause is not None:
-            self.cause = cause
-
-    def _end_soon(self, message: str | None, status: int, cause: str) -> None:
-        self._set_cause(cause)
-        if self._ending is None and not self.ended:
-            self._ending = asyncio.get_running_loop().create_task(self.end(message, status))
-
-    async def end(self, message: str | None, status: int = 0, cause: str | None = None) -> None:
-        """Stops the game; then, unless ``message`` is None, restores the visitor's
-        terminal, shows ``message`` and ends the session with ``status``."""
-        self._set_cause(cause)
-        if self.ended:
-            return
-        self.ended = True
-        await self._stop_game()
-        if message is not None and not self.paused:
-            self._say_and_exit(message, status, reset=True)
-        elif self.chan is not None:
-            self.chan.close()
-
-    async def _stop_game(self) -> None:
-        proc = self.proc
-        if proc is None or proc.returncode is not None:
-            return
-        for sig, wait in ((signal.SIGHUP, 1.0), (signal.SIGKILL, 5.0)):
-            try:
-                os.killpg(proc.pid, sig)
-            except ProcessLookupError:
-                return
-            try:
-                await asyncio.wait_for(proc.wait(), wait)
-                return
-            except TimeoutError:
-                continue
-
-    def _say_and_exit(self, message: str, status: int, reset: bool = False) -> None:
-        """Shows ``message`` and ends the session with ``status``: on the terminal, or on
-        the error output of a session without one (``ssh -T``)."""
-        if self.chan is None:
-            return
-        try:
-            if self.term_type is None:
-                prefix = "" if message.startswith("tui-domino") else "tui-domino: "
-                self.chan.write_stderr(f"{prefix}{message}\n".encode())
-            else:
-                text = (TERMINAL_RESET if reset else "") + f"tui-domino: {message}\r\n"
-                self.chan.write(text.encode())
-            self.chan.exit(status)
-        except (OSError, asyncssh.Error, BrokenPipeError):
-            pass
-
-    def _cleanup(self) -> None:
-        proc = self.proc
-        if proc is not None and proc.returncode is None:
-            # The visit ended without stopping its game (cancelled, or left while the game
-            # was starting): stop it now, or it would outlive the visit.
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
-        loop = asyncio.get_running_loop()
-        for timer in (self._stall, self._idle, self._poll):
-            if timer is not None:
-                timer.cancel()
-        self._stall = self._idle = self._poll = None
-        if self.master is not None:
-            loop.remove_reader(self.master)
-            loop.remove_writer(self.master)
-            os.close(self.master)
-            self.master = None
-        if self.home is not None:
-            shutil.rmtree(self.home, ignore_errors=True)
 
 
 async def serve_forever(server: GameServer, announce: Callable[[str], None] = print) -> None:
