@@ -1,0 +1,51 @@
+"""Focus always shows: in the New game and Settings forms the focused choice or field is
+drawn apart from the others (compact widgets have no border to light up)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.color import Color
+from textual.widgets import Input, Select
+
+from tests.ui.conftest import make_app
+from tui_domino.ui.contrast import ratio
+
+
+def colour(rich_colour: Any) -> Color:
+    return Color.from_rich_color(rich_colour)
+
+
+def background_at(app: Any, x: int, y: int) -> object:
+    strip = app.screen._compositor.render_strips()[y]
+    at = 0
+    for seg in strip:
+        if at <= x < at + seg.cell_length:
+            return seg.style.bgcolor if seg.style else None
+        at += seg.cell_length
+    return None
+
+
+@pytest.mark.parametrize("key", ["n", "s"])
+async def test_the_focused_choice_stands_out(key: str) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(key)
+        await pilot.pause()
+        fields = [w for w in app.screen.query("Select, Input") if w.display]
+        assert len(fields) >= 3
+        seen = 0
+        for _ in range(12):
+            focused = app.focused
+            if isinstance(focused, (Select, Input)):
+                others = [w for w in fields if w is not focused and type(w) is type(focused)]
+                mine = background_at(app, focused.region.x + 2, focused.region.y)
+                for other in others:
+                    theirs = background_at(app, other.region.x + 2, other.region.y)
+                    # apart to the eye, not by a tint: a contrast of 1.4 or more between them
+                    assert ratio(colour(mine), colour(theirs)) >= 1.4, (focused, other)
+                seen += 1
+            await pilot.press("tab")
+            await pilot.pause()
+        assert seen >= 3
