@@ -24,15 +24,14 @@ def make_app(seed: int = 1, **kw: object) -> DominoApp:
 
 
 async def settle(pilot: object, rounds: int = 50) -> None:
-    """Waits until the computer has nothing left to do (its moves run as workers)."""
+    """Waits until the computer has nothing left to do (its moves run as workers);
+    AssertionError when the screen is still thinking after ``rounds`` rounds."""
     app = pilot.app  # type: ignore[attr-defined]
     for _ in range(rounds):
         await pilot.pause()  # type: ignore[attr-defined]
         await app.workers.wait_for_complete()
         await pilot.pause()  # type: ignore[attr-defined]
-        screen = app.screen
-        busy = getattr(screen, "thinking", False)
-        if not busy and not app.workers:
+        if not getattr(app.screen, "thinking", False):
             return
-        if not busy:
-            return
+    raise AssertionError(f"the app never settled: {type(app.screen).__name__} still thinking "
+                         f"after {rounds} rounds")
