@@ -150,3 +150,77 @@ async def test_the_menu_line_counts_the_points_of_the_round_in_play(home: Path) 
         line = str(app.screen.query_one("#saved", Static).render())
         assert line == (f"Continue: Triominos, round 1: You {points[0]} · "
                         f"Computer {points[1]}")
+
+
+def _write_settings(home: Path, text: str) -> Path:
+    home.mkdir(parents=True, exist_ok=True)
+    path = home / storage.SETTINGS_NAME
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_whole_number_in_a_decimal_setting_is_taken(home: Path) -> None:
+    _write_settings(home, json.dumps({"computer_delay": 1, "ascii": True}))
+    settings, problem = storage.load_settings()
+    assert problem is None
+    assert settings.computer_delay == 1.0 and isinstance(settings.computer_delay, float)
+    assert settings.ascii is True
+
+
+def test_settings_of_a_wrong_type_or_value_are_told_and_kept_aside(home: Path) -> None:
+    bad = {
+        '{"name": 7}': "Expected `str`, got `int` - at `$.name`",
+        '{"pips": [true]}': "at `$.pips`",
+        '{"computer_delay": -1}': "at `$.computer_delay`",
+        '{"last_variant": "chess"}': "last_variant 'chess' is not one of",
+        '{"last_level": "genius"}': "last_level 'genius' is not one of",
+        "{ not json": "JSON is malformed",
+        "[1, 2]": "Expected `object`, got `array`",
+    }
+    for n, (text, why) in enumerate(bad.items(), 1):
+        path = _write_settings(home, text)
+        settings, problem = storage.load_settings()
+        assert settings == storage.Settings()  # the defaults
+        assert problem is not None and why in problem, problem
+        kept = sorted(home.glob("settings.unreadable-*.json"))
+        assert len(kept) == n and not path.exists()
+        assert f"kept as {home}" in problem and "the defaults are used" in problem
+        assert text in {k.read_text(encoding="utf-8") for k in kept}  # moved, not deleted
+    assert storage.Settings.load() == storage.Settings()  # none left: the defaults, quietly
+
+
+async def test_unreadable_settings_are_told_on_the_menu(home: Path) -> None:
+    from tui_domino.ui.app import DominoApp
+
+    _write_settings(home, '{"ascii": "sometimes"}')
+    app = DominoApp(seed=1)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        messages = [n.message for n in app._notifications]
+        assert any("settings could not be read" in m and "$.ascii" in m for m in messages)
+    assert app.settings == storage.Settings()
+
+
+def test_unknown_settings_keys_are_ignored(home: Path) -> None:
+    """Keys this version does not know (a later version's) are ignored, not refused, and
+    dropped at the next save; ``extra`` is where the game keeps what it adds."""
+    path = _write_settings(home, json.dumps({"ascii": True, "sound": "loud"}))
+    settings, problem = storage.load_settings()
+    assert problem is None and settings.ascii is True
+    settings.save()
+    assert "sound" not in json.loads(path.read_text(encoding="utf-8"))
+    assert not list(home.glob("settings.unreadable-*"))
+
+
+def test_settings_round_trip(home: Path) -> None:
+    home.mkdir(parents=True, exist_ok=True)
+    settings = storage.Settings(theme="nord", ascii=True, pips=False, animations=False,
+                                name="Zoë", second_name="日本", computer_delay=1.2,
+                                last_variant="triominos", last_level="hard",
+                                extra={"duel": {"variant": "spider", "port": 7777}})
+    settings.save()
+    assert storage.Settings.read() == settings
+    saved = json.loads((home / storage.SETTINGS_NAME).read_text(encoding="utf-8"))
+    assert saved["computer_delay"] == 1.2 and saved["extra"]["duel"]["port"] == 7777
+    assert storage.Settings.read() == storage.Settings.load()

@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import inspect
 import json
-import os
 import socket
 from collections.abc import Iterable
 from pathlib import Path
@@ -18,6 +17,7 @@ from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 
+from tui_domino import env
 from tui_domino.logs import logged
 from tui_domino.ssh.lobby_screen import ChallengeScreen, LobbyScreen
 from tui_domino.ui import storage
@@ -250,12 +250,11 @@ async def _close(session: Any) -> None:
 
 def run_visitor(name: str, lobby_fd: int) -> int:
     """Runs the game for one visitor; the name becomes the player's name."""
-    settings = storage.Settings.load()
+    settings, problem = storage.load_settings()
     settings.name = name
     with contextlib.suppress(OSError):
         settings.save()
-    seed = os.environ.get("TUI_DOMINO_SEED", "").strip()
-    app = VisitorApp(name, lobby_fd, settings=settings,
-                     seed=int(seed) if seed.isdigit() else None)
+    app = VisitorApp(name, lobby_fd, settings=settings, settings_problem=problem,
+                     seed=env.whole(env.SEED))
     app.run()
     return app.return_code or 0

@@ -66,9 +66,15 @@ class DominoApp(App[None]):
         seed: int | None = None,
         autosave: bool = True,
         min_size: tuple[int, int] = MIN_SIZE,
+        settings_problem: str | None = None,
     ) -> None:
+        """``settings_problem``: what was wrong with the settings file (told on mount);
+        without ``settings`` they are read here, and so is what was wrong."""
         super().__init__()
-        self.settings = settings if settings is not None else storage.Settings.load()
+        if settings is None:
+            settings, settings_problem = storage.load_settings()
+        self.settings = settings
+        self.settings_problem = settings_problem
         self.seed = seed
         self.autosave = autosave
         self.min_size = min_size
@@ -119,6 +125,8 @@ class DominoApp(App[None]):
         self.push_screen(MenuScreen())
         self.call_after_refresh(self.check_size)
         self.call_after_refresh(settle_memory)
+        if self.settings_problem is not None:
+            self.notify(self.settings_problem, severity="warning", timeout=15)
         if not self.is_headless and is_terminal(sys.__stdin__):
             loop = asyncio.get_running_loop()
             threading.Thread(target=self._watch_terminal, args=(loop,), daemon=True,
@@ -413,12 +421,12 @@ def main_app(
         raise SystemExit(f"unknown opponent {opponent!r}: choose one of {names}")
     if variant is not None and variant not in rules.VARIANTS:
         raise SystemExit(f"unknown game {variant!r}: choose one of {', '.join(rules.VARIANTS)}")
-    settings = storage.Settings.load()
+    settings, problem = storage.load_settings()
     if ascii_mode is not None:
         settings.ascii = ascii_mode
     if settings.last_level not in ai.PLAYERS:
         settings.last_level = "normal" if "normal" in ai.PLAYERS else next(iter(ai.PLAYERS))
-    app = DominoApp(settings=settings, seed=seed)
+    app = DominoApp(settings=settings, seed=seed, settings_problem=problem)
     if variant is not None:
 
         def begin() -> None:

@@ -9,17 +9,21 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
-from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from tui_domino import files
+import msgspec
+
+from tui_domino import ai, env, files, rules
 from tui_domino.files import quarantine
 
 SAVE_NAME = "current-match.json"
 SETTINGS_NAME = "settings.json"
 SAVE_KIND = "tui-domino-save"
+
+log = logging.getLogger(__name__)
 
 
 def data_dir() -> Path:
@@ -35,9 +39,11 @@ def write_json_atomic(path: Path, data: Any) -> None:
     os.replace(tmp, path)
 
 
-@dataclass
-class Settings:
-    """The player's preferences, kept in settings.json."""
+class Settings(msgspec.Struct, kw_only=True):
+    """The player's preferences, kept in settings.json. Read with msgspec: a whole number
+    in a decimal field is taken (``"computer_delay": 1``); a wrong type or an unknown game
+    or level refuses the file (``load_settings``). Keys this version does not know are
+    ignored (and dropped at the next save); ``extra`` keeps what other screens store."""
 
     theme: str = "textual-dark"
     ascii: bool = False
@@ -45,37 +51,65 @@ class Settings:
     animations: bool = True
     name: str = "You"
     second_name: str = "Guest"
-    computer_delay: float = 0.6
+    computer_delay: Annotated[float, msgspec.Meta(ge=0)] = 0.6
     last_variant: str = "classic"
     last_level: str = "normal"
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = msgspec.field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.last_variant not in rules.VARIANTS:
+            raise ValueError(f"last_variant {self.last_variant!r} is not one of "
+                             f"{', '.join(rules.VARIANTS)}")
+        if self.last_level not in ai.PLAYERS:
+            raise ValueError(f"last_level {self.last_level!r} is not one of "
+                             f"{', '.join(ai.PLAYERS)}")
+
+    @classmethod
+    def read(cls) -> Settings:
+        """The saved settings, the defaults when there are none; SettingsError (after
+        moving the file aside) when it is not JSON or holds a wrong type or value."""
+        path = data_dir() / SETTINGS_NAME
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return cls()
+        except OSError as exc:
+            raise SettingsError(f"The settings could not be read ({exc}); the defaults are "
+                                "used.") from exc
+        try:
+            return msgspec.json.decode(data, type=cls, strict=False)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            kept = quarantine(path)
+            raise SettingsError(f"The settings could not be read ({exc}). They were kept "
+                                f"as {kept}; the defaults are used.") from exc
 
     @classmethod
     def load(cls) -> Settings:
-        path = data_dir() / SETTINGS_NAME
-        try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return cls()
-        if not isinstance(raw, dict):
-            return cls()
-        out = cls()
-        for f in fields(cls):
-            if f.name in raw and isinstance(raw[f.name], type(getattr(out, f.name))):
-                setattr(out, f.name, raw[f.name])
-        return out
+        """The saved settings, or the defaults when they cannot be read (logged)."""
+        return load_settings()[0]
 
     def save(self) -> None:
-        write_json_atomic(data_dir() / SETTINGS_NAME, asdict(self))
+        write_json_atomic(data_dir() / SETTINGS_NAME, msgspec.to_builtins(self))
+
+
+class SettingsError(Exception):
+    """Settings that cannot be read; the message says what was wrong and what was done."""
+
+
+def load_settings() -> tuple[Settings, str | None]:
+    """The saved settings and None, or the defaults and what was wrong with the file (also
+    logged as a warning); the file is kept aside, never deleted."""
+    try:
+        return Settings.read(), None
+    except SettingsError as exc:
+        log.warning("%s", exc)
+        return Settings(), str(exc)
 
 
 def effective_delay(settings: Settings) -> float:
-    env_delay = os.environ.get("TUI_DOMINO_DELAY")
+    env_delay = env.number(env.DELAY)
     if env_delay is not None:
-        try:
-            return max(0.0, float(env_delay))
-        except ValueError:
-            pass
+        return max(0.0, env_delay)
     return max(0.0, settings.computer_delay) if settings.animations else 0.0
 
 
