@@ -18,6 +18,16 @@ from tui_domino.rules.round import (
     unseen_tiles,
 )
 from tui_domino.rules.state import RoundState
+from tui_domino.rules.types import (
+    ArmJSON,
+    BoardCellJSON,
+    HistoryRecord,
+    MatchContext,
+    MoveJSON,
+    PlacementJSON,
+    ScoreEventJSON,
+    SeatView,
+)
 
 __all__ = [
     "DEFAULTS",
@@ -26,12 +36,20 @@ __all__ = [
     "PASS",
     "TARGETS",
     "VARIANTS",
+    "ArmJSON",
+    "BoardCellJSON",
+    "HistoryRecord",
     "IllegalMove",
     "Match",
+    "MatchContext",
     "Move",
+    "MoveJSON",
     "Placement",
+    "PlacementJSON",
     "RoundState",
     "ScoreEvent",
+    "ScoreEventJSON",
+    "SeatView",
     "board_tiles",
     "determinize",
     "full_set",

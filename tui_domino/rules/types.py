@@ -1,0 +1,119 @@
+"""The engine's JSON, typed: what ``RoundState.view(player)`` gives a seat (per variant), its
+history's records, their moves and score events. The shapes are those of ``to_json`` in
+rules/state.py, rules/moves.py, rules/events.py and each variant's ``_board_json``
+(rules/classic.py, rules/spider.py, rules/triominos.py); see docs/engine.md."""
+
+from __future__ import annotations
+
+from typing import Any, NotRequired, TypedDict
+
+
+class ScoreEventJSON(TypedDict):
+    """``ScoreEvent.to_json()``: ``points`` added to (in spider: charged to) ``player``."""
+
+    player: int
+    points: int
+    reason: str
+    detail: NotRequired[str]
+
+
+class PlacementJSON(TypedDict):
+    """One spider tile put on an arm (or the centre), possibly closing it."""
+
+    tile: list[int]
+    arm: str
+    close: bool
+
+
+class MoveJSON(TypedDict):
+    """``Move.to_json()``: only the fields of its kind ("draw", "pass", "place") are there."""
+
+    kind: str
+    placements: NotRequired[list[PlacementJSON]]  # spider
+    tile: NotRequired[list[int]]  # classic, triominos
+    end: NotRequired[str]  # classic: "left", "right" or "center"
+    cell: NotRequired[list[int]]  # triominos
+    corners: NotRequired[list[int]]  # triominos
+
+
+class HistoryRecord(TypedDict):
+    """One move of a round's history; ``tile`` (a draw's tile) only in its player's view."""
+
+    player: int
+    move: MoveJSON
+    events: list[ScoreEventJSON]
+    tile: NotRequired[list[int]]
+
+
+class MatchContext(TypedDict):
+    """``view["match"]``, added by a match (``Match.view``): the totals banked before this
+    round and the target."""
+
+    totals: list[int]
+    target: int
+
+
+class ArmJSON(TypedDict):
+    """A spider arm: its tiles from the centre out, its open end, whether it is closed."""
+
+    tiles: list[list[int]]
+    end: int | None
+    closed: bool
+
+
+class BoardCellJSON(TypedDict):
+    """A Triominos tile on the board: its cell, its corners there, the tile, who put it."""
+
+    cell: list[int]
+    corners: list[int]
+    tile: list[int]
+    player: int
+
+
+class SeatView(TypedDict):
+    """``RoundState.view(player)``: all that ``player`` may see. The board's keys depend on
+    the variant: classic ``line``, ``ends``, ``forced``, ``leader``, ``bazaar_reserve``;
+    spider ``center``, ``arms``, ``opener``, ``opening_double``; triominos ``board``,
+    ``forced``, ``draws_this_turn``, ``leader``."""
+
+    format: int
+    variant: str
+    options: dict[str, Any]
+    to_move: int | None
+    points: list[int]
+    winner: int | None
+    over: bool
+    end_reason: str | None
+    history: list[HistoryRecord]
+    player: int
+    hand: list[list[int]]
+    hand_sizes: list[int]
+    bazaar_size: int
+    match: NotRequired[MatchContext]
+    # classic
+    line: NotRequired[list[list[int]]]
+    ends: NotRequired[list[int] | None]
+    bazaar_reserve: NotRequired[int]
+    # classic, triominos
+    forced: NotRequired[list[int] | None]
+    leader: NotRequired[int]
+    # spider
+    center: NotRequired[int | None]
+    arms: NotRequired[dict[str, ArmJSON]]
+    opener: NotRequired[int]
+    opening_double: NotRequired[int]
+    # triominos
+    board: NotRequired[list[BoardCellJSON]]
+    draws_this_turn: NotRequired[int]
+
+
+__all__ = [
+    "ArmJSON",
+    "BoardCellJSON",
+    "HistoryRecord",
+    "MatchContext",
+    "MoveJSON",
+    "PlacementJSON",
+    "ScoreEventJSON",
+    "SeatView",
+]
