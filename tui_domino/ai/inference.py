@@ -30,6 +30,7 @@ from tui_domino.rules import triangle_grid as grid
 from tui_domino.rules.options import resolve_options
 from tui_domino.rules.triominos_sim import PATTERN_MASK as T_PATTERN_MASK
 from tui_domino.rules.triominos_sim import TriominosSim
+from tui_domino.rules.types import HistoryRecord, MoveJSON
 
 View = dict[str, Any]
 
@@ -107,6 +108,12 @@ class Knowledge:
         return chosen, bazaar
 
 
+def _domino(tile: list[int]) -> tuple[int, int]:
+    """The ``dominoes.INDEX`` key of a domino as the engine's JSON writes it."""
+    a, b = sorted(tile)
+    return (a, b)
+
+
 def _bits(mask: int) -> list[int]:
     out = []
     while mask:
@@ -123,7 +130,7 @@ class _ClassicBoard:
     def __init__(self, view: View) -> None:
         self.left = self.right = 7
 
-    def play(self, move: dict[str, Any]) -> None:
+    def play(self, move: MoveJSON) -> None:
         a, b = move["tile"]
         if move["end"] == "center" or self.left == 7:
             self.left, self.right = a, b
@@ -146,7 +153,7 @@ class _SpiderBoard:
         self.ends = [7, 7, 7, 7]
         self.closed = [False] * 4
 
-    def play(self, move: dict[str, Any]) -> None:
+    def play(self, move: MoveJSON) -> None:
         for p in move["placements"]:
             a, b = p["tile"]
             if p["arm"] == "center":
@@ -173,7 +180,7 @@ class _TriominosBoard:
     def __init__(self, view: View) -> None:
         self.sim = TriominosSim(resolve_options("triominos", view.get("options")))
 
-    def play(self, move: dict[str, Any]) -> None:
+    def play(self, move: MoveJSON) -> None:
         r, c = move["cell"]
         x, y, z = move["corners"]
         self.sim.put(grid.key(r, c), x * 36 + y * 6 + z)
@@ -185,7 +192,7 @@ class _TriominosBoard:
         return m
 
 
-_BOARDS: dict[str, Any] = {
+_BOARDS: dict[str, type[_ClassicBoard] | type[_SpiderBoard] | type[_TriominosBoard]] = {
     "classic": _ClassicBoard,
     "spider": _SpiderBoard,
     "triominos": _TriominosBoard,
@@ -251,7 +258,7 @@ def knowledge(view: View) -> Knowledge:
     opts = resolve_options(view["variant"], view.get("options"))
     hand_size = opts["hand_size"]
     board = _BOARDS[view["variant"]](view)
-    history = view.get("history") or []
+    history: list[HistoryRecord] = view.get("history") or []
     first_tile: tuple[int, ...] | None = None
     for rec in history:
         mv = rec["move"]
@@ -279,8 +286,11 @@ def knowledge(view: View) -> Knowledge:
             if kind == "pass":
                 voids.append(board.fits())
             elif kind == "place":
-                tiles = [p["tile"] if "tile" in p else p["corners"]
-                         for p in mv.get("placements") or [mv]]
+                placements = mv.get("placements")
+                if placements:
+                    tiles = [p["tile"] for p in placements]
+                else:
+                    tiles = [mv["tile"] if "tile" in mv else mv["corners"]]
                 if last_was_opp_draw and slots:
                     slots.pop()  # the drawn tile: nothing else fitted
                     tiles = tiles[1:]
@@ -323,7 +333,8 @@ def play_evidence(view: View) -> Evidence:
     board = _ClassicBoard(view)
     # His placements since his last draw: (tile, fit mask then, whether it was a choice).
     placed: list[tuple[int, int, bool]] = []
-    for rec in view.get("history") or []:
+    history: list[HistoryRecord] = view.get("history") or []
+    for rec in history:
         mv = rec["move"]
         kind = mv["kind"]
         if rec["player"] == opp and kind == "draw":
@@ -331,7 +342,7 @@ def play_evidence(view: View) -> Evidence:
         if kind != "place":
             continue
         if rec["player"] == opp:
-            tile = D.INDEX[tuple(sorted(mv["tile"]))]
+            tile = D.INDEX[_domino(mv["tile"])]
             placed.append((tile, board.fits(), mv["end"] != "center"))
         board.play(mv)
     return _choices(placed)
@@ -366,14 +377,14 @@ def past_evidence(view: View) -> list[Stretch]:
         return []
     me = view["player"]
     opp = 1 - me
-    history = view.get("history") or []
+    history: list[HistoryRecord] = view.get("history") or []
     opts = resolve_options("classic", view.get("options"))
     # Every tile we ever held (the hand now and all we placed): at any point each was in our
     # hand, on the table or still in the bazaar to be drawn by us later, never in his hand.
     ours = D.mask_of(view["hand"])
     for rec in history:
         if rec["player"] == me and rec["move"]["kind"] == "place":
-            ours |= 1 << D.INDEX[tuple(sorted(rec["move"]["tile"]))]
+            ours |= 1 << D.INDEX[_domino(rec["move"]["tile"])]
     board = _ClassicBoard(view)
     on_table = 0
     size = opts["hand_size"]
@@ -391,11 +402,11 @@ def past_evidence(view: View) -> list[Stretch]:
                 size += 1
                 continue
             if kind == "place":
-                tile = D.INDEX[tuple(sorted(mv["tile"]))]
+                tile = D.INDEX[_domino(mv["tile"])]
                 placed.append((tile, board.fits(), mv["end"] != "center"))
                 size -= 1
         if kind == "place":
-            on_table |= 1 << D.INDEX[tuple(sorted(mv["tile"]))]
+            on_table |= 1 << D.INDEX[_domino(mv["tile"])]
             board.play(mv)
     return out
 

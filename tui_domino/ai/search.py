@@ -21,6 +21,7 @@ import math
 import random
 import time
 from bisect import bisect
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -43,6 +44,12 @@ from tui_domino.rules.triominos_sim import PATTERN_MASK, mask_value
 from tui_domino.rules.triominos_sim import TriominosSim as _TSim
 
 View = dict[str, Any]
+Stop = Callable[[], bool]  # asked now and then: True ends the search
+Reward = tree.Reward
+Playout = tree.Playout
+Sampler = tree.Sampler
+# The bazaar's tiles that cannot be drawn in classic when a view does not say (the rules').
+CLASSIC_RESERVE: int = rules.DEFAULTS["classic"]["bazaar_reserve"]
 
 
 @dataclass(frozen=True)
@@ -75,7 +82,7 @@ UCB_C = {"classic": 1.0, "spider": 0.7, "triominos": 0.7}
 MAX_DEPTH = {"classic": 1000, "spider": 1000, "triominos": 1000}
 
 
-def resolve_budget(variant: str, budget: Any) -> Budget:
+def resolve_budget(variant: str, budget: Budget | float | None) -> Budget:
     """A ``Budget`` from None (the default), a ``Budget``, or a number of seconds."""
     if budget is None:
         return Budget(DEFAULT_ITERATIONS[variant], DEFAULT_MS)
@@ -125,7 +132,7 @@ def match_outcome(variant: str, match: Match, points: list[int], me: int) -> int
     return None
 
 
-def _with_match(reward: Any, variant: str, me: int, match: Match | None) -> Any:
+def _with_match(reward: Reward, variant: str, me: int, match: Match | None) -> Reward:
     if match is None:
         return reward
 
@@ -139,7 +146,7 @@ def _with_match(reward: Any, variant: str, me: int, match: Match | None) -> Any:
     return with_match
 
 
-def _reward_fn(var: Variant, me: int) -> Any:
+def _reward_fn(var: Variant, me: int) -> Reward:
     scale = MARGIN_SCALE[var.name]
     tanh = math.tanh
     if var.name == "triominos":
@@ -169,7 +176,7 @@ CLASSIC_GREEDY = 0.8
 CLASSIC_BLOCK = 12
 
 
-def _classic_playout(sim: Any, rng: random.Random) -> None:
+def _classic_playout(sim: Sim, rng: random.Random) -> None:
     """Classic to the round's end with the blocking, heavy-first policy above."""
     sim.playout(rng, greedy=CLASSIC_GREEDY, block=CLASSIC_BLOCK)
 
@@ -202,7 +209,7 @@ def _triominos_playout(sim: _TSim, rng: random.Random) -> None:
         sim.play(best)
 
 
-def _triominos_value_fn(var: Variant, me: int, points: bool = False) -> Any:
+def _triominos_value_fn(var: Variant, me: int, points: bool = False) -> Reward:
     """The reward of a (possibly unfinished) Triominos playout for ``me``; with ``points`` the
     margin estimated, in units of the margin's scale, not squashed."""
     scale = MARGIN_SCALE["triominos"]
@@ -227,7 +234,7 @@ def _triominos_value_fn(var: Variant, me: int, points: bool = False) -> Any:
     return reward
 
 
-def _points_fn(var: Variant, me: int) -> Any:
+def _points_fn(var: Variant, me: int) -> Reward:
     """The points margin for ``me`` of a finished dominoes round, in units of the margin's
     scale (positive is good): a reward that averages to the expected margin."""
     scale = MARGIN_SCALE[var.name]
@@ -239,7 +246,7 @@ def _points_fn(var: Variant, me: int) -> Any:
     return points_d
 
 
-PLAYOUTS: dict[str, Any] = {"classic": _classic_playout, "triominos": _triominos_playout}
+PLAYOUTS: dict[str, Playout] = {"classic": _classic_playout, "triominos": _triominos_playout}
 
 
 # The opponent model for weighting hidden deals (classic). He is one of two kinds of player:
@@ -370,9 +377,9 @@ def ismcts(
     know: Knowledge,
     rng: random.Random,
     budget: Budget,
-    stop: Any = None,
+    stop: Stop | None = None,
     match: Match | None = None,
-    sampler: Any = None,
+    sampler: Sampler | None = None,
     points: bool = False,
 ) -> tuple[int, dict[int, tuple[int, float]]]:
     """Searches from ``base`` (the viewer to move); returns the chosen compact move and the root
@@ -407,7 +414,7 @@ def classic_ismcts(
     know: Knowledge,
     rng: random.Random,
     budget: Budget,
-    stop: Any = None,
+    stop: Stop | None = None,
     match: Match | None = None,
     model: OpponentModel | None = None,
     points: bool = False,
@@ -469,7 +476,7 @@ ENDGAME_NODES = 200_000
 
 def _no_more_draws(var: Variant, view: View) -> bool:
     if var.name == "classic":
-        return bool(view["bazaar_size"] <= view.get("bazaar_reserve", 2))
+        return bool(view["bazaar_size"] <= view.get("bazaar_reserve", CLASSIC_RESERVE))
     return bool(view["bazaar_size"] == 0)
 
 
@@ -478,7 +485,7 @@ _key = exact.position_key
 _OutOfTime = exact.OutOfTime
 
 
-def _solve(var: Variant, sim: Sim, reward: Any, me: int, alpha: float, beta: float,
+def _solve(var: Variant, sim: Sim, reward: Reward, me: int, alpha: float, beta: float,
            table: dict[tuple[Any, ...], float], ctl: list[float], erratic: bool = False
            ) -> float:
     """``exact.solve`` on this module's clock."""
@@ -556,7 +563,8 @@ def endgame(
 # -- the player ---------------------------------------------------------------------------------
 
 
-def hard(view: View, rng: random.Random, budget: Any = None, stop: Any = None) -> rules.Move:
+def hard(view: View, rng: random.Random, budget: Budget | float | None = None,
+         stop: Stop | None = None) -> rules.Move:
     """The hard player: exact endgame search when it applies, else ISMCTS."""
     start = time.perf_counter()
     var = variant_of(view)
