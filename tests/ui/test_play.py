@@ -10,6 +10,7 @@ from tests.ui.conftest import make_app, settle
 from tests.ui.helpers import (
     board_offset,
     classic_state,
+    footer_actions,
     game,
     hand_offset,
     screen_lines,
@@ -423,3 +424,25 @@ async def test_every_tile_of_a_triominos_hand_is_visible_and_reachable() -> None
             await pilot.pause()
             assert screen.sel.tile_index == n - 1, (n, keys_typed)
             await pilot.pause(0.9)  # (a 1 alone waits a moment for a second digit)
+
+
+async def test_with_the_table_focused_the_hint_and_footer_say_the_arrows_pan() -> None:
+    state = classic_state([[6, 1], [0, 5], [6, 3], [2, 5]], [[6, 4], [4, 2]], bazaar_size=5)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, session_with(state, "classic"))
+        steps = {a for a in footer_actions(screen) if a.startswith("step")}
+        assert steps and screen.hint().startswith("⏎ play")
+        await pilot.click(offset=board_offset(app, 0))  # a click on the table focuses it
+        await pilot.pause()
+        if not isinstance(screen.focused, BoardView):  # (the click played a place: focus it)
+            screen.board.focus()
+            await pilot.pause()
+        assert isinstance(screen.focused, BoardView)
+        assert not steps & footer_actions(screen)  # no "Tile" or "Place" in the footer
+        assert screen.hint().startswith("The arrows pan the table")
+        assert "The arrows pan the table" in "\n".join(screen_lines(app))
+        await pilot.press("tab")  # back to the hand: the tiles' keys again
+        await pilot.pause()
+        assert isinstance(screen.focused, HandView)
+        assert steps <= footer_actions(screen) and not screen.hint().startswith("The arrows")

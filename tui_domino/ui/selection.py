@@ -10,6 +10,8 @@ from tui_domino import rules
 from tui_domino.ui.drawing.triangle_grid import LABELS
 
 ARM_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West", "center": "centre"}
+# How soon (seconds) a second digit must follow a 1 to pick the tenth tile or a later one.
+TWO_DIGITS = 0.8
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,7 @@ class Selection:
     place_index: int | None = None
     close: bool = False
     pending: list[ArmPlace] = field(default_factory=list)
+    _digit_at: float | None = None  # when a 1 was typed that may start a number
 
     # -- refreshing after every move -----------------------------------------------------------
 
@@ -260,3 +263,17 @@ class Selection:
         cells = list(dict.fromkeys(m.cell for m in self.places()))
         label = LABELS[cells.index(place.cell) % len(LABELS)]
         return f"at {label}{rot}"
+
+    def pick(self, n: int, now: float) -> int | None:
+        """The hand's index for the digit key ``n`` typed at ``now`` (seconds): 1-9 the
+        first nine tiles, 0 the tenth, and a 1 followed within ``TWO_DIGITS`` by another
+        digit the tenth on (1 then 2: the twelfth; a Triominos hand holds 16 and more).
+        None when the hand has no such tile."""
+        index = n - 1 if n else 9
+        if self._digit_at is not None and now - self._digit_at < TWO_DIGITS:
+            self._digit_at = None
+            if 10 + n <= len(self.hand):
+                index = 9 + n
+        elif n == 1 and len(self.hand) >= 10:
+            self._digit_at = now  # perhaps the first of two digits
+        return index if 0 <= index < len(self.hand) else None

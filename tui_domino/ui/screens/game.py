@@ -26,10 +26,6 @@ from tui_domino.ui.widgets.board import BoardView
 from tui_domino.ui.widgets.hand import HandView
 from tui_domino.ui.widgets.scoreboard import ScorePanel
 
-# How soon (seconds) a second digit must follow a 1 to pick the tenth tile or a later one.
-TWO_DIGITS = 0.8
-
-
 
 class GameScreen(Screen[None]):
     """A match in play."""
@@ -75,7 +71,6 @@ class GameScreen(Screen[None]):
         self._board: BoardView | None = None  # made in compose
         self._search_here = False  # the worker process failed: search in a thread instead
         self._looking = False  # the round is over and the player looks at the final board
-        self._digit_at: float | None = None  # when a 1 was typed that may start a number
 
     @property
     def local(self) -> Session:
@@ -142,7 +137,16 @@ class GameScreen(Screen[None]):
             return variant == "spider"
         if action == "hint":
             return not self.is_duel()
-        return True
+        # the arrows pan the table while it has the focus: then no "Tile/Place" keys
+        return not (action == "step" and isinstance(self.focused, BoardView))
+
+    def on_descendant_focus(self) -> None:
+        """The footer and the hint line say what the arrows do now."""
+        self.refresh_bindings()
+        if self.is_mounted and not self.taken_off():
+            self.show_hint()
+
+    on_descendant_blur = on_descendant_focus
 
     def is_duel(self) -> bool:
         """A duel's screen (it offers its own commands): no coach, no history of ours."""
@@ -222,6 +226,8 @@ class GameScreen(Screen[None]):
     def hint(self) -> str:
         s = self.session
         state = s.state
+        if isinstance(self.focused, BoardView) and not state.is_over:
+            return "The arrows pan the table · Tab or a click on the hand: back to the tiles"
         if state.is_over:
             if self._looking:  # the hands the others kept (the viewer's is in the hand box)
                 kept = "; ".join(
@@ -504,20 +510,10 @@ class GameScreen(Screen[None]):
         self.board.scroll_relative(dx, dy, animate=False)
 
     def action_pick(self, n: int) -> None:
-        """The n-th tile of the hand (0: the tenth). A 1 followed at once by another digit
-        reaches the tiles from the tenth on: 1 then 2 is the twelfth (a Triominos hand holds
-        16 and more)."""
-        now = time.monotonic()
-        index = n - 1 if n else 9
-        if self._digit_at is not None and now - self._digit_at < TWO_DIGITS:
-            self._digit_at = None
-            if 10 + n <= len(self.sel.hand):
-                index = 9 + n
-        elif n == 1 and len(self.sel.hand) >= 10:
-            self._digit_at = now  # perhaps the first of two digits
-        if not 0 <= index < len(self.sel.hand):
-            return
-        if self._browse(index) or not self._my_turn():
+        """The n-th tile of the hand (``Selection.pick``: 0 the tenth, 1 and a digit at once
+        the tenth on)."""
+        index = self.sel.pick(n, time.monotonic())
+        if index is None or self._browse(index) or not self._my_turn():
             return
         self.sel.select_tile(index)
         self.redraw_choice()
