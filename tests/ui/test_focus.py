@@ -49,3 +49,14 @@ async def test_the_focused_choice_stands_out(key: str) -> None:
             await pilot.press("tab")
             await pilot.pause()
         assert seen >= 3
+
+
+async def test_the_settings_done_button_sits_in_the_middle() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        done = app.screen.query_one("#done")
+        box = done.parent.parent.region  # the form's box (the button is centred in it)
+        left, right = done.region.x - box.x, box.right - done.region.right
+        assert abs(left - right) <= 2, (left, right)

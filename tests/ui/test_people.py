@@ -186,3 +186,15 @@ async def test_the_palettes_screenshot_saves_an_svg_and_says_where() -> None:
         assert "tui-domino" in saved[0].read_text()
         said = [n.message for n in app._notifications]
         assert said == [f"Saved the screen as {saved[0]}"]
+
+
+def test_the_help_lists_only_the_keys_of_its_game() -> None:
+    from tui_domino.ui.screens.help import MENU_HELP, keys_table
+
+    classic, spider, triominos = (keys_table(v) for v in ("classic", "spider", "triominos"))
+    assert "triomino" not in classic and "| c |" not in classic and "| m |" not in classic
+    assert "| c |" in spider and "| m |" in spider and "| r |" not in spider
+    assert "| r |" in triominos and "| c |" not in triominos
+    for table in (classic, spider, triominos):  # the keys as the game binds them
+        assert "| h | the coach's" in table and "| H j k l |" in table
+    assert "| d | a network duel" in MENU_HELP and "| h | the history" in MENU_HELP

@@ -133,3 +133,15 @@ async def test_esc_on_the_summary_shows_the_final_table_and_enter_brings_it_back
         await pilot.press("enter")
         await settle(pilot)
         assert session.match.round_no == 2 and not isinstance(app.screen, RoundSummary)
+
+
+def test_spiders_charged_points_read_as_a_cost_not_a_gain() -> None:
+    from tui_domino.ui.screens.summary import summary_table
+
+    session = session_round_over("spider", 0)
+    cells = [str(c) for col in summary_table(session).columns for c in col._cells]
+    assert any(c.strip().isdigit() and int(c) > 0 for c in cells)  # the points charged
+    assert not any(c.startswith("+") for c in cells)
+    classic = [str(c) for col in summary_table(session_round_over("classic", 2)).columns
+               for c in col._cells]
+    assert any(c.startswith("+") for c in classic)  # classic's points are won

@@ -54,26 +54,33 @@ RULES = {
 """,
 }
 
-KEYS = """\
-## Keys
+# The keys of a game, each with the variants it is for (None: all).
+KEY_ROWS: list[tuple[str, str, tuple[str, ...] | None]] = [
+    ("← → or 1-9, 0", "choose a tile of your hand (bright tiles fit), even while the other "
+     "side plays", None),
+    ("1 then a digit", "the tenth tile on, typed at once: 1 2 is the twelfth", ("triominos",)),
+    ("↑ ↓", "choose where it goes (highlighted on the table)", None),
+    ("Enter", "play it (or click the tile / the place twice)", None),
+    ("r", "turn the triomino at its place", ("triominos",)),
+    ("c", "close the arm with this double", ("spider",)),
+    ("m", "add this double to the turn / take it back", ("spider",)),
+    ("d / p", "draw / pass, when the rules allow it", None),
+    ("h", "the coach's best moves from what you can see", None),
+    ("H j k l", "pan the table; mouse wheel too", None),
+    ("Tab", "move the focus between hand and table (arrows then pan)", None),
+    ("z", "recentre the table on the play", None),
+    ("Esc", "back to the menu (the match is saved after every move)", None),
+    ("Ctrl+P", "the command palette", None),
+    ("?", "this help", None),
+]
 
-| key | does |
-|---|---|
-| ← → or 1-9, 0 | choose a tile of your hand (bright tiles fit), even while the other side plays |
-| 1 then a digit | the tenth tile on, typed at once: 1 2 is the twelfth |
-| ↑ ↓ | choose where it goes (highlighted on the table) |
-| Enter | play it (or click the tile / the place twice) |
-| r | turn the triomino at its place |
-| c | close the arm with this double (spider) |
-| m | add this double to the turn / take it back (spider) |
-| d / p | draw / pass, when the rules allow it |
-| h j k l | pan the table; mouse wheel too |
-| Tab | move the focus between hand and table (arrows then pan) |
-| z | recentre the table on the play |
-| Esc | back to the menu (the match is saved after every move) |
-| Ctrl+P | the command palette |
-| ? | this help |
-"""
+
+def keys_table(variant: str) -> str:
+    """The keys of ``variant``'s game as a Markdown table (no key of another game)."""
+    rows = [f"| {key} | {does} |" for key, does, only in KEY_ROWS
+            if only is None or variant in only]
+    return "## Keys\n\n| key | does |\n|---|---|\n" + "\n".join(rows) + "\n"
+
 
 MENU_HELP = """\
 ## tui-domino
@@ -88,6 +95,8 @@ The match is saved after every move; *Continue* resumes it.
 |---|---|
 | ↑ ↓ Enter | choose in the menu |
 | n / c / s | new game, continue, settings |
+| d | a network duel (host one or join one) |
+| h | the history of your matches, and your statistics |
 | Ctrl+P | the command palette |
 | ? | this help |
 | q | quit |
@@ -119,7 +128,7 @@ class HelpScreen(ModalScreen[None]):
         if self.variant is None:
             text = MENU_HELP + "\n" + "\n".join(RULES.values())
         else:
-            text = RULES[self.variant] + "\n" + KEYS
+            text = RULES[self.variant] + "\n" + keys_table(self.variant)
         with Vertical() as box:
             box.border_title = "Help · Esc closes"
             with VerticalScroll():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Vertical
+from textual.containers import Center, Grid, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
@@ -59,7 +59,8 @@ class SettingsScreen(Screen[None]):
                 yield Label("Second player's name")
                 yield Input(s.second_name, id="second", max_length=14, compact=True)
             yield Static("ASCII drawing helps terminals that misdraw box characters.", id="note")
-            yield Button("Done", variant="primary", id="done", compact=True)
+            with Center():
+                yield Button("Done", variant="primary", id="done", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -27,15 +27,20 @@ def summary_table(session: Session) -> Table:
     for name in names:
         table.add_column(plain(name[:12]), justify="right", no_wrap=True)
     counted = ("tiles played", "drawing", "passing", "hexagon", "bridge")
+
+    def points(p: int) -> str:
+        # Spider's points are charged, a cost: no plus sign to read as a gain
+        return str(p) if spider else f"{p:+d}"
+
     for what, pts, counts in session.round_lines():
         cells = []
         for p, n in zip(pts, counts, strict=True):
             if not n:
                 cells.append("–")  # an en dash: nothing (ASCII mode draws "-")
             elif what in counted:
-                cells.append(f"{p:+d} ({n})")
+                cells.append(f"{points(p)} ({n})")
             else:
-                cells.append(f"{p:+d}")
+                cells.append(points(p))
         table.add_row(plain(what), *(plain(c) for c in cells))
     table.add_row(
         Text("this round" + (" (charged)" if spider else ""), style="bold"),
