@@ -446,3 +446,77 @@ async def test_with_the_table_focused_the_hint_and_footer_say_the_arrows_pan() -
         await pilot.pause()
         assert isinstance(screen.focused, HandView)
         assert steps <= footer_actions(screen) and not screen.hint().startswith("The arrows")
+
+
+def _real_round(seed: int, human_draws: bool = False) -> Session:
+    """A round dealt by the game (it keeps its deal), at the person's turn; with
+    ``human_draws``, one where the person can only draw."""
+    from tui_domino import ai
+    from tui_domino.ui.session import Seat
+
+    for n in range(seed, seed + 400):
+        session = Session.new("classic", [Seat("You"), Seat("Computer", "computer", "greedy")],
+                              seed=n, autosave=False)
+        state = session.state
+        while state.to_move == 1 and not state.is_over:
+            state.apply(ai.PLAYERS["greedy"](state.view(1), session.ai_rng(), None))
+        kinds = {m.kind for m in state.legal_moves()} if state.to_move == 0 else set()
+        if kinds and (kinds == {"draw"}) == human_draws:
+            return session
+    raise AssertionError("no such round")
+
+
+async def test_u_takes_back_my_move_and_the_computers_reply() -> None:
+    from tui_domino.ui import history_db
+
+    session = _real_round(1)
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        screen = await open_game(app, pilot, session)
+        before = session.state.to_json()
+        await pilot.press("enter")  # my move, then the computer's reply
+        await settle(pilot)
+        assert len(session.state.history) > len(before["history"])
+        await pilot.press("u")
+        await settle(pilot)
+        assert session.state.to_json() == before  # as it was before my move
+        assert session.state.to_move == 0 and screen.sel.playable()
+        assert history_db.log_for(session).take_backs == 1
+        app.settings.take_backs = False  # the "no take-backs" setting
+        await pilot.press("enter")
+        await settle(pilot)
+        moved = session.state.to_json()
+        await pilot.press("u")
+        await pilot.pause()
+        assert session.state.to_json() == moved
+        assert any("Take-backs are off" in n.message for n in app._notifications)
+
+
+async def test_a_draw_taken_back_draws_the_same_tile_again() -> None:
+    session = _real_round(1, human_draws=True)
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await open_game(app, pilot, session)
+        start = len(session.state.history)
+        await pilot.press("d")
+        await settle(pilot)
+        drawn = session.state.history[start]["tile"]
+        await pilot.press("u")
+        await settle(pilot)
+        assert len(session.state.history) == start
+        await pilot.press("d")
+        await settle(pilot)
+        assert session.state.history[start]["tile"] == drawn  # the deal is fixed
+
+
+async def test_nothing_of_mine_to_take_back_is_said() -> None:
+    session = _real_round(1)
+    assert not any(r["player"] == 0 for r in session.state.history)  # my first turn
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await open_game(app, pilot, session)
+        before = session.state.to_json()
+        await pilot.press("u")
+        await pilot.pause()
+        assert session.state.to_json() == before
+        assert any("no move of yours" in n.message for n in app._notifications)

@@ -63,6 +63,7 @@ class MatchLog:
         self.key = {"variant": m.variant, "seed": m.seed}
         self.rounds: list[dict[str, Any]] = []
         self.hints = 0  # in the round in play
+        self.take_backs = 0  # in the round in play
         self.match_id: int | None = None  # once stored
         self.recorded = False
         self._load(session)
@@ -81,10 +82,13 @@ class MatchLog:
         hints = raw.get("hints")
         if isinstance(hints, int) and raw.get("round") == session.match.round_no:
             self.hints = hints
+        backs = raw.get("take_backs")
+        if isinstance(backs, int) and raw.get("round") == session.match.round_no:
+            self.take_backs = backs
 
     def payload(self, round_no: int) -> dict[str, Any]:
         return {"key": self.key, "round": round_no, "hints": self.hints,
-                "rounds": self.rounds}
+                "take_backs": self.take_backs, "rounds": self.rounds}
 
 
 _logs: weakref.WeakKeyDictionary[Session, MatchLog] = weakref.WeakKeyDictionary()
@@ -136,6 +140,15 @@ def _remove_rounds() -> None:
         rounds_path().unlink()
 
 
+def take_back_used(session: Session) -> None:
+    """One more take-back in the round in play (kept in the side file, in a thread)."""
+    log = log_for(session)
+    log.take_backs += 1
+    if session.autosave:
+        payload = json.loads(json.dumps(log.payload(session.match.round_no)))
+        _start(_quiet(_write_rounds), payload)
+
+
 def hint_used(session: Session) -> None:
     """One more hint in the round in play (kept in the side file, in a thread)."""
     log = log_for(session)
@@ -170,9 +183,10 @@ def round_over(session: Session) -> dict[str, Any]:
     number = m.round_no
     rec = next((r for r in log.rounds if r.get("number") == number), None)
     if rec is None:
-        rec = round_record(session.state, number, hints=log.hints)
+        rec = round_record(session.state, number, hints=log.hints,
+                           take_backs=log.take_backs)
         log.rounds.append(rec)
-        log.hints = 0
+        log.hints = log.take_backs = 0
     if m.is_over and not log.recorded:
         log.recorded = True
         kw = {"variant": m.variant, "target": m.target, "options": m.options,

@@ -247,6 +247,37 @@ class Session:
         seed = self.ai_rng().getrandbits(32)
         return await worker.choose_in_process(self.match.player_view(tm), level, budget_ms, seed)
 
+    def take_back_index(self) -> int | None:
+        """Where a take-back would rewind the round to: just before the last move of the
+        one person at this table against the computer (None: nothing to take back, the
+        round is over, or no computer plays here)."""
+        humans = self.human_seats
+        if len(humans) != 1 or self.state.is_over:
+            return None
+        me = humans[0]
+        history = self.state.history
+        return next((i for i in range(len(history) - 1, -1, -1)
+                     if history[i]["player"] == me), None)
+
+    def take_back(self) -> bool:
+        """Takes back the person's last move and the computer's replies: the round is
+        dealt again from its deal and replayed up to it (the deal is fixed, so the tiles
+        to come stay the same: a draw taken back draws the same tile again). Then saves."""
+        upto = self.take_back_index()
+        if upto is None:
+            return False
+        from tui_domino.history.records import deal_of, leader_of, replay
+
+        state = self.state
+        try:
+            rnd = {"deal": deal_of(state), "leader": leader_of(state), "moves": state.history}
+            self.match.round = replay(self.variant, rnd, state.options, upto=upto)
+        except ValueError:  # a round not dealt by this game (a test's, a hand-made save)
+            return False
+        self._view_cache = None
+        self.save()
+        return True
+
     def next_round(self) -> None:
         self.match.next_round()
         self.save()

@@ -49,6 +49,7 @@ class Settings(msgspec.Struct, kw_only=True):
     ascii: bool = False
     pips: bool = True  # dominoes with pips when the table has room for them
     animations: bool = True
+    take_backs: bool = True  # u takes your last move back against the computer
     name: str = "You"
     second_name: str = "Guest"
     computer_delay: Annotated[float, msgspec.Meta(ge=0)] = 0.6

@@ -48,6 +48,7 @@ class GameScreen(Screen[None]):
         Binding("m", "mark", "Add"),
         Binding("z", "recentre", "Centre", show=False),
         Binding("h", "hint", "Hint", show=False),
+        Binding("u", "take_back", "Take back", show=False),
         Binding("H", "pan(-4, 0)", "Pan", show=False),
         Binding("l", "pan(4, 0)", "Pan", show=False),
         Binding("k", "pan(0, -2)", "Pan", show=False),
@@ -135,7 +136,7 @@ class GameScreen(Screen[None]):
             return variant == "triominos"
         if action in ("close_arm", "mark"):
             return variant == "spider"
-        if action == "hint":
+        if action in ("hint", "take_back"):
             return not self.is_duel()
         # the arrows pan the table while it has the focus: then no "Tile/Place" keys
         return not (action == "step" and isinstance(self.focused, BoardView))
@@ -502,6 +503,30 @@ class GameScreen(Screen[None]):
         if history_db.select_move(self.sel, best):
             self.redraw_choice()
         self.notify(coach.hint_line(ranked), title="Coach: expected points", timeout=12)
+
+    def action_take_back(self) -> None:
+        """u: your last move and the computer's reply, taken back (not in duels, nor with
+        the "no take-backs" setting; counted on the round summary and in the history)."""
+        settings = getattr(self.app, "settings", None)
+        if settings is not None and not settings.take_backs:
+            self.notify("Take-backs are off (Settings).", timeout=3)
+            return
+        s = self.local
+        if s.take_back_index() is None:
+            self.notify("There is no move of yours to take back in this round.", timeout=3)
+            return
+        from tui_domino.ui import history_db
+
+        self.workers.cancel_group(self, "computer")  # its reply to that move is void too
+        self._turn += 1
+        if not s.take_back():
+            self.notify("This round cannot be taken back.", timeout=3)
+            return
+        history_db.take_back_used(s)
+        self.sel = Selection(s.variant)
+        self.thinking = False
+        self.refresh_all(follow=True)
+        self.next_step()
 
     def action_recentre(self) -> None:
         self.board.recentre()

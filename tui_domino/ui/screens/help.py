@@ -66,6 +66,7 @@ KEY_ROWS: list[tuple[str, str, tuple[str, ...] | None]] = [
     ("m", "add this double to the turn / take it back", ("spider",)),
     ("d / p", "draw / pass, when the rules allow it", None),
     ("h", "the coach's best moves from what you can see", None),
+    ("u", "take your last move back, and the computer's reply (not in duels)", None),
     ("H j k l", "pan the table; mouse wheel too", None),
     ("Tab", "move the focus between hand and table (arrows then pan)", None),
     ("z", "recentre the table on the play", None),

@@ -49,7 +49,10 @@ class SettingsScreen(Screen[None]):
                 yield Tick("pips when there is room", s.pips, id="pips", compact=True)
                 yield Label("Animations")
                 yield Tick("animations and pauses", s.animations, id="animations",
-                               compact=True)
+                           compact=True)
+                yield Label("Take-backs")
+                yield Tick("u takes your last move back", s.take_backs,
+                           id="take_backs", compact=True)
                 yield Label("Computer's pause")
                 yield Select([("none", 0.0), ("short", 0.3), ("normal", 0.6), ("long", 1.2)],
                              value=s.computer_delay if s.computer_delay in (0.0, 0.3, 0.6, 1.2)
@@ -92,6 +95,8 @@ class SettingsScreen(Screen[None]):
         elif event.checkbox.id == "animations":
             s.animations = event.value
             self.app.animation_level = "full" if event.value else "none"
+        elif event.checkbox.id == "take_backs":
+            s.take_backs = event.value
         self._save()
 
     def on_input_changed(self, event: Input.Changed) -> None:

@@ -111,7 +111,8 @@ class RoundSummary(ModalScreen[str]):
                 yield Static(summary_table(s))
                 rec = self._record()
                 if rec is not None:
-                    yield Static(f"Hints used this round: {rec.get('hints', 0)}", id="hints")
+                    yield Static(f"Hints used this round: {rec.get('hints', 0)} · "
+                                 f"moves taken back: {rec.get('take_backs', 0)}", id="hints")
             label = "See the result" if over else "Next round"
             with Horizontal(id="buttons"):
                 yield Button(label, id="next", variant="primary", compact=True)
