@@ -487,46 +487,15 @@ class GameScreen(Screen[None]):
 
     @work(exclusive=True, group="coach")
     async def coach_hint(self, turn: int) -> None:
-        from tui_domino.ai import coach, worker
-        from tui_domino.ui import history_db
+        from tui_domino.ui.screens import aids
 
-        view = self.session.view()
-        seed = coach.move_seed(len(self.session.state.history))
-        try:
-            ranked = await worker.rank_in_process(view, seed)
-        except Exception:  # the worker could not run: search in a thread instead
-            ranked = await asyncio.to_thread(coach.rank_json, view, seed)
-        if turn != self._turn or not self.is_attached or not ranked:
-            return
-        history_db.hint_used(self.local)
-        best = rules.move_from_json(self.session.variant, ranked[0]["move"])
-        if history_db.select_move(self.sel, best):
-            self.redraw_choice()
-        self.notify(coach.hint_line(ranked), title="Coach: expected points", timeout=12)
+        await aids.coach_hint(self, turn)
 
     def action_take_back(self) -> None:
-        """u: your last move and the computer's reply, taken back (not in duels, nor with
-        the "no take-backs" setting; counted on the round summary and in the history)."""
-        settings = getattr(self.app, "settings", None)
-        if settings is not None and not settings.take_backs:
-            self.notify("Take-backs are off (Settings).", timeout=3)
-            return
-        s = self.local
-        if s.take_back_index() is None:
-            self.notify("There is no move of yours to take back in this round.", timeout=3)
-            return
-        from tui_domino.ui import history_db
+        """u: your last move and the computer's reply, taken back (``aids.take_back``)."""
+        from tui_domino.ui.screens import aids
 
-        self.workers.cancel_group(self, "computer")  # its reply to that move is void too
-        self._turn += 1
-        if not s.take_back():
-            self.notify("This round cannot be taken back.", timeout=3)
-            return
-        history_db.take_back_used(s)
-        self.sel = Selection(s.variant)
-        self.thinking = False
-        self.refresh_all(follow=True)
-        self.next_step()
+        aids.take_back(self)
 
     def action_recentre(self) -> None:
         self.board.recentre()
