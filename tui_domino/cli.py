@@ -7,7 +7,9 @@ import sys
 from typing import Any
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(game_only: bool = False) -> argparse.ArgumentParser:
+    """The whole command line; ``game_only``: just the game's own (``tui-domino`` and
+    ``tui-domino play``), which spares the start-up the other commands' modules."""
     p = argparse.ArgumentParser(
         prog="tui-domino",
         description="Classic dominoes, Domino Spider and Triominos in the terminal.",
@@ -22,6 +24,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, help="deal the match from this seed")
     play.add_argument("--ascii", action="store_true", default=None,
                       help="draw with plain ASCII instead of box-drawing characters")
+    if game_only:
+        return p
 
     from tui_domino.net.cli import seconds
 
@@ -67,7 +71,10 @@ def missing_terminal() -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    given = sys.argv[1:] if argv is None else argv
+    # starting the game (no command, or play) needs none of the other commands' modules
+    game_only = (not given or given[0] == "play") and not {"-h", "--help"} & set(given)
+    args = build_parser(game_only).parse_args(given)
     # (``host`` and ``join`` play on a plain console without a terminal: below)
     why = missing_terminal() if args.command in (None, "play") else None
     if why is not None:

@@ -52,3 +52,22 @@ def test_an_unknown_level_is_refused():
     state = position("classic", 1, 0)
     with pytest.raises(ValueError):
         choose(state.view(state.to_move), "grandmaster", random.Random(0))
+
+
+def test_the_strengths_names_are_the_players() -> None:
+    from tui_domino import ai
+
+    assert set(ai.NAMES) == set(ai.PLAYERS) and [n for n, _ in ai.MENU] == list(ai.NAMES)
+
+
+def test_the_players_load_only_when_used() -> None:
+    """The menu, the settings and a saved match need only the strengths' names: starting
+    the app loads none of the players' modules (a good part of the start-up time)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, tui_domino.ui.app, tui_domino.ui.storage; "
+            "print(sorted(m for m in sys.modules if m.startswith('tui_domino.ai.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert "tui_domino.ai.levels" not in out and "tui_domino.ai.simulation" not in out, out

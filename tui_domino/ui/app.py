@@ -416,16 +416,16 @@ def main_app(
     match straight away; otherwise the main menu shows."""
     from tui_domino import ai
 
-    if opponent is not None and opponent != "person" and opponent not in ai.PLAYERS:
-        names = ", ".join([*ai.PLAYERS, "person"])
+    if opponent is not None and opponent != "person" and opponent not in ai.NAMES:
+        names = ", ".join([*ai.NAMES, "person"])
         raise SystemExit(f"unknown opponent {opponent!r}: choose one of {names}")
     if variant is not None and variant not in rules.VARIANTS:
         raise SystemExit(f"unknown game {variant!r}: choose one of {', '.join(rules.VARIANTS)}")
     settings, problem = storage.load_settings()
     if ascii_mode is not None:
         settings.ascii = ascii_mode
-    if settings.last_level not in ai.PLAYERS:
-        settings.last_level = "normal" if "normal" in ai.PLAYERS else next(iter(ai.PLAYERS))
+    if settings.last_level not in ai.NAMES:
+        settings.last_level = "normal"
     app = DominoApp(settings=settings, seed=seed, settings_problem=problem)
     if variant is not None:
 

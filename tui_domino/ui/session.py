@@ -127,8 +127,8 @@ class Session:
                     raise ValueError("a seat's name and level must be text")
                 if s.kind not in ("human", "computer"):
                     raise ValueError(f"unknown seat kind {s.kind!r}")
-                if s.is_computer and s.level not in ai.PLAYERS:
-                    s.level = next(iter(ai.PLAYERS))
+                if s.is_computer and s.level not in ai.NAMES:
+                    s.level = ai.NAMES[0]
             match = rules.match_from_json(d["match"])
         except (KeyError, TypeError) as exc:
             raise ValueError(f"malformed save: {exc!r}") from exc

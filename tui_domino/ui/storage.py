@@ -61,9 +61,9 @@ class Settings(msgspec.Struct, kw_only=True):
         if self.last_variant not in rules.VARIANTS:
             raise ValueError(f"last_variant {self.last_variant!r} is not one of "
                              f"{', '.join(rules.VARIANTS)}")
-        if self.last_level not in ai.PLAYERS:
+        if self.last_level not in ai.NAMES:
             raise ValueError(f"last_level {self.last_level!r} is not one of "
-                             f"{', '.join(ai.PLAYERS)}")
+                             f"{', '.join(ai.NAMES)}")
 
     @classmethod
     def read(cls) -> Settings:

@@ -75,7 +75,7 @@ class NewGameScreen(Screen[None]):
             variant = "classic"
         level = f"computer:{settings.last_level}"
         if level not in {v for _, v in opponent_choices()}:
-            level = "computer:normal" if "normal" in ai.PLAYERS else opponent_choices()[0][1]
+            level = "computer:normal"
         with Vertical() as box:
             box.border_title = "New game"
             with Grid(id="main"):
