@@ -198,3 +198,31 @@ def test_the_help_lists_only_the_keys_of_its_game() -> None:
     for table in (classic, spider, triominos):  # the keys as the game binds them
         assert "| h | the coach's" in table and "| H j k l |" in table
     assert "| d | a network duel" in MENU_HELP and "| h | the history" in MENU_HELP
+
+
+async def test_new_game_remembers_the_target_of_each_game() -> None:
+    from textual.widgets import Select
+
+    from tui_domino.ui.screens.new_game import NewGameScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        screen.query_one("#target", Select).value = 50
+        await pilot.pause()
+        screen.action_start()  # a classic match to 50
+        await settle(pilot)
+        app.pop_screen()  # back to the menu
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen.query_one("#target", Select).value == 50  # remembered
+        app.screen.query_one("#variant", Select).value = "spider"  # another game: its own
+        await pilot.pause()
+        assert app.screen.query_one("#target", Select).value == 100
+        app.screen.query_one("#variant", Select).value = "classic"
+        await pilot.pause()
+        assert app.screen.query_one("#target", Select).value == 50

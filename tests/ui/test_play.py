@@ -520,3 +520,36 @@ async def test_nothing_of_mine_to_take_back_is_said() -> None:
         await pilot.pause()
         assert session.state.to_json() == before
         assert any("no move of yours" in n.message for n in app._notifications)
+
+
+async def test_the_bell_rings_on_a_refused_key_and_not_when_off(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from tui_domino.ui.app import DominoApp
+
+    rung: list[int] = []
+    monkeypatch.setattr(DominoApp, "bell", lambda self: rung.append(1))
+    monkeypatch.delenv("SSH_CONNECTION", raising=False)
+    monkeypatch.setenv("TUI_DOMINO_REMOTE", "0")
+    state = classic_state([[6, 1], [0, 5], [6, 3], [2, 5]], [[6, 4], [4, 2]], bazaar_size=5)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, session_with(state, "classic"))
+        await pilot.press("1")  # 0-5 fits neither end (6, 2): Enter does nothing but say why
+        await pilot.press("enter")
+        await pilot.pause()
+        assert rung == [1] and state.history == []
+        app.settings.bell = False
+        await pilot.press("enter")
+        await pilot.pause()
+        assert rung == [1]
+        assert screen.sel.current_tile() == (0, 5)
+
+
+def test_the_bell_is_off_by_default_over_ssh(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    assert app.settings.bell is None
+    monkeypatch.setenv("TUI_DOMINO_REMOTE", "1")
+    assert not app.bell_on()
+    monkeypatch.setenv("TUI_DOMINO_REMOTE", "0")
+    assert app.bell_on()
+    app.settings.bell = False  # the palette's Bell sets it
+    assert not app.bell_on()

@@ -345,6 +345,8 @@ class DominoApp(App[None]):
                             lambda: self.push_screen(SettingsScreen()))
         yield SystemCommand("ASCII mode", "Toggle drawing with plain ASCII characters",
                             self.toggle_ascii)
+        yield SystemCommand("Bell", "Toggle the bell on a refused move and on your turn "
+                            "after a long think", self.toggle_bell)
         for command in super().get_system_commands(screen):
             if command.title == "Screenshot":  # Textual's saves where there may be no folder
                 yield SystemCommand(
@@ -386,6 +388,26 @@ class DominoApp(App[None]):
                                   title="Screenshot", timeout=8)
 
         self.run_worker(write, thread=True, group="screenshot", exit_on_error=False)
+
+    def bell_on(self) -> bool:
+        """Whether the game rings the terminal's bell: the setting, else on locally and off
+        over ssh (where a bell reaches someone else's speaker)."""
+        if self.settings.bell is not None:
+            return self.settings.bell
+        from tui_domino.terminal import is_remote
+
+        return not is_remote(os.environ)
+
+    def ring(self) -> None:
+        """The bell, when it is on: a move refused, your turn after a long think."""
+        if self.bell_on():
+            self.bell()
+
+    def toggle_bell(self) -> None:
+        self.settings.bell = not self.bell_on()
+        with contextlib.suppress(OSError):
+            self.settings.save()
+        self.notify("The bell is on." if self.settings.bell else "The bell is off.")
 
     def toggle_ascii(self) -> None:
         self.settings.ascii = not self.settings.ascii

@@ -50,6 +50,7 @@ class Settings(msgspec.Struct, kw_only=True):
     pips: bool = True  # dominoes with pips when the table has room for them
     animations: bool = True
     take_backs: bool = True  # u takes your last move back against the computer
+    bell: bool | None = None  # the terminal's bell (None: on, but off over ssh)
     name: str = "You"
     second_name: str = "Guest"
     computer_delay: Annotated[float, msgspec.Meta(ge=0)] = 0.6

@@ -26,6 +26,9 @@ from tui_domino.ui.widgets.board import BoardView
 from tui_domino.ui.widgets.hand import HandView
 from tui_domino.ui.widgets.scoreboard import ScorePanel
 
+# A computer's think longer than this (seconds) rings the bell when the turn comes back.
+LONG_THINK = 3.0
+
 
 class GameScreen(Screen[None]):
     """A match in play."""
@@ -338,6 +341,7 @@ class GameScreen(Screen[None]):
     @work(exclusive=True, group="computer")
     async def computer_turn(self, turn: int) -> None:
         delay = storage.effective_delay(self.app.settings) if hasattr(self.app, "settings") else 0
+        began = time.monotonic()
         move = None
         if self.local.computer_searches() and not self._search_here:
             try:
@@ -355,7 +359,10 @@ class GameScreen(Screen[None]):
             await asyncio.sleep(delay / 3 if move.kind == "draw" else delay)
         if turn != self._turn or not self.is_attached:
             return
-        self.apply_move(move)
+        # your turn, after a think long enough to look away: the bell
+        if self.apply_move(move) and time.monotonic() - began > LONG_THINK \
+                and self.session.is_human_turn():
+            self.app.ring()  # type: ignore[attr-defined]
 
     def apply_move(self, move: rules.Move) -> bool:
         try:
@@ -414,7 +421,9 @@ class GameScreen(Screen[None]):
         self.apply_move(move)
 
     def flash_hint(self) -> None:
-        """Lights the hint line up for a moment: a key did nothing, and the line says why."""
+        """Lights the hint line up for a moment (and rings, when the bell is on): a key did
+        nothing, and the line says why."""
+        self.app.ring()  # type: ignore[attr-defined]
         row = self.query_one("#hint-row")
         row.add_class("-flash")
         if self._flash is not None:
@@ -432,6 +441,7 @@ class GameScreen(Screen[None]):
                 msg = "The bazaar is empty."
             else:
                 msg = "You may not draw now: the last tiles of the bazaar stay there."
+            self.app.ring()  # type: ignore[attr-defined]
             self.notify(msg, title="No drawing", severity="warning")
             return
         self.apply_move(rules.DRAW)
@@ -442,6 +452,7 @@ class GameScreen(Screen[None]):
         if not self.sel.can("pass"):
             msg = ("You can play a tile, so you may not pass." if self.sel.playable()
                    else "You can still draw from the bazaar (d).")
+            self.app.ring()  # type: ignore[attr-defined]
             self.notify(msg, title="No passing", severity="warning")
             return
         self.apply_move(rules.PASS)

@@ -90,7 +90,7 @@ class NewGameScreen(Screen[None]):
                 yield Label("Your name")
                 yield Input(settings.name, id="name", max_length=14, compact=True)
                 yield Label("Target", id="target-label")
-                yield Select(self._targets(variant), value=rules.DEFAULT_TARGET[variant],
+                yield Select(self._targets(variant), value=self._target_for(variant),
                              allow_blank=False, id="target", compact=True)
                 # shown only for a second person at this keyboard
                 yield Label("Second player", id="second-label")
@@ -102,6 +102,13 @@ class NewGameScreen(Screen[None]):
                 yield Button("Start", variant="primary", id="start", compact=True)
                 yield Button("Back", id="back", compact=True)
         yield Footer()
+
+    def _target_for(self, variant: str) -> int:
+        """The target last played to in ``variant`` (remembered in the settings), else the
+        variant's default."""
+        settings = self.app.settings  # type: ignore[attr-defined]
+        kept = (settings.extra.get("targets") or {}).get(variant)
+        return kept if kept in rules.TARGETS[variant] else rules.DEFAULT_TARGET[variant]
 
     def _targets(self, variant: str) -> list[tuple[str, int]]:
         return [(str(t), t) for t in rules.TARGETS[variant]]
@@ -141,7 +148,7 @@ class NewGameScreen(Screen[None]):
             v = self.variant
             target = self.query_one("#target", Select)
             target.set_options(self._targets(v))
-            target.value = rules.DEFAULT_TARGET[v]
+            target.value = self._target_for(v)
             await self._fill_house(v)
         elif event.select.id == "opponent":
             self._sync_second()
@@ -172,9 +179,11 @@ class NewGameScreen(Screen[None]):
             settings.last_level = level
         settings.name = name
         settings.last_variant = self.variant
+        target = int(self.query_one("#target", Select).value)  # type: ignore[arg-type]
+        settings.extra["targets"] = {**(settings.extra.get("targets") or {}),
+                                     self.variant: target}
         with contextlib.suppress(OSError):
             settings.save()
-        target = int(self.query_one("#target", Select).value)  # type: ignore[arg-type]
         self.app.start_match(self.variant, seats, target, self.options())  # type: ignore[attr-defined]
 
     def action_back(self) -> None:
