@@ -226,3 +226,20 @@ async def test_new_game_remembers_the_target_of_each_game() -> None:
         app.screen.query_one("#variant", Select).value = "classic"
         await pilot.pause()
         assert app.screen.query_one("#target", Select).value == 50
+
+
+async def test_the_help_draws_the_tables_marks() -> None:
+    from tui_domino.ui.screens.marks import marks
+
+    assert "━" in marks("spider") and "·" in marks("spider") and " N" in marks("spider")
+    hexagon = marks("triominos").split("```")[1]
+    assert hexagon.count("3") == 1 and hexagon.count("╱") == hexagon.count("╲") == 8
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for variant in ("classic", "spider", "triominos"):
+            app.push_screen(HelpScreen(variant))
+            await pilot.pause()
+            shown = " ".join(str(m._markdown) for m in app.screen.query("Markdown"))
+            assert "The table's marks" in shown and "```" in shown
+            app.pop_screen()
+            await pilot.pause()

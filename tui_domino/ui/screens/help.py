@@ -129,7 +129,10 @@ class HelpScreen(ModalScreen[None]):
         if self.variant is None:
             text = MENU_HELP + "\n" + "\n".join(RULES.values())
         else:
-            text = RULES[self.variant] + "\n" + keys_table(self.variant)
+            from tui_domino.ui.screens.marks import marks  # (drawn when the help opens)
+
+            text = RULES[self.variant] + "\n" + marks(self.variant) + "\n" + keys_table(
+                self.variant)
         with Vertical() as box:
             box.border_title = "Help · Esc closes"
             with VerticalScroll():

@@ -1,0 +1,69 @@
+"""The key to the table's marks, for the help: small drawings made with the board's own
+drawing functions (so they look as the table does), each with what it means."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tui_domino.ui.drawing.canvas import Canvas
+from tui_domino.ui.drawing.spinner import layout_spider
+from tui_domino.ui.drawing.tiles import domino_h, domino_v
+from tui_domino.ui.drawing.triangle_grid import corner_points, layout_triominos
+
+
+def _block(cv: Canvas) -> str:
+    """A drawing as a Markdown code block."""
+    lines = [line.rstrip() for line in cv.plain().splitlines()]
+    return "```\n" + "\n".join(line for line in lines if line) + "\n```\n"
+
+
+def _classic() -> str:
+    cv = Canvas()
+    domino_h(cv, 0, 1, 1, 4)
+    domino_h(cv, 5, 1, 4, 6)
+    domino_v(cv, 10, 0, 6, 6)
+    domino_h(cv, 13, 1, 6, 2)
+    cv.freeze()
+    return (_block(cv) + "\nA double lies crosswise. The line's two end numbers (here 1 and 2) "
+            "are its open ends: a tile must match one. A round is **blocked** when no tile "
+            "left fits either end and nobody may draw (2 tiles always stay in the bazaar).\n")
+
+
+def _spider() -> str:
+    empty: dict[str, Any] = {"tiles": [], "end": 1, "closed": False}
+    view = {"center": 1, "history": [], "arms": {
+        "N": {"tiles": [[1, 3], [3, 3]], "end": 3, "closed": True},
+        "E": {"tiles": [[1, 5]], "end": 5, "closed": False}, "S": empty, "W": empty}}
+    return (_block(layout_spider(view, [], None, [])) +
+            "\nN, E, S and W name the arms where they leave the centre double. `·` marks "
+            "an open end; a bar (`━` or `┃`) ends a **closed arm**: nothing more goes on it "
+            "(here North, closed with 3-3). A double on an arm lies across it; several "
+            "doubles go down at once, one an arm (`m`). A **fish**: nobody can play or draw.\n")
+
+
+def _triominos() -> str:
+    cells = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)]  # the six round the point (1, 2)
+    numbers: dict[tuple[int, int], int] = {(1, 2): 3}
+    others = iter([1, 2, 4, 5, 0, 4])
+    board = []
+    for i, cell in enumerate(cells):
+        for p in corner_points(*cell):
+            if p not in numbers:
+                numbers[p] = next(others)
+        corners = [numbers[p] for p in corner_points(*cell)]
+        board.append({"cell": list(cell), "corners": corners, "player": i % 2})
+    cv = layout_triominos({"board": board, "history": []}, [], None, 0)
+    return (_block(cv) + "\nEach number sits on a point of the grid, shared by every tile "
+            "that touches it. Your tiles are tinted, your opponent's carry a dot (`·`), the "
+            "last move is lit; letters `a`, `b`, … mark where the chosen tile fits. A "
+            "**hexagon** is six tiles round one point (above, round the 3): +50. A **bridge** "
+            "is a tile that touches the board along one edge and, at its opposite corner, "
+            "another tile: +40.\n")
+
+
+MARKS = {"classic": _classic, "spider": _spider, "triominos": _triominos}
+
+
+def marks(variant: str) -> str:
+    """The section of the help on ``variant``'s table."""
+    return "## The table's marks\n\n" + MARKS[variant]()
