@@ -3,7 +3,7 @@
 A round is kept as it was dealt and played: ``{"number", "leader", "deal": {"hands",
 "bazaar"}, "moves": [history records], "points", "winner", "end_reason", "hints",
 "take_backs", "review"}``. The deal is the one the round's end implies (the engine's own
-reading, ``rules.round.check_history``), so replaying ``moves`` from it with the rules engine
+reading, ``rules.round.deal_implied``), so replaying ``moves`` from it with the rules engine
 gives the round move by move, and any view of it. A match is its players, variant, house
 rules, target, totals, winner and rounds (``match_json``). ``check_match`` reads one from a
 file strictly: each round is replayed and must agree with its points.
@@ -16,35 +16,16 @@ import datetime as _dt
 from typing import Any
 
 from tui_domino import rules
+from tui_domino.rules.round import deal_implied
 
 RECORD_KIND = "tui-domino-match-record"
 RECORD_FORMAT = 1
 
 
 def deal_of(state: rules.RoundState) -> dict[str, Any]:
-    """The deal a round started from: the hands now, less the tiles drawn, plus the tiles
-    placed; the tiles drawn, in order, then the bazaar now."""
-    hands: list[list[tuple[int, ...]]] = [list(h) for h in state.hands]
-    drawn: list[tuple[int, ...]] = []
-    drawn_by: list[list[tuple[int, ...]]] = [[], []]
-    for rec in state.history:
-        player = rec["player"]
-        move = rules.move_from_json(state.variant, rec["move"])
-        if move.kind == "draw":
-            t = tuple(sorted(rec["tile"]))
-            drawn.append(t)
-            drawn_by[player].append(t)
-        elif move.placements is not None:
-            hands[player] += [p.tile for p in move.placements]
-        elif move.corners is not None:
-            hands[player].append(tuple(sorted(move.corners)))
-        elif move.tile is not None:
-            hands[player].append(tuple(sorted(move.tile)))
-    for player in (0, 1):
-        for t in drawn_by[player]:
-            hands[player].remove(t)
-    return {"hands": [[list(t) for t in sorted(h)] for h in hands],
-            "bazaar": [list(t) for t in drawn + list(state.bazaar)]}
+    """The deal a round started from, as the engine reads it from the round's history
+    (``rules.round.deal_implied``)."""
+    return deal_implied(state)
 
 
 def leader_of(state: rules.RoundState) -> int | None:

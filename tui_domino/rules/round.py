@@ -58,19 +58,17 @@ def state_from_json(d: dict[str, Any]) -> RoundState:
         raise ValueError(f"malformed {variant} state: {exc!r}") from exc
 
 
-def check_history(state: RoundState) -> None:
-    """ValueError unless ``state``'s history tells its round: the deal it implies (the hands
-    now, less the tiles drawn, plus the tiles placed; the tiles drawn, in order, then the
-    bazaar now), replayed move by move, must give ``state`` exactly (the board, the hands,
-    the turn, the points and every record); without a history, the state must be its deal
-    as dealt."""
-    history = state.history
+def deal_implied(state: RoundState) -> dict[str, Any]:
+    """The deal ``state``'s round started from, as its history tells it: the hands now, less
+    the tiles drawn, plus the tiles placed; the tiles drawn, in order, then the bazaar now.
+    ValueError for a history that cannot tell one (a record of no player, a draw without its
+    tile, a tile drawn that its player never held)."""
     variant = state.variant
     tiles = set(full_set(variant))
     hands: list[list[Tile]] = [list(h) for h in state.hands]
     drawn: list[Tile] = []
     drawn_by: list[list[Tile]] = [[], []]
-    for n, rec in enumerate(history, 1):
+    for n, rec in enumerate(state.history, 1):
         if not isinstance(rec, dict) or rec.get("player") not in (0, 1) or isinstance(
             rec.get("player"), bool
         ):
@@ -96,8 +94,18 @@ def check_history(state: RoundState) -> None:
             if t not in hands[player]:
                 raise ValueError("the history draws a tile its player never held")
             hands[player].remove(t)
-    deal = {"hands": [[list(t) for t in sorted(h)] for h in hands],
+    return {"hands": [[list(t) for t in sorted(h)] for h in hands],
             "bazaar": [list(t) for t in drawn + list(state.bazaar)]}
+
+
+def check_history(state: RoundState) -> None:
+    """ValueError unless ``state``'s history tells its round: the deal it implies
+    (``deal_implied``), replayed move by move, must give ``state`` exactly (the board, the
+    hands, the turn, the points and every record); without a history, the state must be its
+    deal as dealt."""
+    history = state.history
+    variant = state.variant
+    deal = deal_implied(state)
     saved = state.to_json()
     try:
         replay = new_round(variant, deal=deal, leader=saved.get("leader"), options=state.options)
