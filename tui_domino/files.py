@@ -27,14 +27,14 @@ def data_dir(create: bool = True) -> Path:
     return path
 
 
-def quarantine(path: Path) -> Path:
-    """Moves a file that cannot be read aside, as ``<name>.unreadable-<time><suffix>``
-    (never deletes it), and returns its new path."""
+def quarantine(path: Path, why: str = "unreadable") -> Path:
+    """Moves a file that cannot be read aside, as ``<name>.<why>-<time><suffix>`` (never
+    over another file, never deleting it), and returns its new path."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.stem}.unreadable-{stamp}{path.suffix}")
+    target = path.with_name(f"{path.stem}.{why}-{stamp}{path.suffix}")
     n = 1
     while target.exists():
-        target = path.with_name(f"{path.stem}.unreadable-{stamp}-{n}{path.suffix}")
+        target = path.with_name(f"{path.stem}.{why}-{stamp}-{n}{path.suffix}")
         n += 1
     os.replace(path, target)
     return target

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import time
 from pathlib import Path
 from typing import Any
 
@@ -67,14 +66,7 @@ def load(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
 def keep_aside(path: Path, why: str) -> Path:
     """Renames a log to ``<name>.<why>-<time>.jsonl`` (never over another file)."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.stem}.{why}-{stamp}{path.suffix}")
-    n = 1
-    while target.exists():
-        target = path.with_name(f"{path.stem}.{why}-{stamp}-{n}{path.suffix}")
-        n += 1
-    os.replace(path, target)
-    return target
+    return quarantine(path, why)
 
 
 class UnreadableLog(ValueError):
