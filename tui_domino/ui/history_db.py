@@ -142,17 +142,17 @@ def _remove_rounds() -> None:
 
 def take_back_used(session: Session) -> None:
     """One more take-back in the round in play (kept in the side file, in a thread)."""
-    log = log_for(session)
-    log.take_backs += 1
-    if session.autosave:
-        payload = json.loads(json.dumps(log.payload(session.match.round_no)))
-        _start(_quiet(_write_rounds), payload)
+    _count(session, "take_backs")
 
 
 def hint_used(session: Session) -> None:
     """One more hint in the round in play (kept in the side file, in a thread)."""
+    _count(session, "hints")
+
+
+def _count(session: Session, what: str) -> None:
     log = log_for(session)
-    log.hints += 1
+    setattr(log, what, getattr(log, what) + 1)
     if session.autosave:
         payload = json.loads(json.dumps(log.payload(session.match.round_no)))
         _start(_quiet(_write_rounds), payload)
