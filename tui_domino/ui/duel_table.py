@@ -12,6 +12,7 @@ from tui_domino import rules
 from tui_domino.net import events as ev
 from tui_domino.text import visible
 from tui_domino.ui.session import Seat, Session, describe_record, log_lines
+from tui_domino.ui.table import match_scores
 
 if TYPE_CHECKING:
     from tui_domino.net.transport import DuelSession
@@ -129,10 +130,7 @@ class DuelTable:
 
     def scores(self) -> list[int]:
         """Each seat's match total (the verified ones: a round's points count once checked)."""
-        state, match = self.state, self.match
-        if state.is_over:
-            return list(match.totals)
-        return [match.banked[i] + state.points[i] for i in (0, 1)]
+        return match_scores(self.state, self.match)
 
     def name(self, player: int, viewer: int | None = None) -> str:
         return self.seats[player].name

@@ -17,6 +17,7 @@ from tui_domino import ai, rules
 from tui_domino.files import quarantine
 from tui_domino.text import visible
 from tui_domino.ui import storage
+from tui_domino.ui.table import match_scores
 
 VARIANT_TITLES = {
     "classic": "Classic dominoes",
@@ -168,10 +169,7 @@ class Session:
 
     def scores(self) -> list[int]:
         """Each seat's match total, with the points of the round in play."""
-        state, match = self.state, self.match
-        if state.is_over:
-            return list(match.totals)
-        return [match.banked[i] + state.points[i] for i in (0, 1)]
+        return match_scores(self.state, self.match)
 
     @property
     def human_seats(self) -> list[int]:

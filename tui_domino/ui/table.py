@@ -44,6 +44,14 @@ class MatchLike(Protocol):
     def is_over(self) -> bool: ...
 
 
+def match_scores(state: RoundLike, match: MatchLike) -> list[int]:
+    """Each seat's match total: the totals once the round is over, else the totals banked
+    before it with the points of the round in play."""
+    if state.is_over:
+        return list(match.totals)
+    return [match.banked[i] + state.points[i] for i in (0, 1)]
+
+
 class Table(Protocol):
     """A table the game screen can show and take moves at."""
 
