@@ -61,5 +61,23 @@ def run(cores: list[DuelCore], seed: int = 1, level: str = "random", tap: Tap | 
     return seen
 
 
+def deliver(cores: list[DuelCore], rounds: int = 1000, collect: bool = True) -> list[list]:
+    """Hands each side's frames to the other until neither has any (no bot plays); with
+    ``collect``, takes each side's events as they come and returns them."""
+    seen: list[list] = [[], []]
+    for _ in range(rounds):
+        moved = False
+        for i, c in enumerate(cores):
+            for line in c.outgoing():
+                moved = True
+                cores[1 - i].receive(line.rstrip(b"\n"))
+        if collect:
+            for i, c in enumerate(cores):
+                seen[i] += c.events()
+        if not moved:
+            break
+    return seen
+
+
 def verdicts(events: list) -> list[ev.Verdict]:
     return [e for e in events if isinstance(e, ev.Verdict)]

@@ -7,27 +7,12 @@ import hashlib
 
 import pytest
 
-from tests.net.duel import pair, run, verdicts
+from tests.net.duel import deliver, pair, run, verdicts
 from tui_domino import rules
 from tui_domino.net import mental_poker as mp
 from tui_domino.net import messages as m
 from tui_domino.net.core import _canon, _movej
 from tui_domino.net.knowledge import tiles_of
-
-
-def _deliver(cores) -> list[list]:
-    seen: list[list] = [[], []]
-    for _ in range(1000):
-        moved = False
-        for i, c in enumerate(cores):
-            for line in c.outgoing():
-                moved = True
-                cores[1 - i].receive(line.rstrip(b"\n"))
-        for i, c in enumerate(cores):
-            seen[i] += c.events()
-        if not moved:
-            break
-    return seen
 
 
 def stolen_move(cheat, victim):
@@ -79,7 +64,7 @@ def test_a_tile_not_dealt_is_caught(variant):
                     proofs=[m.Proof(pos=pos, key=r.secrets.keys[pos].hex())],
                     chain=hashlib.sha256(r.chain + _canon(entry)).hexdigest())
     host._send(frame)
-    seen = _deliver(cores)
+    seen = deliver(cores)
     [v] = verdicts(seen[1])
     assert (v.kind, v.player) == ("cheat", 0)
     assert "not dealt to him" in v.reason
@@ -107,7 +92,7 @@ def test_a_proof_from_the_bazaar_is_caught():
     host._send(m.MoveF(round=r.round, deal=r.deal, n=len(r.log), move=_movej(mv),
                        proofs=[m.Proof(pos=bazaar_pos, key=r.secrets.keys[bazaar_pos].hex())],
                        chain=hashlib.sha256(r.chain + _canon(entry)).hexdigest()))
-    [v] = verdicts(_deliver(cores)[1])
+    [v] = verdicts(deliver(cores)[1])
     assert (v.kind, v.player) == ("cheat", 0) and "not his" in v.reason
 
 
@@ -136,7 +121,7 @@ def test_a_lie_about_a_pass_or_a_draw_is_caught(variant, lie):
     r = host.rnd
     host._play(r, rules.PASS if lie == "pass" else rules.DRAW)
     host._send_reveal(r, dispute=True)  # and asks for the keys at once
-    seen = _deliver(cores)
+    seen = deliver(cores)
     [v] = verdicts(seen[1])
     assert (v.kind, v.player) == ("cheat", 0)
     word = {"pass": ("pass", "playable"), "draw": ("drew", "playable")}[lie]

@@ -6,25 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.net.duel import bot_move, pair, run, verdicts
+from tests.net.duel import bot_move, deliver, pair, run, verdicts
 from tui_domino.net import events as ev
 from tui_domino.net import messages as m
 from tui_domino.net.mental_poker import mul, scalar_from_int
-
-
-def _deliver(cores) -> list[list]:
-    seen: list[list] = [[], []]
-    for _ in range(1000):
-        moved = False
-        for i, c in enumerate(cores):
-            for line in c.outgoing():
-                moved = True
-                cores[1 - i].receive(line.rstrip(b"\n"))
-        for i, c in enumerate(cores):
-            seen[i] += c.events()
-        if not moved:
-            break
-    return seen
 
 
 def _reach(variant: str, when, seeds: int = 40) -> list:
@@ -64,7 +49,7 @@ def test_a_dispute_that_finds_no_cheat_costs_the_disputer_the_match(phase):
     host, join = cores
     round_no = host.rnd.round
     host._send_reveal(host.rnd, dispute=True)  # the host asks for the keys, with no reason
-    seen = _deliver(cores)
+    seen = deliver(cores)
     for i, c in enumerate(cores):
         assert not [e for e in seen[i] if isinstance(e, ev.RoundOver) and e.round == round_no]
         [v] = verdicts(seen[i])
@@ -87,7 +72,7 @@ def test_a_dispute_crossing_the_last_move_still_costs_the_disputer():
     host._send_reveal(host.rnd, dispute=True)
     going_out = next(mv for mv in join.legal_moves() if mv.kind == "place")
     join.play(going_out)  # crosses the dispute: the joiner's round is over, he reveals
-    seen = _deliver(cores)
+    seen = deliver(cores)
     for i in (0, 1):
         [v] = verdicts(seen[i])
         assert (v.kind, v.player) == ("forfeit", 0), v
@@ -110,7 +95,7 @@ def test_disputing_every_round_does_not_void_them():
             break
         host._send_reveal(host.rnd, dispute=True)
         disputes += 1
-        seen = [s + g for s, g in zip(seen, _deliver(cores), strict=True)]
+        seen = [s + g for s, g in zip(seen, deliver(cores), strict=True)]
     assert disputes == 1 and host.finished and join.finished
     assert not host.result["verified"] and host.result["winner"] == 1
     assert not [e for e in seen[0] if isinstance(e, ev.RoundOver) and e.points == [0, 0]]
@@ -130,7 +115,7 @@ def test_a_false_accusation_costs_the_accuser_the_match(how):
         host._send_reveal(r, dispute=True)
     host._send(m.VerdictF(kind="forfeit" if how == "a forfeit" else "cheat", player=1,
                           reason="Bob played a tile he was not dealt"))
-    seen = _deliver(cores)
+    seen = deliver(cores)
     [v] = verdicts(seen[1])
     assert (v.kind, v.player) == ("forfeit", 0), v
     assert join.result["winner"] == 1 and not join.result["verified"]
@@ -142,7 +127,7 @@ def test_a_confession_stands():
     host, join = cores
     run(cores, seed=5, stop=lambda: host.my_turn() and bool(host.rnd.log[2:]))
     host._send(m.VerdictF(kind="cheat", player=0, reason="Ann gives up"))
-    [v] = verdicts(_deliver(cores)[1])
+    [v] = verdicts(deliver(cores)[1])
     assert (v.kind, v.player) == ("cheat", 0) and join.result["winner"] == 1
 
 
@@ -193,5 +178,5 @@ def test_a_bot_never_disputes():
         for c in cores:
             if c.my_turn():
                 c.play(bot_move(c, rng))
-        _deliver(cores)
+        deliver(cores)
     assert not any(r for c in cores for r in (c.rnd.disputers if c.rnd else ()))

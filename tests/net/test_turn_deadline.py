@@ -5,7 +5,7 @@ window's. The core's clock is driven by hand."""
 
 from __future__ import annotations
 
-from tests.net.duel import pair, run, verdicts
+from tests.net.duel import deliver, pair, run, verdicts
 from tui_domino.net import messages as m
 
 
@@ -15,18 +15,6 @@ def _hosts_turn(seed: int = 5):
     host, join = cores
     assert host.my_turn() and not join.my_turn() and join.owes() == 0 == host.owes()
     return host, join
-
-
-def deliver(cores) -> None:
-    """Hands each side's frames to the other (no bot plays)."""
-    for _ in range(20):
-        moved = False
-        for i, c in enumerate(cores):
-            for line in c.outgoing():
-                moved = True
-                cores[1 - i].receive(line.rstrip(b"\n"))
-        if not moved:
-            return
 
 
 def _ping(core) -> None:  # the staller answers every heartbeat
@@ -56,13 +44,13 @@ def test_chat_does_not_stop_the_turn_count_but_a_move_restarts_it():
         c.tick(0.0)
     for t in range(1, 50):
         host.chat(f"thinking {t}")  # words are no move
-        deliver([host, join])
+        deliver([host, join], rounds=20, collect=False)
         join.tick(float(t))
         host.tick(float(t))
     assert not join.finished and host.turn_left() is not None and host.turn_left() <= 11
     legal = host.legal_moves()
     host.play(legal[0])  # at 49 s: in time
-    deliver([host, join])
+    deliver([host, join], rounds=20, collect=False)
     assert not join.finished and not host.finished
     join.tick(50.0)
     join.tick(100.0)  # the host's next step is at most 50 s old: no forfeit
