@@ -228,13 +228,15 @@ async def test_over_tcp_pokes_at_the_port_do_not_keep_the_resume_window_open():
         await asyncio.gather(host.close(), join.close(), return_exceptions=True)
 
 
-def test_the_command_line_takes_a_reveal_timeout():
+@pytest.mark.parametrize(("flag", "given", "default"),
+                         [("reveal", "12.5", 30.0), ("turn", "90", 600.0)])
+def test_the_command_line_takes_a_timeout(flag, given, default):
     import argparse
 
     from tui_domino.net.cli import add_host_join
 
     parser = argparse.ArgumentParser()
     add_host_join(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["host", "7777", "--reveal-timeout", "12.5"])
-    assert args.reveal_timeout == 12.5
-    assert parser.parse_args(["join", "h:1"]).reveal_timeout == 30.0
+    args = parser.parse_args(["host", "7777", f"--{flag}-timeout", given])
+    assert getattr(args, f"{flag}_timeout") == float(given)
+    assert getattr(parser.parse_args(["join", "h:1"]), f"{flag}_timeout") == default

@@ -83,14 +83,3 @@ def test_the_side_that_owes_the_step_is_never_forfeited_by_its_own_clock():
     host.tick(100.0)
     assert not host.finished and host.turn_left() == 0.0  # its own screen says so
 
-
-def test_the_command_line_takes_a_turn_timeout():
-    import argparse
-
-    from tui_domino.net.cli import add_host_join
-
-    parser = argparse.ArgumentParser()
-    add_host_join(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["host", "7777", "--turn-timeout", "90"])
-    assert args.turn_timeout == 90.0
-    assert parser.parse_args(["join", "h:1"]).turn_timeout == 600.0
