@@ -43,19 +43,25 @@ def hostile_joiner(port: int) -> None:
             pass
 
 
-def test_the_console_host_prints_the_peers_words_without_their_control(
-        tmp_path: Path) -> None:
+def host_against_hostile_joiner(tmp_path: Path, stdin: int, *flags: str) -> tuple[bytes, bytes]:
+    """What a host with a random bot (and ``flags``) writes, to its output and its errors,
+    through a match against ``hostile_joiner``."""
     port = free_port()
     host = subprocess.Popen(
-        [*PY, "host", f"127.0.0.1:{port}", "--bot", "random", "--seed", "3", "--open"],
-        env=process_env(tmp_path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        [*PY, "host", f"127.0.0.1:{port}", "--bot", "random", *flags, "--seed", "3", "--open"],
+        env=process_env(tmp_path), stdin=stdin, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE)
     try:
         hostile_joiner(port)
-        out, err = host.communicate(timeout=60)
+        return host.communicate(timeout=60)
     finally:
         if host.poll() is None:
             host.kill()
+
+
+def test_the_console_host_prints_the_peers_words_without_their_control(
+        tmp_path: Path) -> None:
+    out, err = host_against_hostile_joiner(tmp_path, subprocess.PIPE)
     text = out.decode()
     assert not hidden_characters(text.replace("\n", "")), text
     assert not hidden_characters(err.decode().replace("\n", ""))
@@ -66,18 +72,7 @@ def test_the_console_host_prints_the_peers_words_without_their_control(
 
 
 def test_the_headless_host_keeps_the_peers_name_exact_in_its_json(tmp_path: Path) -> None:
-    port = free_port()
-    host = subprocess.Popen(
-        [*PY, "host", f"127.0.0.1:{port}", "--bot", "random", "--headless", "--seed", "3",
-         "--open"],
-        env=process_env(tmp_path), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE)
-    try:
-        hostile_joiner(port)
-        out, err = host.communicate(timeout=60)
-    finally:
-        if host.poll() is None:
-            host.kill()
+    out, err = host_against_hostile_joiner(tmp_path, subprocess.DEVNULL, "--headless")
     for stream in (out, err):
         assert not hidden_characters(stream.decode().replace("\n", ""))
     result = json.loads(out.decode().strip().splitlines()[-1])
