@@ -14,7 +14,6 @@ from textual.pilot import Pilot
 from tests.hostile import CHAT, NAMES, SHOWN, screen_text, toasts
 from tests.ui.conftest import make_app, settle
 from tests.ui.test_duel import until
-from tui_domino import ai
 from tui_domino.net import messages as m
 from tui_domino.net.core import MatchSettings
 from tui_domino.net.transport import DuelSession
@@ -23,17 +22,8 @@ from tui_domino.ui.screens.duel import DuelOverScreen, DuelScreen, push_duel
 from tui_domino.ui.screens.handover import HandoverScreen
 from tui_domino.ui.screens.match_over import MatchOverScreen
 from tui_domino.ui.screens.summary import RoundSummary
+from tui_domino.ui.screenshots import session_round_over
 from tui_domino.ui.session import Seat, Session
-
-
-def finished_round(variant: str, seats: list[Seat], seed: int = 2) -> Session:
-    session = Session.new(variant, seats, seed=seed, autosave=False)
-    state = session.state
-    while not state.is_over:
-        p = state.to_move
-        assert p is not None
-        state.apply(ai.PLAYERS["greedy"](state.view(p), session.ai_rng(), None))
-    return session
 
 
 async def test_names_of_two_people_at_one_terminal_show_as_typed() -> None:
@@ -62,7 +52,7 @@ async def test_the_round_summary_and_the_match_over_screen_show_names_literally(
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         for variant in ("classic", "spider", "triominos"):
             for first, second in zip(NAMES[::2], NAMES[1::2], strict=True):
-                session = finished_round(variant, [Seat(first), Seat(second)])
+                session = session_round_over(variant, 2, [Seat(first), Seat(second)])
                 app.push_screen(RoundSummary(session))
                 await pilot.pause()
                 text = screen_text(app)

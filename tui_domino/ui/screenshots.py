@@ -38,8 +38,10 @@ def session_after(variant: str, seed: int, moves: int, target: int | None = None
     return session
 
 
-def session_round_over(variant: str, seed: int) -> Session:
-    seats = [Seat("You"), Seat("Computer", "computer", "greedy")]
+def session_round_over(variant: str, seed: int, seats: list[Seat] | None = None) -> Session:
+    """A round played out by the greedy player for both seats (you and the computer, unless
+    ``seats`` are given)."""
+    seats = seats or [Seat("You"), Seat("Computer", "computer", "greedy")]
     session = Session.new(variant, seats, seed=seed, autosave=False)
     state = session.state
     while not state.is_over:
