@@ -38,13 +38,34 @@ def row_text(*cells: str) -> Text:
 GAMES = (None, "classic", "spider", "triominos")
 
 
+class Filters:
+    """The keys that choose which matches a screen counts: g the game (all, then each
+    variant), o the opponent (all, then each met); both load the screen again."""
+
+    variant: str | None
+    opponent: str | None
+    opponents: list[str | None]
+
+    def reload(self) -> object:
+        raise NotImplementedError
+
+    def action_game(self) -> None:
+        self.variant = GAMES[(GAMES.index(self.variant) + 1) % len(GAMES)]
+        self.reload()
+
+    def action_opponent(self) -> None:
+        i = self.opponents.index(self.opponent) if self.opponent in self.opponents else 0
+        self.opponent = self.opponents[(i + 1) % len(self.opponents)]
+        self.reload()
+
+
 def _connect() -> Any:
     from tui_domino.history import db
 
     return db.connect()
 
 
-class HistoryScreen(Screen[None]):
+class HistoryScreen(Filters, Screen[None]):
     BINDINGS = [
         Binding("enter", "open", "Open", key_display="⏎"),
         Binding("g", "game", "Game"),
@@ -141,15 +162,6 @@ class HistoryScreen(Screen[None]):
         mid = self.selected_id()
         if mid is not None:
             self.app.push_screen(MatchScreen(mid))
-
-    def action_game(self) -> None:
-        self.variant = GAMES[(GAMES.index(self.variant) + 1) % len(GAMES)]
-        self.reload()
-
-    def action_opponent(self) -> None:
-        i = self.opponents.index(self.opponent) if self.opponent in self.opponents else 0
-        self.opponent = self.opponents[(i + 1) % len(self.opponents)]
-        self.reload()
 
     def action_stats(self) -> None:
         from tui_domino.ui.screens.stats import StatsScreen

@@ -13,11 +13,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from tui_domino.ui.plain import plain
+from tui_domino.ui.screens.history import Filters
 
-GAMES = (None, "classic", "spider", "triominos")
 
-
-class StatsScreen(Screen[None]):
+class StatsScreen(Filters, Screen[None]):
     BINDINGS = [
         Binding("g", "game", "Game"),
         Binding("o", "opponent", "Opponent"),
@@ -85,15 +84,6 @@ class StatsScreen(Screen[None]):
             body.append("No round reviewed yet (the round summary's Review).\n")
         self.query_one("#body", Static).update(body)
         self.loaded = True
-
-    def action_game(self) -> None:
-        self.variant = GAMES[(GAMES.index(self.variant) + 1) % len(GAMES)]
-        self.reload()
-
-    def action_opponent(self) -> None:
-        i = self.opponents.index(self.opponent) if self.opponent in self.opponents else 0
-        self.opponent = self.opponents[(i + 1) % len(self.opponents)]
-        self.reload()
 
     def action_close(self) -> None:
         self.app.pop_screen()
