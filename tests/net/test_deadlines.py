@@ -79,14 +79,20 @@ def test_the_deadline_does_not_touch_a_peer_who_reveals():
     assert cores[0].result["verified"] and cores[1].result["verified"]
 
 
-@pytest.mark.parametrize("poke", ["bare", "garbage", "wrong token", "hello", "ping"])
-def test_only_a_resume_with_the_token_stops_the_resume_window(poke):
+def _cut_off_mid_round():
+    """Two cores a few moves into a round, both just cut off; the host waits 10 s."""
     cores = pair("classic", 100, seed=4)
     run(cores, seed=4, stop=lambda: cores[0].rnd is not None and len(cores[0].rnd.log) > 3)
     host, join = cores
     host.resume_window = 10.0
     host.connection_lost()
     join.connection_lost()
+    return host, join
+
+
+@pytest.mark.parametrize("poke", ["bare", "garbage", "wrong token", "hello", "ping"])
+def test_only_a_resume_with_the_token_stops_the_resume_window(poke):
+    host, join = _cut_off_mid_round()
     lines = {
         "bare": [],
         "garbage": [b"\xff\xfe not a frame", b'{"t":"nope"}'],
@@ -115,12 +121,7 @@ def test_only_a_resume_with_the_token_stops_the_resume_window(poke):
 
 
 def test_a_resume_with_the_token_restarts_the_resume_window():
-    cores = pair("classic", 100, seed=4)
-    run(cores, seed=4, stop=lambda: cores[0].rnd is not None and len(cores[0].rnd.log) > 3)
-    host, join = cores
-    host.resume_window = 10.0
-    host.connection_lost()
-    join.connection_lost()
+    host, join = _cut_off_mid_round()
     host.tick(0.0)
     host.tick(8.0)
     host.connection_made()
