@@ -15,7 +15,7 @@ from textual.pilot import OutOfBounds
 
 from tui_domino.ui.app import DominoApp
 from tui_domino.ui.session import Seat
-from tui_domino.ui.storage import Settings
+from tui_domino.ui.storage import DuelForm, Remembered, Settings
 
 # The menus' and the games' keys, Enter most of all (it opens, chooses and plays).
 KEYS = ["enter"] * 6 + [
@@ -37,7 +37,8 @@ def quiet_settings() -> Settings:
     """No pause for the computer; a duel hosted from the menu listens on the loopback only,
     on a free port."""
     return Settings(computer_delay=0.0,
-                    extra={"duel": {"listen": "127.0.0.1", "port": 0, "join": "127.0.0.1:9"}})
+                    extra=Remembered(duel=DuelForm(
+                        listen="127.0.0.1", port=0, join="127.0.0.1:9")))
 
 
 async def drive(app: DominoApp, rng: random.Random, steps: int) -> None:

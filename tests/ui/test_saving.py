@@ -218,7 +218,8 @@ def test_settings_round_trip(home: Path) -> None:
     settings = storage.Settings(theme="nord", ascii=True, pips=False, animations=False,
                                 name="Zoë", second_name="日本", computer_delay=1.2,
                                 last_variant="triominos", last_level="hard",
-                                extra={"duel": {"variant": "spider", "port": 7777}})
+                                extra=storage.Remembered(
+                                    duel=storage.DuelForm(variant="spider", port=7777)))
     settings.save()
     assert storage.Settings.read() == settings
     saved = json.loads((home / storage.SETTINGS_NAME).read_text(encoding="utf-8"))

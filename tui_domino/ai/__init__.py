@@ -11,9 +11,9 @@ part of the start-up time (the simulations' tables).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-Choose = Callable[..., Any]
+Choose = Callable[..., "Move"]
 
 # The strengths, weakest first (``PLAYERS`` has exactly these keys: a test checks it).
 NAMES: tuple[str, ...] = ("random", "easy", "greedy", "normal", "hard")
@@ -31,6 +31,7 @@ SEARCHING: frozenset[str] = frozenset({"hard"})
 
 if TYPE_CHECKING:
     from tui_domino.ai.simple import greedy_player, random_player
+    from tui_domino.rules import Move
 
     PLAYERS: dict[str, Choose]
 
@@ -46,7 +47,7 @@ def _players() -> dict[str, Choose]:
     }
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     """``PLAYERS`` and the simple players, loaded at their first use."""
     if name == "PLAYERS":
         players = _players()

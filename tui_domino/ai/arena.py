@@ -29,11 +29,11 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NotRequired, TextIO, TypedDict
 
 from tui_domino import rules
 from tui_domino.ai import PLAYERS
-from tui_domino.ai.search import Budget
+from tui_domino.ai.search import Budget, BudgetLike
 from tui_domino.rules.options import check_target
 
 VARIANTS = ("classic", "spider", "triominos")
@@ -120,9 +120,9 @@ class Pairing:
     variant: str
     levels: tuple[str, str]  # side A, side B
     seed: int
-    budget: Any = None
+    budget: BudgetLike = None
     # Per side (A, B): every move's time, and the time of the moves with a choice, in ms.
-    times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
+    times: Times = field(default_factory=lambda: ([], []))
     choice_times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
 
     def seats(self, seat_of_a: int, key: str) -> tuple[list[str], list[random.Random]]:
@@ -205,9 +205,54 @@ def play_match(pairing: Pairing, game: int,
     return (1.0 if match.winner == seat_of_a else 0.0), margin, rounds
 
 
+class MoveTimes(TypedDict):
+    median: float
+    p95: float
+
+
+class ChoiceTimes(MoveTimes):
+    count: int
+
+
+class SideReport(TypedDict):
+    level: str
+    win_rate: float
+    ci95: list[float]
+    mean_margin: float
+    move_ms: MoveTimes
+
+
+class LeadReport(TypedDict):
+    games: int
+    a_win_rate: float | None
+
+
+class RoundsReport(TypedDict):
+    played: int
+    a_win_rate: float
+    ci95: list[float]
+
+
+class Report(TypedDict):
+    """What ``run`` measured; ``--json`` prints it less ``choice_ms`` and ``lead``."""
+
+    variant: str
+    games: int
+    a: SideReport
+    b: SideReport
+    elo_a_minus_b: float
+    choice_ms: dict[str, ChoiceTimes]  # per side: the moves with more than one legal move
+    target: NotRequired[int]  # matches
+    rounds: NotRequired[RoundsReport]  # matches
+    lead: NotRequired[dict[str, LeadReport]]  # rounds: A's score when it led and followed
+
+
 # One game's result: its number, A's score (1, 0.5 or 0), A's points margin, and whether A
 # opened the round (a round) or A's score in each round (a match).
-Record = tuple[int, float, int, Any]
+Record = tuple[int, float, int, bool | list[float]]
+# What a process of ``--jobs`` is given: variant, levels, seed, budget, matches, target.
+Spec = tuple[str, tuple[str, str], int, BudgetLike, bool, int | None]
+Times = tuple[list[float], list[float]]
 
 
 def play(pairing: Pairing, game: int, matches: bool, target: int | None) -> Record:
@@ -218,7 +263,7 @@ def play(pairing: Pairing, game: int, matches: bool, target: int | None) -> Reco
     return game, s, m, led
 
 
-def play_chunk(spec: tuple[Any, ...], games: list[int]) -> tuple[list[Record], Any, Any]:
+def play_chunk(spec: Spec, games: list[int]) -> tuple[list[Record], Times, Times]:
     """Plays ``games`` in a process of ``--jobs``; returns their records and each side's
     times per move (all moves, and the moves with a choice)."""
     variant, levels, seed, budget, matches, target = spec
@@ -240,7 +285,7 @@ def records(pairing: Pairing, games: int, matches: bool, target: int | None,
 
     size = 2 if matches else 10  # whole deals (pairs of games) in each chunk
     chunks = [list(range(i, min(games, i + size))) for i in range(0, games, size)]
-    spec = (pairing.variant, pairing.levels, pairing.seed, pairing.budget, matches, target)
+    spec: Spec = (pairing.variant, pairing.levels, pairing.seed, pairing.budget, matches, target)
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
         for recs, times, choice_times in pool.map(play_chunk, [spec] * len(chunks), chunks):
@@ -250,9 +295,9 @@ def records(pairing: Pairing, games: int, matches: bool, target: int | None,
             yield from recs
 
 
-def run(variant: str, a: str, b: str, games: int, seed: int, budget: Any,
-        quiet: bool = True, out: Any = None, matches: bool = False,
-        target: int | None = None, jobs: int = 1) -> dict[str, Any]:
+def run(variant: str, a: str, b: str, games: int, seed: int, budget: BudgetLike,
+        quiet: bool = True, out: TextIO | None = None, matches: bool = False,
+        target: int | None = None, jobs: int = 1) -> Report:
     out = out or sys.stdout
     pairing = Pairing(variant, (a, b), seed, budget)
     times, choices = pairing.times, pairing.choice_times
@@ -261,18 +306,19 @@ def run(variant: str, a: str, b: str, games: int, seed: int, budget: Any,
     per_deal: dict[int, list[float]] = {}  # deal k: [rounds played, rounds A won]
     lead = {True: [0, 0.0], False: [0, 0.0]}  # A led / followed: [games, A's score]
     for g, s, m, led_or_rounds in records(pairing, games, matches, target, jobs):
-        if matches:
+        if isinstance(led_or_rounds, list):  # a match: A's score in each round
             rs = led_or_rounds
             d = per_deal.setdefault(g // 2, [0, 0.0])
             d[0] += len(rs)
             d[1] += sum(rs)
+            extra = f" ({len(rs)} rounds, A won {sum(rs):g})"
         else:
             lead[led_or_rounds][0] += 1
             lead[led_or_rounds][1] += s
+            extra = ""
         score += s
         margins.append(m)
         if not quiet:
-            extra = f" ({len(rs)} rounds, A won {sum(rs):g})" if matches else ""
             print(f"{'match' if matches else 'game'} {g + 1:>4}: A ({a}) in seat {g % 2}: "
                   f"{'win' if s == 1 else 'loss' if s == 0 else 'tie'}, margin {m:+d}{extra}; "
                   f"A so far {score / (g + 1):.3f}", file=out, flush=True)
@@ -282,7 +328,7 @@ def run(variant: str, a: str, b: str, games: int, seed: int, budget: Any,
     mean_margin = statistics.fmean(margins) if margins else 0.0
 
     def side(level: str, rate: float, ci: tuple[float, float], mm: float,
-             ts: list[float]) -> dict[str, Any]:
+             ts: list[float]) -> SideReport:
         return {
             "level": level,
             "win_rate": round(rate, 4),
@@ -292,17 +338,18 @@ def run(variant: str, a: str, b: str, games: int, seed: int, budget: Any,
                         "p95": round(percentile(ts, 0.95), 2)},
         }
 
-    choice_ms = {
+    choice_ms: dict[str, ChoiceTimes] = {
         key: {"median": round(percentile(ts, 0.5), 2), "p95": round(percentile(ts, 0.95), 2),
               "count": len(ts)}
         for key, ts in (("a", choices[0]), ("b", choices[1]))
     }
-    report: dict[str, Any] = {
+    report: Report = {
         "variant": variant,
         "games": games,
         "a": side(a, pa, (lo, hi), mean_margin, times[0]),
         "b": side(b, 1 - pa, (1 - hi, 1 - lo), -mean_margin, times[1]),
         "elo_a_minus_b": round(elo(pa, games), 1),
+        "choice_ms": choice_ms,
     }
     if matches:
         # The rounds of a match depend on each other (the winner leads the next one), and
@@ -318,10 +365,8 @@ def run(variant: str, a: str, b: str, games: int, seed: int, budget: Any,
     else:
         # Not in the JSON line: A's score in the games it led (by the opening rule) and in
         # those it followed.
-        report["lead"] = {k: {"games": n, "a_win_rate": round(w / n, 4) if n else None}
+        report["lead"] = {k: {"games": int(n), "a_win_rate": round(w / n, 4) if n else None}
                           for k, (n, w) in (("led", lead[True]), ("followed", lead[False]))}
-    # Not in the JSON line: the time of the moves with more than one legal move.
-    report["choice_ms"] = choice_ms
     return report
 
 
@@ -366,12 +411,11 @@ def main(args: argparse.Namespace) -> int:
         print(f"  {key.upper()} {s['level']:<7} win rate {s['win_rate']:.3f} "
               f"[{s['ci95'][0]:.3f}, {s['ci95'][1]:.3f}]  mean margin {s['mean_margin']:+.2f}  "
               f"move ms median {s['move_ms']['median']:.1f} p95 {s['move_ms']['p95']:.1f}")
-    choice_ms = r.pop("choice_ms")
-    for key, c in choice_ms.items():
+    for key, c in r["choice_ms"].items():
         print(f"  {key.upper()} moves with a choice (more than one legal move): {c['count']}, "
               f"median {c['median']:.1f} ms, p95 {c['p95']:.1f} ms")
     print(f"  Elo A - B: {r['elo_a_minus_b']:+.1f}")
-    lead = r.pop("lead", None)
+    lead = r.get("lead")
     if lead is not None:
         parts = [f"{k} {v['games']} games, A won {v['a_win_rate']:.3f}"
                  for k, v in lead.items() if v["games"]]
@@ -380,6 +424,6 @@ def main(args: argparse.Namespace) -> int:
         rr = r["rounds"]
         print(f"  rounds in the matches: {rr['played']}, A won {rr['a_win_rate']:.3f} "
               f"[{rr['ci95'][0]:.3f}, {rr['ci95'][1]:.3f}] (ties half)")
-    if args.json:
-        print(json.dumps(r))
+    if args.json:  # without the times of the moves with a choice and the lead
+        print(json.dumps({k: v for k, v in r.items() if k not in ("choice_ms", "lead")}))
     return 0

@@ -263,13 +263,16 @@ def _reward(p: Params, me: int, winner: int, points: list[int]) -> float:
     return w + (1.0 - p.win) * math.tanh(m / p.scale)
 
 
+Rand = Callable[[], float]  # random.Random().random: a number in [0, 1)
+
+
 class _Round:
     """One deal being played out: two hands, the ends, the lazily shuffled bazaar."""
 
     __slots__ = ("hands", "left", "right", "p", "forced", "bz", "bp", "nbz", "reserve",
                  "points", "winner", "over", "rand")
 
-    def __init__(self, pos: Position, opp_hand: int, bazaar: list[int], rand: Any) -> None:
+    def __init__(self, pos: Position, opp_hand: int, bazaar: list[int], rand: Rand) -> None:
         self.hands = [0, 0]
         self.hands[pos.me] = pos.hand
         self.hands[1 - pos.me] = opp_hand
@@ -392,7 +395,7 @@ class _Round:
             self.play(t * 2 + side)
 
 
-def _deal(sampler: Sampler, rand: Any, hidden_tiles: tuple[int, ...]) -> tuple[int, bool]:
+def _deal(sampler: Sampler, rand: Rand, hidden_tiles: tuple[int, ...]) -> tuple[int, bool]:
     """The opponent's hand for one iteration, and whether he plays at random in it."""
     if sampler.pool:
         pool = sampler.pool

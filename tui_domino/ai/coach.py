@@ -17,16 +17,15 @@ points is an inaccuracy or a mistake (docs/coach.md).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict, cast
 
 from tui_domino import rules
 from tui_domino.ai import classic_search, search
-from tui_domino.ai.inference import knowledge
-from tui_domino.ai.simulation import Variant, variant_of
-
-View = dict[str, Any]
+from tui_domino.ai.inference import Knowledge, knowledge
+from tui_domino.ai.simulation import Sim, Variant, variant_of
+from tui_domino.rules.types import HistoryRecord, MoveJSON, SeatView
 
 # What a hint or one move of a review may spend: iterations, and a wall-clock cap in ms.
 HINT_ITERATIONS = {"classic": 60_000, "spider": 1200, "triominos": 1000}
@@ -43,6 +42,29 @@ MARKS: dict[str, tuple[float, float]] = {
 }
 
 
+class RankedJSON(TypedDict):
+    """``Ranked.to_json()``: what the worker process sends back and a review stores."""
+
+    move: MoveJSON
+    expected: float
+    visits: int
+
+
+class JudgementJSON(TypedDict):
+    """``Judgement.to_json()``, as a round's review is kept in the history."""
+
+    index: int
+    move_no: int
+    player: int
+    played: MoveJSON
+    expected: float
+    best: MoveJSON
+    best_expected: float
+    loss: float
+    mark: str
+    ranked: list[RankedJSON]
+
+
 @dataclass(frozen=True)
 class Ranked:
     """A legal move and its expected points for the viewer (``visits``: the search's visits of
@@ -52,7 +74,7 @@ class Ranked:
     expected: float
     visits: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> RankedJSON:
         return {"move": self.move.to_json(), "expected": round(self.expected, 2),
                 "visits": self.visits}
 
@@ -70,7 +92,7 @@ def _margin(var: Variant, points: list[int], me: int) -> float:
     return float(var.margin(list(points), me))
 
 
-def rank(view: View, rng: random.Random, budget: search.Budget | None = None,
+def rank(view: SeatView, rng: random.Random, budget: search.Budget | None = None,
          stop: Callable[[], bool] | None = None) -> list[Ranked]:
     """Every legal move of ``view`` (its viewer to move) with its expected points, best
     first. ``view`` must be a real view (``check_view`` for one from outside)."""
@@ -105,7 +127,8 @@ def rank(view: View, rng: random.Random, budget: search.Budget | None = None,
     return out
 
 
-def _forced_value(var: Variant, base: Any, know: Any, rng: random.Random, now: float) -> float:
+def _forced_value(var: Variant, base: Sim, know: Knowledge, rng: random.Random,
+                  now: float) -> float:
     """The expected points of the only legal move, by playouts over the consistent deals."""
     me = know.me
     scale = search.MARGIN_SCALE[var.name]
@@ -130,8 +153,8 @@ def _forced_value(var: Variant, base: Any, know: Any, rng: random.Random, now: f
     return total / FORCED_PLAYOUTS * scale - now
 
 
-def rank_json(view: View, seed: int, iterations: int | None = None, ms: float | None = None,
-              stop: Callable[[], bool] | None = None) -> list[dict[str, Any]]:
+def rank_json(view: SeatView, seed: int, iterations: int | None = None, ms: float | None = None,
+              stop: Callable[[], bool] | None = None) -> list[RankedJSON]:
     """``rank`` as plain JSON (for the worker process and the command line)."""
     budget = default_budget(view["variant"], iterations, ms)
     return [r.to_json() for r in rank(view, random.Random(seed), budget, stop)]
@@ -142,11 +165,11 @@ def rank_json(view: View, seed: int, iterations: int | None = None, ms: float | 
 ARMS = {"N": "North", "E": "East", "S": "South", "W": "West", "center": "centre"}
 
 
-def _tile(t: Any) -> str:
+def _tile(t: Iterable[int]) -> str:
     return "-".join(str(n) for n in t)
 
 
-def describe(move: rules.Move | dict[str, Any]) -> str:
+def describe(move: rules.Move | MoveJSON) -> str:
     """A move in a few words: "6-4 on the right", "5-5 North, closed", "1-2-3 at 0,1"."""
     d = move.to_json() if isinstance(move, rules.Move) else move
     kind = d.get("kind")
@@ -171,7 +194,7 @@ def points_text(x: float) -> str:
     return f"{x:+.1f}"
 
 
-def hint_line(ranked: Sequence[Ranked | dict[str, Any]], count: int = 3) -> str:
+def hint_line(ranked: Sequence[Ranked | RankedJSON], count: int = 3) -> str:
     """"6-4 on the right: +3.1; 4-4 on the left: +1.2" for the best ``count`` moves."""
     parts = []
     for r in ranked[:count]:
@@ -204,7 +227,7 @@ def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def check_view(raw: object) -> View:
+def check_view(raw: object) -> SeatView:
     """``raw`` if it is a view the engine could have given (``state.view(p)``, its viewer to
     move), else BadView saying what is wrong: the view is made whole with the unseen tiles
     dealt arbitrarily (``rules.determinize``), the round read back with the engine's checks,
@@ -235,7 +258,7 @@ def check_view(raw: object) -> View:
         raise BadView("'history' must be a list")
     if "match" in raw and search.match_context(raw) is None:
         raise BadView("'match' must be {\"totals\": [t0, t1], \"target\": T}")
-    view = {k: v for k, v in raw.items() if k != "match"}
+    view = cast(SeatView, {k: v for k, v in raw.items() if k != "match"})
     if sizes[player] != len(hand):
         raise BadView("'hand_sizes' does not count the hand")
     unseen = sizes[1 - player] + raw["bazaar_size"]
@@ -260,7 +283,7 @@ def check_view(raw: object) -> View:
         raise BadView("the round is over: there is no move to choose")
     if state.to_move != player:
         raise BadView(f"it is not player {player}'s turn (player {state.to_move} is to move)")
-    return dict(raw)
+    return cast(SeatView, dict(raw))
 
 
 def _check_history(state: rules.RoundState) -> None:
@@ -302,24 +325,24 @@ class Judgement:
 
     index: int
     player: int
-    played: dict[str, Any]
+    played: MoveJSON
     expected: float
-    best: dict[str, Any]
+    best: MoveJSON
     best_expected: float
     loss: float
     mark: str
-    ranked: list[dict[str, Any]]
+    ranked: list[RankedJSON]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JudgementJSON:
         return {"index": self.index, "move_no": self.index + 1, "player": self.player,
                 "played": self.played, "expected": round(self.expected, 2),
                 "best": self.best, "best_expected": round(self.best_expected, 2),
                 "loss": round(self.loss, 2), "mark": self.mark, "ranked": self.ranked[:5]}
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> Judgement:
-        return cls(int(d["index"]), int(d["player"]), dict(d["played"]), float(d["expected"]),
-                   dict(d["best"]), float(d["best_expected"]), float(d["loss"]),
+    def from_json(cls, d: JudgementJSON) -> Judgement:
+        return cls(int(d["index"]), int(d["player"]), d["played"], float(d["expected"]),
+                   d["best"], float(d["best_expected"]), float(d["loss"]),
                    str(d["mark"]), list(d.get("ranked") or []))
 
 
@@ -329,7 +352,7 @@ def move_seed(index: int) -> int:
     return random.Random(f"tui-domino-coach/{index}").getrandbits(32)
 
 
-def judge(view: View, index: int, played: dict[str, Any], ranked: list[dict[str, Any]]
+def judge(view: SeatView, index: int, played: MoveJSON, ranked: list[RankedJSON]
           ) -> Judgement | None:
     """The judgement of ``played`` at move ``index`` from the search's ``ranked`` figures
     (None when the move played has no figure: a search stopped before it was tried)."""
@@ -341,12 +364,12 @@ def judge(view: View, index: int, played: dict[str, Any], ranked: list[dict[str,
     best = ranked[0]
     loss = max(0.0, float(best["expected"]) - float(mine["expected"]))
     return Judgement(index, view["player"], key.to_json(), float(mine["expected"]),
-                     dict(best["move"]), float(best["expected"]), loss,
+                     best["move"], float(best["expected"]), loss,
                      mark_of(variant, loss), ranked)
 
 
-def choices(state: rules.RoundState, moves: list[dict[str, Any]],
-            seats: tuple[int, ...] = (0, 1)) -> list[tuple[int, View, dict[str, Any]]]:
+def choices(state: rules.RoundState, moves: Sequence[HistoryRecord],
+            seats: tuple[int, ...] = (0, 1)) -> list[tuple[int, SeatView, MoveJSON]]:
     """The choices of ``seats`` in a round: (index, the player's view then, the move played),
     for every move made with more than one legal move, replaying ``moves`` (the history's
     records) from ``state`` (the round as dealt, which is not changed)."""
@@ -355,12 +378,12 @@ def choices(state: rules.RoundState, moves: list[dict[str, Any]],
     for i, rec in enumerate(moves):
         p = replay.to_move
         if p in seats and len(replay.legal_moves()) > 1:
-            out.append((i, replay.view(p), dict(rec["move"])))
+            out.append((i, replay.view(p), rec["move"]))
         replay.apply(rec["move"])
     return out
 
 
-def review_round(state: rules.RoundState, moves: list[dict[str, Any]],
+def review_round(state: rules.RoundState, moves: Sequence[HistoryRecord],
                  seats: tuple[int, ...] = (0, 1), iterations: int | None = None,
                  ms: float | None = None,
                  progress: Callable[[int, int], None] | None = None,

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Hashable
 
 from tui_domino.ai.simulation import Sim, Variant
 
@@ -18,7 +17,7 @@ class OutOfTime(Exception):
     """The exact search went past its deadline or its most nodes."""
 
 
-def position_key(var: Variant, sim: Sim) -> tuple[Any, ...]:
+def position_key(var: Variant, sim: Sim) -> tuple[Hashable, ...]:
     """What decides the rest of the round in ``sim``: the transposition table's key."""
     if var.name == "classic":
         return (sim.hands[0], sim.hands[1], sim.left, sim.right, sim.to_move)
@@ -31,7 +30,7 @@ def position_key(var: Variant, sim: Sim) -> tuple[Any, ...]:
 
 
 def solve(var: Variant, sim: Sim, reward: Reward, me: int, alpha: float, beta: float,
-          table: dict[tuple[Any, ...], float], ctl: list[float], erratic: bool = False,
+          table: dict[tuple[Hashable, ...], float], ctl: list[float], erratic: bool = False,
           clock: Callable[[], float] = time.perf_counter) -> float:
     """The exact value (for ``me``) of a perfect-information position, by alpha-beta; with
     ``erratic`` the opponent picks any legal move with the same chance (his nodes are

@@ -13,7 +13,6 @@ Both work on the engine's fast simulators (``simulation``) and see only the view
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from tui_domino import rules
 from tui_domino.ai.inference import Knowledge, knowledge
@@ -23,14 +22,13 @@ from tui_domino.rules import triangle_grid as grid
 from tui_domino.rules.spider_sim import MULTI
 from tui_domino.rules.triominos import TILES as T_TILES
 from tui_domino.rules.triominos_sim import CODE_TILE, PATTERN_MASK
-
-View = dict[str, Any]
+from tui_domino.rules.types import SeatView
 
 _DOUBLE_BIT = D.DOUBLES_MASK
 _TRIPLE_BIT = sum(1 << i for i, t in enumerate(T_TILES) if t[0] == t[2])
 
 
-def _position(view: View) -> tuple[Variant, Sim, list[int]]:
+def _position(view: SeatView) -> tuple[Variant, Sim, list[int]]:
     var = variant_of(view)
     sim = var.base_sim(view)
     return var, sim, sim.legal()
@@ -39,8 +37,8 @@ def _position(view: View) -> tuple[Variant, Sim, list[int]]:
 # -- random and easy ---------------------------------------------------------------------------
 
 
-def uniform(view: View, rng: random.Random, budget: Any = None) -> rules.Move:
-    """Any legal move, uniformly at random."""
+def uniform(view: SeatView, rng: random.Random, budget: object = None) -> rules.Move:
+    """A legal move, uniformly at random."""
     var, sim, legal = _position(view)
     return var.to_public(sim, legal[int(rng.random() * len(legal))])
 
@@ -48,7 +46,7 @@ def uniform(view: View, rng: random.Random, budget: Any = None) -> rules.Move:
 # -- easy ---------------------------------------------------------------------------------------
 
 
-def easy(view: View, rng: random.Random, budget: Any = None) -> rules.Move:
+def easy(view: SeatView, rng: random.Random, budget: object = None) -> rules.Move:
     """A random legal move; half the time a double (a triple) when one can be played."""
     var, sim, legal = _position(view)
     if len(legal) > 1 and rng.random() < 0.5:
@@ -79,7 +77,7 @@ def _end_score(n: int, hand: int, opp_may: int, unseen: int) -> float:
     return s
 
 
-def classic_scores(view: View, sim: Sim, legal: list[int], know: Knowledge) -> dict[int, float]:
+def classic_scores(view: SeatView, sim: Sim, legal: list[int], know: Knowledge) -> dict[int, float]:
     me = view["player"]
     hand = sim.hands[me]
     opp_may = know.may_hold()
@@ -107,7 +105,7 @@ def classic_scores(view: View, sim: Sim, legal: list[int], know: Knowledge) -> d
     return out
 
 
-def spider_scores(view: View, sim: Sim, legal: list[int], know: Knowledge) -> dict[int, float]:
+def spider_scores(view: SeatView, sim: Sim, legal: list[int], know: Knowledge) -> dict[int, float]:
     me = view["player"]
     opp_may = know.may_hold()
     unseen_avg = (
@@ -177,7 +175,7 @@ TRIOMINOS_BLOCKING = 8.0
 
 
 def triominos_scores(
-    view: View, sim: Sim, legal: list[int], know: Knowledge
+    view: SeatView, sim: Sim, legal: list[int], know: Knowledge
 ) -> dict[int, float]:
     me = view["player"]
     opp_may = know.may_hold()
@@ -219,7 +217,7 @@ _SCORERS = {
 }
 
 
-def normal(view: View, rng: random.Random, budget: Any = None) -> rules.Move:
+def normal(view: SeatView, rng: random.Random, budget: object = None) -> rules.Move:
     """The best move by one-move scoring (ties broken at random)."""
     var, sim, legal = _position(view)
     if len(legal) == 1:

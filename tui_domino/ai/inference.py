@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
 
 from tui_domino.ai.simulation import VARIANTS, Variant
 from tui_domino.rules import dominoes as D
@@ -30,9 +29,7 @@ from tui_domino.rules import triangle_grid as grid
 from tui_domino.rules.options import resolve_options
 from tui_domino.rules.triominos_sim import PATTERN_MASK as T_PATTERN_MASK
 from tui_domino.rules.triominos_sim import TriominosSim
-from tui_domino.rules.types import HistoryRecord, MoveJSON
-
-View = dict[str, Any]
+from tui_domino.rules.types import HistoryRecord, MoveJSON, SeatView
 
 
 @dataclass
@@ -127,7 +124,7 @@ def _bits(mask: int) -> list[int]:
 
 
 class _ClassicBoard:
-    def __init__(self, view: View) -> None:
+    def __init__(self, view: SeatView) -> None:
         self.left = self.right = 7
 
     def play(self, move: MoveJSON) -> None:
@@ -148,7 +145,7 @@ class _ClassicBoard:
 class _SpiderBoard:
     ARM = {"N": 0, "E": 1, "S": 2, "W": 3}
 
-    def __init__(self, view: View) -> None:
+    def __init__(self, view: SeatView) -> None:
         self.center: int | None = None
         self.ends = [7, 7, 7, 7]
         self.closed = [False] * 4
@@ -177,7 +174,7 @@ class _SpiderBoard:
 
 
 class _TriominosBoard:
-    def __init__(self, view: View) -> None:
+    def __init__(self, view: SeatView) -> None:
         self.sim = TriominosSim(resolve_options("triominos", view.get("options")))
 
     def play(self, move: MoveJSON) -> None:
@@ -199,7 +196,7 @@ _BOARDS: dict[str, type[_ClassicBoard] | type[_SpiderBoard] | type[_TriominosBoa
 }
 
 
-def _opening_exclusion(view: View, first_tile: tuple[int, ...] | None) -> int:
+def _opening_exclusion(view: SeatView, first_tile: tuple[int, ...] | None) -> int:
     """Tiles nobody held at the deal, by the opening rule (0 when it says nothing)."""
     if first_tile is None:
         return 0
@@ -241,7 +238,7 @@ def _charge(slots: list[int], voids: list[int], tile: int) -> None:
         del slots[0]
 
 
-def knowledge(view: View) -> Knowledge:
+def knowledge(view: SeatView) -> Knowledge:
     """The per-slot masks of the opponent's hand from ``view``'s history."""
     variant = VARIANTS[view["variant"]]
     me = view["player"]
@@ -321,7 +318,7 @@ def knowledge(view: View) -> Knowledge:
 Evidence = list[tuple[int, int, int]]
 
 
-def play_evidence(view: View) -> Evidence:
+def play_evidence(view: SeatView) -> Evidence:
     """Classic: the opponent's placements since his last draw (not the opening lead), as
     (tile played, tiles that fitted the board then, tiles he placed from then on). His hand at
     that placement was his hand now plus the tiles he placed from then on (nothing was drawn
@@ -366,7 +363,7 @@ def _choices(placed: list[tuple[int, int, bool]]) -> Evidence:
 Stretch = tuple[int, int, Evidence]
 
 
-def past_evidence(view: View) -> list[Stretch]:
+def past_evidence(view: SeatView) -> list[Stretch]:
     """Classic: the opponent's placements before his last draw, one stretch per draw that ends
     some. His hand just before such a draw is unknown, but not free: it held none of the
     tiles that fitted then (he drew), nor any tile on the table or in our hand then, nor any

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
 
 from tui_domino import rules
 from tui_domino.ai.heuristic import easy, normal, uniform
-from tui_domino.ai.search import Budget, hard
+from tui_domino.ai.search import Budget, BudgetLike, hard
+from tui_domino.rules.types import SeatView
 
-Choose = Callable[[dict[str, Any], random.Random, Any], rules.Move]
+Choose = Callable[[SeatView, random.Random, BudgetLike], rules.Move]
 
 LEVELS: dict[str, Choose] = {
     "random": uniform,
@@ -32,7 +32,8 @@ LEVELS: dict[str, Choose] = {
 MENU_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 
 
-def choose(view: dict[str, Any], level: str, rng: random.Random, budget: Any = None) -> rules.Move:
+def choose(view: SeatView, level: str, rng: random.Random, budget: BudgetLike = None
+           ) -> rules.Move:
     """The move of the player at ``level`` in ``view`` (the viewer must be to move)."""
     try:
         player = LEVELS[level]

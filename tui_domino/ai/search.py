@@ -21,10 +21,9 @@ import math
 import random
 import time
 from bisect import bisect
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
 
 from tui_domino import rules
 from tui_domino.ai import classic_search, exact, tree
@@ -42,8 +41,8 @@ from tui_domino.ai.simulation import Sim, Variant, variant_of
 from tui_domino.rules import dominoes as D
 from tui_domino.rules.triominos_sim import PATTERN_MASK, mask_value
 from tui_domino.rules.triominos_sim import TriominosSim as _TSim
+from tui_domino.rules.types import SeatView
 
-View = dict[str, Any]
 Stop = Callable[[], bool]  # asked now and then: True ends the search
 Reward = tree.Reward
 Playout = tree.Playout
@@ -60,6 +59,9 @@ class Budget:
     iterations: int | None = None
     ms: float | None = None
 
+
+# What a player is given to think with: None (its default), a Budget, or seconds.
+BudgetLike = Budget | float | None
 
 # Per variant: iterations and the wall-clock cap of the hard player's default budget. Classic
 # searches 100,000 deals a move with the compiled search (about 85 ms), 6000 with the Python
@@ -102,7 +104,7 @@ def resolve_budget(variant: str, budget: Budget | float | None) -> Budget:
 Match = tuple[list[int], int]  # (match totals before this round, target)
 
 
-def match_context(view: View) -> Match | None:
+def match_context(view: Mapping[str, object]) -> Match | None:
     """The optional match context of a view: ``view["match"] = {"totals": [t0, t1],
     "target": T}`` (the totals banked before this round). The engine's views do not carry
     it; a caller that knows the match may add it, and the search then plays for the match."""
@@ -356,7 +358,7 @@ def _updated_mix(stretches: list[Stretch], weight: list[float], rng: random.Rand
     return random_odds / (1 + random_odds)
 
 
-def opponent_model(var: Variant, know: Knowledge, view: View,
+def opponent_model(var: Variant, know: Knowledge, view: SeatView,
                    rng: random.Random) -> OpponentModel | None:
     """The weighted deals when the view holds evidence of the opponent's choices."""
     if OPP_BETA <= 0 or var.name != "classic":
@@ -474,7 +476,7 @@ ENDGAME_DEALS = 24
 ENDGAME_NODES = 200_000
 
 
-def _no_more_draws(var: Variant, view: View) -> bool:
+def _no_more_draws(var: Variant, view: SeatView) -> bool:
     if var.name == "classic":
         return bool(view["bazaar_size"] <= view.get("bazaar_reserve", CLASSIC_RESERVE))
     return bool(view["bazaar_size"] == 0)
@@ -486,7 +488,7 @@ _OutOfTime = exact.OutOfTime
 
 
 def _solve(var: Variant, sim: Sim, reward: Reward, me: int, alpha: float, beta: float,
-           table: dict[tuple[Any, ...], float], ctl: list[float], erratic: bool = False
+           table: dict[tuple[Hashable, ...], float], ctl: list[float], erratic: bool = False
            ) -> float:
     """``exact.solve`` on this module's clock."""
     return exact.solve(var, sim, reward, me, alpha, beta, table, ctl, erratic,
@@ -548,7 +550,7 @@ def endgame(
         for kind, share in ((False, 1.0 - q), (True, q)):
             if share <= 0.0:
                 continue
-            table: dict[tuple[Any, ...], float] = {}
+            table: dict[tuple[Hashable, ...], float] = {}
             for m in legal:
                 child = sim.clone()
                 child.play(m)
@@ -563,7 +565,7 @@ def endgame(
 # -- the player ---------------------------------------------------------------------------------
 
 
-def hard(view: View, rng: random.Random, budget: Budget | float | None = None,
+def hard(view: SeatView, rng: random.Random, budget: BudgetLike = None,
          stop: Stop | None = None) -> rules.Move:
     """The hard player: exact endgame search when it applies, else ISMCTS."""
     start = time.perf_counter()

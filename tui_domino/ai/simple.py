@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import random
 from itertools import combinations_with_replacement
-from typing import Any
 
 from tui_domino import rules
-
-View = dict[str, Any]
+from tui_domino.rules.types import SeatView
 
 
 def _full_set(variant: str) -> list[tuple[int, ...]]:
@@ -21,21 +19,22 @@ def _full_set(variant: str) -> list[tuple[int, ...]]:
     return [tuple(t) for t in combinations_with_replacement(range(7), 2)]
 
 
-def _board_tiles(view: View) -> list[tuple[int, ...]]:
+def _board_tiles(view: SeatView) -> list[tuple[int, ...]]:
     variant = view["variant"]
     if variant == "classic":
         return [tuple(sorted(t)) for t in view.get("line") or []]
     if variant == "spider":
         out: list[tuple[int, ...]] = []
-        if view.get("center") is not None:
-            out.append((view["center"], view["center"]))
+        center = view.get("center")
+        if center is not None:
+            out.append((center, center))
         for arm in (view.get("arms") or {}).values():
             out += [tuple(sorted(t)) for t in arm["tiles"]]
         return out
     return [tuple(sorted(p["corners"])) for p in view.get("board") or []]
 
 
-def determinize(view: View, rng: random.Random) -> rules.RoundState:
+def determinize(view: SeatView, rng: random.Random) -> rules.RoundState:
     """A full round state consistent with ``view``: the hidden tiles dealt at random.
 
     Uses the engine's own ``rules.determinize`` when it offers one.
@@ -59,13 +58,13 @@ def determinize(view: View, rng: random.Random) -> rules.RoundState:
     return rules.state_from_json(d)
 
 
-def legal_moves(view: View, rng: random.Random) -> list[rules.Move]:
+def legal_moves(view: SeatView, rng: random.Random) -> list[rules.Move]:
     """The viewer's legal moves (the viewer must be the player to move)."""
     return determinize(view, rng).legal_moves()
 
 
-def random_player(view: View, rng: random.Random, budget: float | None = None) -> rules.Move:
-    """Any legal move, uniformly at random."""
+def random_player(view: SeatView, rng: random.Random, budget: float | None = None) -> rules.Move:
+    """A legal move, uniformly at random."""
     return rng.choice(legal_moves(view, rng))
 
 
@@ -75,7 +74,7 @@ def _tiles_of(move: rules.Move) -> list[tuple[int, ...]]:
     return [move.tile] if move.tile is not None else []
 
 
-def greedy_player(view: View, rng: random.Random, budget: float | None = None) -> rules.Move:
+def greedy_player(view: SeatView, rng: random.Random, budget: float | None = None) -> rules.Move:
     """The heaviest tile (spider: most doubles, then most pips; triominos: the best
     immediate score). Closes a spider arm only when that leaves the opponent less room."""
     state = determinize(view, rng)

@@ -12,6 +12,7 @@ Triominos (56); a set of tiles is a bit mask.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from tui_domino import rules
@@ -22,8 +23,8 @@ from tui_domino.rules.classic_sim import PASS_M as CLASSIC_PASS
 from tui_domino.rules.classic_sim import ClassicSim
 from tui_domino.rules.spider_sim import MULTI, SpiderSim
 from tui_domino.rules.triominos_sim import CODE_TILE, TriominosSim
+from tui_domino.rules.types import SeatView
 
-View = dict[str, Any]
 Sim = Any  # ClassicSim | SpiderSim | TriominosSim: they share the members used here
 
 DRAW = CLASSIC_DRAW  # -1 in every variant's compact moves
@@ -41,7 +42,7 @@ class Variant:
     def sim_of_state(self, state: rules.RoundState) -> Sim:
         raise NotImplementedError
 
-    def base_sim(self, view: View) -> Sim:
+    def base_sim(self, view: SeatView) -> Sim:
         """A simulator of the view's position (the hidden tiles dealt arbitrarily)."""
         return self.sim_of_state(rules.determinize(view, random.Random(0)))
 
@@ -57,7 +58,7 @@ class Variant:
     def from_public(self, move: rules.Move) -> int:
         raise NotImplementedError
 
-    def mask_of(self, tiles: Any) -> int:
+    def mask_of(self, tiles: Iterable[Sequence[int]]) -> int:
         m = 0
         for t in tiles:
             m |= 1 << self.index[tuple(sorted(t))]
@@ -155,5 +156,5 @@ VARIANTS: dict[str, Variant] = {
 }
 
 
-def variant_of(view: View) -> Variant:
+def variant_of(view: SeatView) -> Variant:
     return VARIANTS[view["variant"]]

@@ -20,30 +20,44 @@ import itertools
 import multiprocessing
 import random
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from tui_domino import rules
+from tui_domino.rules.types import MoveJSON, SeatView
+
+if TYPE_CHECKING:
+    from tui_domino.ai.coach import RankedJSON
+
+T = TypeVar("T")
+
+
+class Flag(Protocol):
+    """A shared integer (a multiprocessing ``RawValue("q")``)."""
+
+    value: int
+
 
 _lock = threading.Lock()
 _executor: ProcessPoolExecutor | None = None
 # A multiprocessing RawValue: every job whose id is at most this value must stop. Jobs run one
 # at a time in submission order, so raising it to a running job's id stops only that job.
-_cancel: Any = None
+_cancel: Flag | None = None
 _jobs = itertools.count(1)
 
 # In the worker process: the shared cancel value.
-_worker_cancel: Any = None
+_worker_cancel: Flag | None = None
 
 
-def _init_worker(cancel: Any) -> None:
+def _init_worker(cancel: Flag) -> None:
     global _worker_cancel
     _worker_cancel = cancel
 
 
-def _run(view: dict[str, Any], level: str, budget_ms: float | None, seed: int,
-         job: int, iterations: int | None = None) -> dict[str, Any]:
+def _run(view: SeatView, level: str, budget_ms: float | None, seed: int,
+         job: int, iterations: int | None = None) -> MoveJSON:
     """In the worker: the level's move in ``view`` as JSON."""
     from tui_domino.ai.levels import LEVELS
     from tui_domino.ai.search import DEFAULT_ITERATIONS, Budget, hard
@@ -68,19 +82,21 @@ def _ping() -> bool:
     return True
 
 
-def _get_executor() -> tuple[ProcessPoolExecutor, Any]:
+def _get_executor() -> tuple[ProcessPoolExecutor, Flag]:
     global _executor, _cancel
     with _lock:
         if _executor is None:
             ctx = multiprocessing.get_context("spawn")
-            _cancel = ctx.RawValue("q", 0)
+            cancel: Flag = ctx.RawValue("q", 0)
+            _cancel = cancel
             _executor = ProcessPoolExecutor(
-                max_workers=1, mp_context=ctx, initializer=_init_worker, initargs=(_cancel,)
+                max_workers=1, mp_context=ctx, initializer=_init_worker, initargs=(cancel,)
             )
+        assert _cancel is not None
         return _executor, _cancel
 
 
-def _submit(fn: Any, *args: Any) -> tuple[Future[Any], Any]:
+def _submit(fn: Callable[..., T], *args: object) -> tuple[Future[T], Flag]:
     """``fn(*args)`` submitted to the worker, and the worker's cancel flag. A pool found broken
     (its process died while idle: ``submit`` raises at once) is replaced, once."""
     for attempt in (0, 1):
@@ -101,7 +117,7 @@ async def warm_up() -> None:
 
 
 def submit(
-    view: dict[str, Any],
+    view: SeatView,
     level: str,
     budget_ms: float | None = None,
     seed: int = 0,
@@ -110,11 +126,11 @@ def submit(
     """The same choice as ``choose_in_process`` as a ``concurrent.futures.Future``, for code
     that waits in a thread (``future.result()`` releases the GIL while it waits)."""
     job = next(_jobs)
-    inner: Future[dict[str, Any]]
+    inner: Future[MoveJSON]
     inner, _ = _submit(_run, view, level, budget_ms, seed, job, iterations)
     outer: Future[rules.Move] = Future()
 
-    def done(f: Future[dict[str, Any]]) -> None:
+    def done(f: Future[MoveJSON]) -> None:
         if f.cancelled():
             outer.cancel()
         elif f.exception() is not None:
@@ -127,7 +143,7 @@ def submit(
 
 
 async def choose_in_process(
-    view: dict[str, Any],
+    view: SeatView,
     level: str,
     budget_ms: float | None = None,
     seed: int = 0,
@@ -141,7 +157,7 @@ async def choose_in_process(
     """
     job = next(_jobs)
     for attempt in (0, 1):
-        fut: Future[dict[str, Any]]
+        fut: Future[MoveJSON]
         fut, cancel = _submit(_run, view, level, budget_ms, seed, job, iterations)
         try:
             result = await asyncio.wrap_future(fut)
@@ -158,8 +174,8 @@ async def choose_in_process(
     raise AssertionError("unreachable")
 
 
-def _run_coach(view: dict[str, Any], seed: int, iterations: int | None,
-               budget_ms: float | None, job: int) -> list[dict[str, Any]]:
+def _run_coach(view: SeatView, seed: int, iterations: int | None,
+               budget_ms: float | None, job: int) -> list[RankedJSON]:
     """In the worker: the coach's ranked moves of ``view`` as JSON (``coach.rank_json``)."""
     from tui_domino.ai import coach
 
@@ -172,17 +188,17 @@ def _run_coach(view: dict[str, Any], seed: int, iterations: int | None,
 
 
 async def rank_in_process(
-    view: dict[str, Any],
+    view: SeatView,
     seed: int = 0,
     iterations: int | None = None,
     budget_ms: float | None = None,
-) -> list[dict[str, Any]]:
+) -> list[RankedJSON]:
     """The coach's figures for every legal move of ``view`` (best first: {"move", "expected",
     "visits"}), computed in the worker process; cancelling the await stops the search, as for
     ``choose_in_process``."""
     job = next(_jobs)
     for attempt in (0, 1):
-        fut: Future[list[dict[str, Any]]]
+        fut: Future[list[RankedJSON]]
         fut, cancel = _submit(_run_coach, view, seed, iterations, budget_ms, job)
         try:
             return await asyncio.wrap_future(fut)

@@ -5,10 +5,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Unpack
+
+if TYPE_CHECKING:
+    from tui_domino.history.records import MatchFields
 
 
-def record_match(**kw: Any) -> int:
+def record_match(**kw: Unpack[MatchFields]) -> int:
     """Stores a finished match in the history (``db.record_match``); returns its id."""
     from tui_domino.history.db import record_match as _record
 

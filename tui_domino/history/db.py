@@ -21,9 +21,13 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tui_domino.history.records import match_json
+from tui_domino.history.records import MatchRecord, PlayerJSON, RoundRecord, match_json
+from tui_domino.rules.types import Options
+
+if TYPE_CHECKING:
+    from tui_domino.ai.coach import JudgementJSON
 
 DB_NAME = "history.sqlite3"
 SCHEMA_VERSION = 2
@@ -143,7 +147,7 @@ def transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     db.execute("COMMIT")
 
 
-def opponent_of(players: list[dict[str, Any]], me: int | None, kind: str) -> str:
+def opponent_of(players: list[PlayerJSON], me: int | None, kind: str) -> str:
     """What the history filters by: the computer's level, "person" or "duel"."""
     if kind == "duel":
         return "duel"
@@ -153,7 +157,7 @@ def opponent_of(players: list[dict[str, Any]], me: int | None, kind: str) -> str
     return str(other.get("level") or "computer") if other.get("kind") == "computer" else "person"
 
 
-def insert(db: sqlite3.Connection, record: dict[str, Any],
+def insert(db: sqlite3.Connection, record: MatchRecord,
            before_commit: Callable[[], None] | None = None) -> int:
     """Writes one match record (``records.match_json``) in one transaction; its id."""
     players = record["players"]
@@ -178,7 +182,7 @@ def insert(db: sqlite3.Connection, record: dict[str, Any],
     return match_id
 
 
-def insert_rounds(db: sqlite3.Connection, match_id: int, rounds: list[dict[str, Any]],
+def insert_rounds(db: sqlite3.Connection, match_id: int, rounds: list[RoundRecord],
                   me: int | None, packed: list[tuple[bytes, bytes]] | None = None) -> None:
     """The rounds of match ``match_id`` (in the caller's transaction); ``packed``: their deals
     and moves already packed."""
@@ -198,7 +202,7 @@ def insert_rounds(db: sqlite3.Connection, match_id: int, rounds: list[dict[str, 
          for i, r in enumerate(rounds)])
 
 
-def _cost(review: Any, me: int | None) -> float | None:
+def _cost(review: list[JudgementJSON] | None, me: int | None) -> float | None:
     """What the player's choices cost in a round's review (seat ``me``; None: no review)."""
     if not review or me is None:
         return None
@@ -209,9 +213,9 @@ def record_match(
     *,
     variant: str,
     target: int,
-    options: dict[str, Any],
-    players: list[dict[str, Any]],
-    rounds: list[dict[str, Any]],
+    options: Options,
+    players: list[PlayerJSON],
+    rounds: list[RoundRecord],
     totals: list[int],
     winner: int | None,
     me: int | None = 0,
@@ -289,12 +293,12 @@ def opponents(db: sqlite3.Connection) -> list[str]:
     return [r[0] for r in db.execute("SELECT DISTINCT opponent FROM matches ORDER BY 1")]
 
 
-def load_match(db: sqlite3.Connection, match_id: int) -> dict[str, Any] | None:
+def load_match(db: sqlite3.Connection, match_id: int) -> MatchRecord | None:
     """The match as its exported record (``records.match_json``), with ``"id"``."""
     m = db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
     if m is None:
         return None
-    rounds = []
+    rounds: list[RoundRecord] = []
     for r in db.execute(
             """SELECT r.*, d.leader, d.deal, d.moves, d.review FROM rounds r
                JOIN round_moves d USING (match_id, number)
@@ -305,8 +309,9 @@ def load_match(db: sqlite3.Connection, match_id: int) -> dict[str, Any] | None:
             "winner": r["winner"], "end_reason": r["end_reason"], "hints": r["hints"],
             "take_backs": r["take_backs"], "review": unpack(r["review"]),
         })
-    players = [{"name": m[f"player{i}"], "kind": m[f"kind{i}"], "level": m[f"level{i}"]}
-               for i in (0, 1)]
+    players: list[PlayerJSON] = [
+        {"name": m[f"player{i}"], "kind": m[f"kind{i}"], "level": m[f"level{i}"]}
+        for i in (0, 1)]
     record = match_json(variant=m["variant"], target=m["target"],
                         options=json.loads(m["options"]), players=players, rounds=rounds,
                         totals=[m["total0"], m["total1"]], winner=m["winner"], me=m["me"],
@@ -316,7 +321,7 @@ def load_match(db: sqlite3.Connection, match_id: int) -> dict[str, Any] | None:
 
 
 def save_review(db: sqlite3.Connection, match_id: int, number: int,
-                review: list[dict[str, Any]]) -> None:
+                review: list[JudgementJSON]) -> None:
     """Keeps the coach's judgements of a round (a second look is then instant)."""
     me = db.execute("SELECT me FROM matches WHERE id = ?", (match_id,)).fetchone()
     seat = me[0] if me is not None else None

@@ -18,16 +18,21 @@ import json
 import random
 import sqlite3
 from pathlib import Path
-from typing import Any
 
 from tui_domino import rules
 from tui_domino.history import db as hdb
-from tui_domino.history.records import match_json, round_record
+from tui_domino.history.records import (
+    MatchRecord,
+    PlayerJSON,
+    RoundRecord,
+    match_json,
+    round_record,
+)
 
 OPPONENTS = ("easy", "normal", "hard", "person")
 
 
-def random_round(variant: str, rng: random.Random, number: int) -> dict[str, Any]:
+def random_round(variant: str, rng: random.Random, number: int) -> RoundRecord:
     state = rules.new_round(variant, seed=rng.getrandbits(48))
     while not state.is_over:
         state.apply(rng.choice(state.legal_moves()))
@@ -47,9 +52,10 @@ def generate(path: Path, matches: int = 10_000, seed: int = 1, pool: int = 40) -
             for i in range(matches):
                 variant = rng.choice(rules.VARIANTS)
                 opp = rng.choice(OPPONENTS)
-                rounds = []
+                rounds: list[RoundRecord] = []
                 for n in range(1, rng.randint(2, 8) + 1):
-                    r = dict(rng.choice(pools[variant]), number=n)  # its moves shared
+                    r = RoundRecord(**rng.choice(pools[variant]))  # its moves shared
+                    r["number"] = n
                     rounds.append(r)
                 totals = [sum(r["points"][p] for r in rounds) for p in (0, 1)]
                 if variant == "spider":
@@ -57,11 +63,12 @@ def generate(path: Path, matches: int = 10_000, seed: int = 1, pool: int = 40) -
                 else:
                     winner = 0 if totals[0] >= totals[1] else 1
                 when = start + dt.timedelta(minutes=i * 525_600 // max(1, matches))
-                players = [{"name": "You", "kind": "human", "level": ""},
+                players: list[PlayerJSON] = [{"name": "You", "kind": "human", "level": ""},
                            {"name": "Ann", "kind": "human", "level": ""} if opp == "person"
                            else {"name": "Computer", "kind": "computer", "level": opp}]
                 record = match_json(variant=variant, target=rules.DEFAULT_TARGET[variant],
-                                    options=rules.DEFAULTS[variant], players=players,
+                                    options=rules.resolve_options(variant, None),
+                                    players=players,
                                     rounds=[], totals=totals, winner=winner, me=0,
                                     kind="person" if opp == "person" else "computer",
                                     played_at=when.replace(microsecond=0).isoformat())
@@ -72,7 +79,7 @@ def generate(path: Path, matches: int = 10_000, seed: int = 1, pool: int = 40) -
         db.close()
 
 
-def _insert_fast(db: sqlite3.Connection, record: dict[str, Any], rng: random.Random,
+def _insert_fast(db: sqlite3.Connection, record: MatchRecord, rng: random.Random,
                  packed: dict[int, tuple[bytes, bytes]]) -> None:
     """``db.insert`` inside the caller's transaction, a cost on some rounds."""
     p = record["players"]

@@ -13,16 +13,83 @@ from __future__ import annotations
 
 import copy
 import datetime as _dt
-from typing import Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
 
 from tui_domino import rules
 from tui_domino.rules.round import deal_implied
+from tui_domino.rules.types import DealJSON, HistoryRecord, Options
+
+if TYPE_CHECKING:
+    from tui_domino.ai.coach import JudgementJSON
 
 RECORD_KIND = "tui-domino-match-record"
 RECORD_FORMAT = 1
 
 
-def deal_of(state: rules.RoundState) -> dict[str, Any]:
+class RoundPlay(TypedDict):
+    """What replays a round: its deal, who led it freely (None: the opening rule), its moves."""
+
+    deal: DealJSON
+    leader: int | None
+    moves: list[HistoryRecord]
+
+
+class RoundRecord(RoundPlay):
+    """A finished round as the history keeps it (``round_record``)."""
+
+    number: int
+    points: list[int]
+    winner: int | None
+    end_reason: str | None
+    hints: int
+    take_backs: int
+    review: list[JudgementJSON] | None
+    cost: NotRequired[float | None]  # what the player's choices cost, when known
+
+
+class PlayerJSON(TypedDict):
+    name: str
+    kind: str  # "human" or "computer"
+    level: str
+
+
+class MatchFields(TypedDict):
+    """What ``db.record_match`` is given of a finished match."""
+
+    variant: str
+    target: int
+    options: Options
+    players: list[PlayerJSON]
+    rounds: list[RoundRecord]
+    totals: list[int]
+    winner: int | None
+    me: int | None
+    kind: str
+    seed: NotRequired[int | None]
+
+
+class MatchRecord(TypedDict):
+    """A match as it is exported (``match_json``), with its ``id`` once in the database."""
+
+    kind: str
+    format: int
+    played_at: str
+    variant: str
+    target: int
+    options: Options
+    seed: int | None
+    match_kind: str
+    players: list[PlayerJSON]
+    me: int | None
+    totals: list[int]
+    winner: int | None
+    hints: int
+    take_backs: int
+    rounds: list[RoundRecord]
+    id: NotRequired[int]
+
+
+def deal_of(state: rules.RoundState) -> DealJSON:
     """The deal a round started from, as the engine reads it from the round's history
     (``rules.round.deal_implied``)."""
     return deal_implied(state)
@@ -34,7 +101,7 @@ def leader_of(state: rules.RoundState) -> int | None:
 
 
 def round_record(state: rules.RoundState, number: int, hints: int = 0,
-                 take_backs: int = 0) -> dict[str, Any]:
+                 take_backs: int = 0) -> RoundRecord:
     """The record of a finished round ``state`` (round ``number`` of its match)."""
     return {
         "number": number,
@@ -50,14 +117,13 @@ def round_record(state: rules.RoundState, number: int, hints: int = 0,
     }
 
 
-def start_of(variant: str, rnd: dict[str, Any], options: dict[str, Any] | None
-             ) -> rules.RoundState:
+def start_of(variant: str, rnd: RoundPlay, options: Options | None) -> rules.RoundState:
     """The round as dealt (ValueError for a deal the rules refuse)."""
     return rules.new_round(variant, deal=rnd["deal"], leader=rnd.get("leader"),
                            options=options)
 
 
-def replay(variant: str, rnd: dict[str, Any], options: dict[str, Any] | None,
+def replay(variant: str, rnd: RoundPlay, options: Options | None,
            upto: int | None = None) -> rules.RoundState:
     """The round after its first ``upto`` moves (all of them by default)."""
     state = start_of(variant, rnd, options)
@@ -71,10 +137,10 @@ def now_text() -> str:
     return _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat()
 
 
-def match_json(*, variant: str, target: int, options: dict[str, Any], players: list[dict[str, Any]],
-               rounds: list[dict[str, Any]], totals: list[int], winner: int | None,
+def match_json(*, variant: str, target: int, options: Options, players: list[PlayerJSON],
+               rounds: list[RoundRecord], totals: list[int], winner: int | None,
                me: int | None, kind: str, played_at: str | None = None,
-               seed: int | None = None) -> dict[str, Any]:
+               seed: int | None = None) -> MatchRecord:
     """The exported form of a match (also what the database is given)."""
     return {
         "kind": RECORD_KIND,
@@ -103,7 +169,7 @@ def _int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def check_match(raw: object) -> dict[str, Any]:
+def check_match(raw: object) -> MatchRecord:
     """``raw`` if it is a match record the game could have written, else ValueError saying
     why: its fields' types, and each round replayed with the rules from its deal must be
     legal move by move, over, and scored as the record says."""
@@ -138,7 +204,7 @@ def check_match(raw: object) -> dict[str, Any]:
         if rnd.get("leader") not in (None, 0, 1) or isinstance(rnd.get("leader"), bool):
             raise ValueError(f"round {n}: \"leader\" must be 0, 1 or null")
         try:
-            state = start_of(variant, rnd, options)
+            state = start_of(variant, cast(RoundPlay, rnd), options)
             for k, rec in enumerate(moves, 1):
                 if rec.get("player") != state.to_move:
                     raise ValueError(f"move {k} is played out of turn")
@@ -151,8 +217,9 @@ def check_match(raw: object) -> dict[str, Any]:
             raise ValueError(f"round {n} is not over after its moves")
         if rnd.get("points") != list(state.points):
             raise ValueError(f"round {n}'s points are not what its moves score")
-    return raw
+    return cast(MatchRecord, raw)
 
 
-__all__ = ["RECORD_KIND", "check_match", "deal_of", "match_json", "replay", "round_record",
+__all__ = ["RECORD_KIND", "MatchFields", "MatchRecord", "PlayerJSON", "RoundPlay", "RoundRecord",
+           "check_match", "deal_of", "match_json", "replay", "round_record",
            "start_of"]

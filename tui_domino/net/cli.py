@@ -16,8 +16,9 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Any
 
+from tui_domino import rules
+from tui_domino.net import events as ev
 from tui_domino.net.core import MatchSettings
 from tui_domino.terminal import login_name
 
@@ -40,7 +41,7 @@ def parse_addr(text: str, default_host: str | None) -> tuple[str, int]:
     return host, port
 
 
-def add_host_join(subparsers: Any) -> None:
+def add_host_join(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Registers ``host`` and ``join`` on an argparse subparsers object; each sets
     ``net_handler`` (call it with the parsed args; it returns the exit code)."""
     h = subparsers.add_parser("host", help="host a duel over the network")
@@ -171,7 +172,8 @@ async def _main(args: argparse.Namespace) -> int:
             for item in args.option:
                 key, _, value = item.partition("=")
                 options[key] = json.loads(value)
-            settings = MatchSettings(args.variant, args.target, options or None).resolved()
+            settings = MatchSettings(args.variant, args.target,
+                                     rules.resolve_options(args.variant, options)).resolved()
             session = await DuelSession.host(port, addr=host, name=args.name,
                                              settings=settings, journal_path=journal,
                                              code=code, **kw)
@@ -216,8 +218,7 @@ async def _main(args: argparse.Namespace) -> int:
     if args.headless:
         from tui_domino.net.headless import run_bot
 
-        def show(e: Any) -> None:
-            from tui_domino.net import events as ev
+        def show(e: ev.Event) -> None:
 
             if isinstance(e, ev.Invitation) and e.code != code:
                 _print_code(e.code, e.join)  # a new code replaced the one printed first

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from typing import Any
 
 from tui_domino import rules
 from tui_domino.net import events as ev
+from tui_domino.net.records import DuelView, MatchResult
 from tui_domino.net.transport import DuelSession
 from tui_domino.text import one_line, visible
 
 
-def describe(view: dict[str, Any]) -> str:
+def describe(view: DuelView) -> str:
     variant = view["variant"]
     if variant == "classic":
         board = " ".join(f"[{a}|{b}]" for a, b in view["line"]) or "(empty)"
@@ -32,8 +32,8 @@ def describe(view: dict[str, Any]) -> str:
     else:
         board = f"{len(view['board'])} tiles on the table"
     hand = " ".join("-".join(map(str, t)) for t in view["hand"])
-    net = view.get("net", {})
-    return (f"round {net.get('round')}  totals {net.get('totals')}  bazaar "
+    net = view["net"]
+    return (f"round {net['round']}  totals {net['totals']}  bazaar "
             f"{view['bazaar_size']}  opponent holds {view['hand_sizes'][1 - view['player']]}\n"
             f"  table: {board}\n  hand:  {hand}")
 
@@ -51,7 +51,7 @@ async def run_console(session: DuelSession, bot: str | None = None,
 
     loop.run_in_executor(None, read)
     legal: list[rules.Move] = []
-    result: dict[str, Any] | None = None
+    result: MatchResult | None = None
     events = session.events()
 
     async def next_event() -> ev.Event | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar, overload
+from typing import Generic, TypeVar, overload
 
 import msgspec
 
@@ -17,7 +17,9 @@ from tui_domino.net import mental_poker as mp
 from tui_domino.net import messages as m
 from tui_domino.net.knowledge import Knowledge
 from tui_domino.net.lifecycle import Lifecycle, Phase
+from tui_domino.net.records import ChainEntry, JournalEntry, SettingsJSON
 from tui_domino.net.sequencing import Link
+from tui_domino.rules.types import Options
 
 Tile = tuple[int, ...]
 HOST, JOIN = 0, 1
@@ -35,7 +37,10 @@ class MatchSettings:
 
     variant: str = "classic"
     target: int | None = None
-    options: dict[str, Any] | None = None
+    options: Options | None = None
+
+    def to_json(self) -> SettingsJSON:
+        return {"variant": self.variant, "target": self.target, "options": self.options}
 
     def resolved(self) -> MatchSettings:
         opts = rules.resolve_options(self.variant, self.options)
@@ -67,7 +72,7 @@ class Seat:
     link: Link
     settings: MatchSettings | None = None
     want: MatchSettings | None = None
-    journal: Callable[[dict[str, Any]], None] | None = None
+    journal: Callable[[JournalEntry], None] | None = None
     names: list[str] = field(default_factory=lambda: ["", ""])
     events: list[ev.Event] = field(default_factory=list)
     bad_frames: int = 0
@@ -93,9 +98,9 @@ class Seat:
         return self.settings.variant
 
     @property
-    def options(self) -> dict[str, Any]:
+    def options(self) -> Options:
         assert self.settings is not None
-        return dict(self.settings.options or {})
+        return Options(**(self.settings.options or {}))
 
     def emit(self, event: ev.Event) -> None:
         self.events.append(event)
@@ -104,7 +109,7 @@ class Seat:
         out, self.events = self.events, []
         return out
 
-    def record(self, entry: dict[str, Any]) -> None:
+    def record(self, entry: JournalEntry) -> None:
         if self.journal is not None:
             self.journal(entry)
 
@@ -143,7 +148,7 @@ class RoundCtx:
     know: Knowledge | None = None
     call_ptr: int = 0
     opening: tuple[int, Tile] | None = None
-    log: list[dict[str, Any]] = field(default_factory=list)
+    log: list[ChainEntry] = field(default_factory=list)
     chain: bytes = b"\x00" * 32
     awaiting_draw: int | None = None  # the position I asked to draw
     next_actor: int | None = None
@@ -199,7 +204,7 @@ class Forward(Generic[T]):
         setattr(getattr(obj, self.part), self.name, value)
 
 
-def canon(obj: Any) -> bytes:
+def canon(obj: object) -> bytes:
     return json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from tui_domino import rules
 from tui_domino.net import context as cx
@@ -32,8 +31,10 @@ from tui_domino.net.knowledge import ClaimRefuted
 from tui_domino.net.lifecycle import IN_PLAY
 from tui_domino.net.match_state import Match
 from tui_domino.net.play import draw_allowed
+from tui_domino.net.records import DuelView, JournalEntry, MatchResult, RoundResult
 from tui_domino.net.sequencing import Link, Tokens
 from tui_domino.net.table import Table
+from tui_domino.rules.types import MoveJSON
 
 __all__ = ["HANDED_BACK", "LEFT", "RESUME_WINDOW", "REVEAL_TIMEOUT", "TURN_TIMEOUT",
            "DuelCore", "MatchSettings", "_canon", "_draw_allowed", "_movej"]
@@ -50,7 +51,7 @@ class DuelCore:
     role, name, seed, settings, want, journal, names, bad_frames, me, peer = (
         Forward[str]("seat"), Forward[str]("seat"), Forward[bytes]("seat"),
         Forward[MatchSettings | None]("seat"), Forward[MatchSettings | None]("seat"),
-        Forward[Callable[[dict[str, Any]], None] | None]("seat"), Forward[list[str]]("seat"),
+        Forward[Callable[[JournalEntry], None] | None]("seat"), Forward[list[str]]("seat"),
         Forward[int]("seat"), Forward[int]("seat"), Forward[int]("seat"))
     connected, authed, closing, next_seq, received, unacked = (
         Forward[bool]("link"), Forward[bool]("link"), Forward[bool]("link"),
@@ -60,15 +61,15 @@ class DuelCore:
         Forward[str]("tokens"))
     started, finished, refused, totals, past, rnd, result, verdict, internal = (
         Forward[bool]("match"), Forward[bool]("match"), Forward[str]("match"),
-        Forward[list[int]]("match"), Forward[list[dict[str, Any]]]("match"),
-        Forward[RoundCtx | None]("match"), Forward[dict[str, Any] | None]("match"),
+        Forward[list[int]]("match"), Forward[list[RoundResult]]("match"),
+        Forward[RoundCtx | None]("match"), Forward[MatchResult | None]("match"),
         Forward[ev.Verdict | None]("match"), Forward[str | None]("match"))
     reveal_timeout, resume_window, turn_timeout = (
         Forward[float]("deadlines"), Forward[float]("deadlines"), Forward[float]("deadlines"))
 
     def __init__(self, role: str, name: str, seed: bytes, settings: MatchSettings | None = None,
                  want: MatchSettings | None = None,
-                 journal: Callable[[dict[str, Any]], None] | None = None) -> None:
+                 journal: Callable[[JournalEntry], None] | None = None) -> None:
         self.link = Link()
         self.seat = Seat(role, name[:40] or "player", seed, self.link,
                          settings.resolved() if settings is not None else None, want, journal)
@@ -78,8 +79,8 @@ class DuelCore:
         self.handshake = Handshake(self.seat, self.tokens, self.match)
         self.deadlines = dl.Deadlines()
         self.seat.record({"k": "start", "role": role, "name": self.name, "seed": seed.hex(),
-                          "settings": None if settings is None else vars(settings),
-                          "want": None if want is None else vars(want)})
+                          "settings": None if settings is None else settings.to_json(),
+                          "want": None if want is None else want.to_json()})
 
     # -- the transport's side -------------------------------------------------------------------
 
@@ -148,11 +149,11 @@ class DuelCore:
             return []
         return r.know.legal_moves()
 
-    def view(self) -> dict[str, Any] | None:
+    def view(self) -> DuelView | None:
         """The engine view of my seat, with the match around it."""
         return self.match.view(self.my_turn())
 
-    def play(self, move: rules.Move | dict[str, Any]) -> None:
+    def play(self, move: rules.Move | MoveJSON) -> None:
         """Plays my move; ValueError (IllegalMove) if it is not legal now."""
         r = self.rnd
         if not self.my_turn() or r is None or r.know is None:
@@ -240,7 +241,7 @@ class DuelCore:
     def _send_reveal(self, r: RoundCtx, dispute: bool = False) -> None:
         self.table.reveal.send_reveal(r, dispute)
 
-    def _result(self, winner: int | None, verified: bool) -> dict[str, Any]:
+    def _result(self, winner: int | None, verified: bool) -> MatchResult:
         return self.match.result_of(winner, verified)
 
     def public_digest(self) -> str:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+
+from tui_domino.net.records import MatchResult
+from tui_domino.rules.types import MoveJSON, StateJSON
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,7 @@ class Moved:
     """A public move: ``move`` is the engine's JSON form (a draw hides its tile)."""
 
     player: int
-    move: dict[str, Any]
+    move: MoveJSON
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ class RoundOver:
     totals: list[int]
     winner: int | None
     end_reason: str | None
-    state: dict[str, Any] = field(repr=False)
+    state: StateJSON = field(repr=False)
 
 
 @dataclass(frozen=True)
@@ -92,7 +94,7 @@ class Verdict:
 class MatchOver:
     """``result``: variant, totals, winner, rounds, verified (and names, seat, verdict)."""
 
-    result: dict[str, Any]
+    result: MatchResult
 
 
 @dataclass(frozen=True)

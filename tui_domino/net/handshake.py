@@ -6,8 +6,9 @@ start the match and end it before it began. See docs/protocol.md, sections 3 and
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
+from tui_domino import rules
 from tui_domino.net import events as ev
 from tui_domino.net import mental_poker as mp
 from tui_domino.net import messages as m
@@ -33,7 +34,7 @@ class Handshake:
         if not self.match.started:
             w = s.want or MatchSettings(variant="", target=None)
             s.send_ctl(m.Hello(proto=m.PROTOCOL, name=s.name,
-                               variant=cast(Any, w.variant or None), target=w.target,
+                               variant=cast("m.Variant | None", w.variant or None), target=w.target,
                                options=None))
         else:
             s.send_ctl(m.Resume(proto=m.PROTOCOL, match=t.match_id, token=t.token,
@@ -151,7 +152,8 @@ class Handshake:
         self.seat.send_ctl(m.Welcome(proto=m.PROTOCOL, name=s.name,
                                      variant=s.settings.variant,  # type: ignore[arg-type]
                                      target=int(s.settings.target or 0),
-                                     options=s.settings.options or {}, match=t.match_id,
+                                     options=cast(m.Options, s.settings.options or {}),
+                                     match=t.match_id,
                                      token=t.token, peer_token=t.peer_token))
 
     def on_welcome(self, f: m.Welcome) -> None:
@@ -175,7 +177,8 @@ class Handshake:
             match.finished = True
             return
         try:
-            settings = MatchSettings(f.variant, f.target, dict(f.options)).resolved()
+            settings = MatchSettings(f.variant, f.target,
+                                     rules.resolve_options(f.variant, f.options)).resolved()
         except ValueError as exc:
             raise Refused("bad_frame", f"bad match settings: {exc}") from None
         s.record({"k": "in", "frame": m.encode(f).decode()})

@@ -10,13 +10,13 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable
-from typing import Any
 
 from tui_domino import rules
 from tui_domino.net import events as ev
+from tui_domino.net.records import MatchResult
 from tui_domino.net.transport import DuelSession
 
-Choose = Callable[..., Any]
+Choose = Callable[..., rules.Move]  # (view, rng, budget) -> move
 
 
 def bot_levels() -> dict[str, Choose]:
@@ -48,7 +48,7 @@ async def run_bot(
     budget: float | None = None,
     on_event: Callable[[ev.Event], None] | None = None,
     in_thread: bool = True,
-) -> dict[str, Any]:
+) -> MatchResult:
     """Plays the session's seat until the match ends; returns its result."""
     bot = choose(level)
     rng = random.Random(seed)

@@ -11,10 +11,11 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 from tui_domino.files import data_dir, quarantine
 from tui_domino.net.core import DuelCore, MatchSettings
+from tui_domino.net.records import JournalEntry, SettingsJSON
 
 
 def default_dir() -> Path:
@@ -40,7 +41,7 @@ class Journal:
         self._file = os.fdopen(fd, "ab")
         self.fsync = fsync
 
-    def __call__(self, entry: dict[str, Any]) -> None:
+    def __call__(self, entry: JournalEntry) -> None:
         self._file.write(json.dumps(entry, separators=(",", ":")).encode() + b"\n")
         self._file.flush()
         if self.fsync:
@@ -50,9 +51,10 @@ class Journal:
         self._file.close()
 
 
-def load(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """The entries of a log; a torn last line (a crash mid-write) is dropped."""
-    out: list[dict[str, Any]] = []
+def load(path: str | os.PathLike[str]) -> list[JournalEntry]:
+    """The entries of a log; a torn last line (a crash mid-write) is dropped. What an entry
+    holds is checked as it is replayed."""
+    out: list[JournalEntry] = []
     with open(path, "rb") as f:
         for raw in f:
             try:
@@ -60,7 +62,7 @@ def load(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
             except ValueError:
                 break
             if isinstance(entry, dict):
-                out.append(entry)
+                out.append(cast(JournalEntry, entry))
     return out
 
 
@@ -73,15 +75,21 @@ class UnreadableLog(ValueError):
     """A match log that cannot be replayed; it was moved aside (the message says where)."""
 
 
-def replay(entries: list[dict[str, Any]]) -> DuelCore:
+def _settings(d: SettingsJSON | None) -> MatchSettings | None:
+    if not d:
+        return None
+    return MatchSettings(**d)
+
+
+def replay(entries: list[JournalEntry]) -> DuelCore:
     """A core rebuilt from a log's entries (not connected, with no journal attached);
     ValueError when they are not a match log this version can replay."""
     if not entries or entries[0].get("k") != "start":
         raise ValueError("not a match log")
     try:
         s = entries[0]
-        settings = MatchSettings(**s["settings"]) if s.get("settings") else None
-        want = MatchSettings(**s["want"]) if s.get("want") else None
+        settings = _settings(s.get("settings"))
+        want = _settings(s.get("want"))
         core = DuelCore(s["role"], s["name"], bytes.fromhex(s["seed"]), settings=settings,
                         want=want)
         for e in entries[1:]:

@@ -9,9 +9,10 @@ detected. See docs/protocol.md, section 6.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from tui_domino import rules
+from tui_domino.rules.types import SeatView
 
 Tile = tuple[int, ...]
 JSON = dict[str, Any]
@@ -60,7 +61,8 @@ def block_possible(d: JSON) -> bool:
 class Knowledge:
     """The engine state as one peer sees it (``me`` is 0 or 1)."""
 
-    def __init__(self, variant: str, options: JSON, me: int, hand: list[Tile]) -> None:
+    def __init__(self, variant: str, options: rules.Options, me: int, hand: list[Tile]
+                 ) -> None:
         """A round just dealt; the opening is set later with ``start``."""
         self.variant = variant
         self.me = me
@@ -127,7 +129,7 @@ class Knowledge:
         history = self.state.history
         self.state.history = []
         try:
-            return self.state.to_json()
+            return cast(JSON, self.state.to_json())
         finally:
             self.state.history = history
 
@@ -140,7 +142,7 @@ class Knowledge:
 
     # -- what this peer sees --------------------------------------------------------------------
 
-    def view(self) -> JSON:
+    def view(self) -> SeatView:
         return self.state.view(self.me)
 
     @property
@@ -282,7 +284,7 @@ class Knowledge:
         if trial.to_move != player:
             return set()
         trial.apply(move)
-        d2 = trial.to_json()
+        d2 = cast(JSON, trial.to_json())
         if not trial.is_over and trial.to_move != self.opp:
             return set()
         unseen_after = set(self.unseen(d2))

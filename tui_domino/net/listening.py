@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import os
 import socket
-from typing import Any
 
 BACKLOG = 100
 
@@ -29,7 +28,7 @@ async def _listen(addr: str, port: int) -> list[socket.socket]:
     infos = await loop.getaddrinfo(addr or None, port, type=socket.SOCK_STREAM,
                                    flags=socket.AI_PASSIVE)
     out: list[socket.socket] = []
-    seen: set[Any] = set()
+    seen: set[tuple[int, tuple[object, ...]]] = set()
     try:
         for family, kind, proto, _, sockaddr in infos:
             if (family, sockaddr) in seen:

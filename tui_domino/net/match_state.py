@@ -22,13 +22,13 @@ import traceback
 from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from typing import Any
 
 from tui_domino import rules
 from tui_domino.net import events as ev
 from tui_domino.net import messages as m
 from tui_domino.net.context import LEFT, RoundCtx, Seat, canon
 from tui_domino.net.lifecycle import REVEALS
+from tui_domino.net.records import DuelInfo, DuelView, MatchResult, RoundResult
 from tui_domino.net.sequencing import Tokens
 
 log = logging.getLogger("tui_domino.net.core")
@@ -101,9 +101,9 @@ class Match:
         self.deal = deal  # deals a round (net/dealing.py)
         self.life = MatchLifecycle()
         self.totals = [0, 0]
-        self.past: list[dict[str, Any]] = []
+        self.past: list[RoundResult] = []
         self.rnd: RoundCtx | None = None
-        self.result: dict[str, Any] | None = None
+        self.result: MatchResult | None = None
         self.verdict: ev.Verdict | None = None
         self.internal: str | None = None  # why this side stopped with an internal error
         self.refused = ""  # the host: why the joiner refused the match it was offered
@@ -157,9 +157,9 @@ class Match:
             return
         self.new_round(r.round + 1, 1, match.next_leader())
 
-    def result_of(self, winner: int | None, verified: bool) -> dict[str, Any]:
+    def result_of(self, winner: int | None, verified: bool) -> MatchResult:
         s = self.seat
-        out: dict[str, Any] = {
+        out: MatchResult = {
             "variant": s.variant if s.settings else None,
             "totals": list(self.totals),
             "winner": winner,
@@ -227,22 +227,21 @@ class Match:
         s.events.append(ev.ProtocolError("internal", message))
         self.end_by(ev.Verdict("error", s.me, message), send=False)
 
-    def view(self, my_turn: bool) -> dict[str, Any] | None:
+    def view(self, my_turn: bool) -> DuelView | None:
         """The engine view of my seat, with the match around it."""
         r = self.rnd
         if r is None or r.know is None:
             return None
-        v = r.know.view()
-        v["net"] = {"round": r.round, "totals": list(self.totals),
-                    "names": list(self.seat.names), "my_turn": my_turn,
-                    "connected": self.seat.link.connected, "finished": self.finished,
-                    "phase": r.life.state.value}
-        return v
+        net: DuelInfo = {"round": r.round, "totals": list(self.totals),
+                         "names": list(self.seat.names), "my_turn": my_turn,
+                         "connected": self.seat.link.connected, "finished": self.finished,
+                         "phase": r.life.state.value}
+        return DuelView(**r.know.view(), net=net)
 
     def digest(self) -> str:
         """What both sides must agree on: round, deal, the public moves, the totals."""
         r = self.rnd
-        body: dict[str, Any] = {"totals": self.totals, "past": self.past}
+        body: dict[str, object] = {"totals": self.totals, "past": self.past}
         if r is not None:
             body.update(round=r.round, deal=r.deal, chain=r.chain.hex(), log=len(r.log))
         return hashlib.sha256(canon(body)).hexdigest()

@@ -8,7 +8,7 @@ else. See docs/protocol.md, sections 2-8.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta, Struct
@@ -41,7 +41,7 @@ Options = Annotated[dict[Annotated[str, Meta(max_length=40)], OptionValue], Meta
 
 
 class Frame(Struct, tag_field="t", forbid_unknown_fields=True, kw_only=True, omit_defaults=True):
-    """Any frame."""
+    """A frame of any kind."""
 
 
 class Game(Frame):
@@ -118,8 +118,8 @@ class MoveJ(Struct, forbid_unknown_fields=True, omit_defaults=True):
     cell: Annotated[list[Small], Meta(min_length=2, max_length=2)] | None = None
     corners: Annotated[list[Small], Meta(min_length=3, max_length=3)] | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = msgspec.to_builtins(self)
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = msgspec.to_builtins(self)
         return out
 
 

@@ -20,6 +20,7 @@ from tui_domino.net.context import Cheat, Refused, RoundCtx, Seat, Tile, canon, 
 from tui_domino.net.dealing import scalars
 from tui_domino.net.knowledge import Knowledge, NotLegal, opening_order, tiles_of
 from tui_domino.net.lifecycle import Phase, Step
+from tui_domino.net.records import ChainEntry
 from tui_domino.net.referee import call_entry
 
 
@@ -147,13 +148,13 @@ class Play:
 
     @staticmethod
     def log(r: RoundCtx, player: int, move: rules.Move) -> None:
-        entry = {"k": "move", "p": player, "m": move.to_json()}
+        entry: ChainEntry = {"k": "move", "p": player, "m": move.to_json()}
         r.log.append(entry)
         r.chain = hashlib.sha256(r.chain + canon(entry)).digest()
 
     @staticmethod
     def log_block(r: RoundCtx, player: int) -> None:
-        entry = {"k": "block", "p": player}
+        entry: ChainEntry = {"k": "block", "p": player}
         r.log.append(entry)
         r.chain = hashlib.sha256(r.chain + canon(entry)).digest()
 

@@ -8,10 +8,11 @@ the block. The first impossible step names its player. See docs/protocol.md, sec
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from tui_domino import rules
 from tui_domino.net.knowledge import opening_order
+from tui_domino.net.records import ChainEntry
+from tui_domino.rules.types import DealJSON, Options
 
 Tile = tuple[int, ...]
 
@@ -48,11 +49,11 @@ def name(tile: Tile) -> str:
 
 def judge(
     variant: str,
-    options: dict[str, Any],
-    deal: dict[str, Any],
+    options: Options,
+    deal: DealJSON,
     leader: int | None,
     opening: tuple[int, Tile] | None,
-    log: list[dict[str, Any]],
+    log: list[ChainEntry],
     called: int | None = None,
 ) -> Ruling:
     """``deal``: the true hands and bazaar; ``leader``: a free leader, else ``opening`` is
@@ -80,8 +81,8 @@ def judge(
     state = rules.new_round(variant, deal=deal, leader=leader, options=options)
     if leader is None and opening is not None:
         d = state.to_json()
-        engine = (d["opener"], (d["opening_double"],) * 2) if variant == "spider" else (
-            state.to_move, tuple(d["forced"]))
+        engine = (d.get("opener"), (d.get("opening_double"),) * 2) if variant == "spider" \
+            else (state.to_move, tuple(d.get("forced") or ()))
         if engine != opening:  # pragma: no cover - the orders agree (tested)
             return Ruling(None, opening[0], "the opening differs from the engine's")
     i = 0

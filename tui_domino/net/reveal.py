@@ -14,6 +14,7 @@ from tui_domino.net.context import HOST, JOIN, Refused, RoundCtx, Seat
 from tui_domino.net.lifecycle import Step
 from tui_domino.net.match_state import Match
 from tui_domino.net.referee import judge
+from tui_domino.rules.types import DealJSON
 
 
 class Reveal:
@@ -140,8 +141,9 @@ class Reveal:
         order = [tiles[i] for i in deck]
         if any(order[pos] != t for pos, t in r.my_tiles.items()):  # pragma: no cover
             raise AssertionError("a verified deck differs from the tiles it opened to")
-        deal = {"hands": [[list(t) for t in order[: r.h]], [list(t) for t in order[r.h: 2 * r.h]]],
-                "bazaar": [list(t) for t in order[2 * r.h:]]}
+        deal: DealJSON = {
+            "hands": [[list(t) for t in order[: r.h]], [list(t) for t in order[r.h: 2 * r.h]]],
+            "bazaar": [list(t) for t in order[2 * r.h:]]}
         ruling = judge(variant, seat.options, deal, r.leader, r.opening, r.log,
                        called=r.call_ptr)
         if ruling.cheater is not None:

@@ -25,9 +25,9 @@ import errno
 import logging
 import os
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tui_domino import rules
 from tui_domino.net import events as ev
@@ -46,8 +46,10 @@ from tui_domino.net.handshake_io import channel_module as _channel
 from tui_domino.net.handshake_io import refuse as _refuse
 from tui_domino.net.listening import Listening, _listen, listening_addresses
 from tui_domino.net.messages import MAX_FRAME, MAX_LINE, error
+from tui_domino.net.records import DuelView
 from tui_domino.net.rejoin import HANDSHAKE_TIMEOUT as HANDSHAKE_TIMEOUT
 from tui_domino.net.rejoin import join_loop
+from tui_domino.rules.types import MoveJSON
 
 if TYPE_CHECKING:
     from tui_domino.net.channel import Channel
@@ -88,7 +90,7 @@ class DuelSession:
         self._events: asyncio.Queue[ev.Event | None] = asyncio.Queue()
         self._wq: asyncio.Queue[bytes | None] | None = None
         self._conn: asyncio.Task[None] | None = None
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         self._server: Listening | None = None
         self._accept_warned = False
         self._closed = asyncio.Event()
@@ -123,7 +125,7 @@ class DuelSession:
         code: str | None = None,
         code_tries: int | None = CODE_TRIES,
         code_penalty: float = CODE_PENALTY,
-        **kw: Any,
+        **kw: float,  # the timings of __init__
     ) -> DuelSession:
         """Listens on ``addr:port`` (port 0: any free port, see ``.port``). With ``code``
         (``channel.new_code()``) only a joiner who has it gets in, over a sealed channel;
@@ -165,7 +167,7 @@ class DuelSession:
         seed: bytes | None = None,
         connect_timeout: float = 10.0,
         code: str | None = None,
-        **kw: Any,
+        **kw: float,  # the timings of __init__
     ) -> DuelSession:
         """Connects to a host; raises OSError (refused, unreachable, timed out) when the
         first connection cannot be made, ``channel.Refused`` (a ConnectionError) when the
@@ -218,7 +220,7 @@ class DuelSession:
         async with asyncio.timeout(timeout):
             return await self._events.get()
 
-    def view(self) -> dict[str, Any] | None:
+    def view(self) -> DuelView | None:
         return self.core.view()
 
     @property
@@ -243,7 +245,7 @@ class DuelSession:
     def finished(self) -> bool:
         return self.core.finished
 
-    async def play(self, move: rules.Move | dict[str, Any]) -> None:
+    async def play(self, move: rules.Move | MoveJSON) -> None:
         self.core.play(move)
         self._pump()
 
@@ -301,8 +303,8 @@ class DuelSession:
 
     # -- connections ----------------------------------------------------------------------------
 
-    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
-        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+    def _spawn(self, coro: Coroutine[object, object, None]) -> asyncio.Task[None]:
+        task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task

@@ -10,12 +10,13 @@ from tui_domino.rules.domino_round import DominoRound
 from tui_domino.rules.events import ScoreEvent
 from tui_domino.rules.moves import DRAW, PASS, Move, classic_place
 from tui_domino.rules.state import JSON, RoundState, Tile
+from tui_domino.rules.types import Options
 
 NO_END = 7  # the "end" of an empty line: NUM[7] is the empty mask
 
 
 def deal_masks(
-    options: dict[str, Any], seed: int | None, deal: dict[str, Any] | None
+    options: Options, seed: int | None, deal: dict[str, Any] | None
 ) -> tuple[list[int], list[int]]:
     """Both hands as masks and the bazaar as tile indices in draw order."""
     size = options["hand_size"]
@@ -57,7 +58,7 @@ def classic_opening(hands: list[int]) -> tuple[int, int]:
 class ClassicState(DominoRound):
     variant = "classic"
 
-    def __init__(self, options: dict[str, Any]) -> None:
+    def __init__(self, options: Options) -> None:
         super().__init__(options)
         self.reserve: int = options["bazaar_reserve"]
         self.line: list[tuple[int, int]] = []
@@ -71,7 +72,7 @@ class ClassicState(DominoRound):
     @classmethod
     def new(
         cls,
-        options: dict[str, Any],
+        options: Options,
         *,
         seed: int | None,
         deal: dict[str, Any] | None,

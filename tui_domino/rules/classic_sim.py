@@ -9,7 +9,7 @@ both); the computer players search with this.
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Mapping
 
 from tui_domino.rules import dominoes as D
 from tui_domino.rules.classic import NO_END, ClassicState, classic_opening
@@ -90,7 +90,7 @@ class ClassicSim:
 
     @classmethod
     def random_deal(
-        cls, rng: random.Random, options: dict[str, Any] | None = None
+        cls, rng: random.Random, options: Mapping[str, object] | None = None
     ) -> ClassicSim:
         opts = resolve_options("classic", options) if options is not None else None
         size = 7 if opts is None else opts["hand_size"]

@@ -7,12 +7,13 @@ from typing import Any
 
 from tui_domino.rules import dominoes as D
 from tui_domino.rules.state import JSON, RoundState, Tile
+from tui_domino.rules.types import Options
 
 
 class DominoRound(RoundState):
     """A round with the double-six set: ``hand_masks`` and the bazaar ``bz[bz_pos:]``."""
 
-    def __init__(self, options: dict[str, Any]) -> None:
+    def __init__(self, options: Options) -> None:
         super().__init__(options)
         self.hand_masks: list[int] = [0, 0]
         # The bazaar in draw order; draws advance bz_pos, so bz itself never changes and a

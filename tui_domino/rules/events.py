@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from tui_domino.rules.types import ScoreEventJSON
+
 Reason = Literal["tile", "opening", "hexagon", "bridge", "draw", "pass", "domino", "blocked"]
 REASONS: tuple[str, ...] = (
     "tile", "opening", "hexagon", "bridge", "draw", "pass", "domino", "blocked",
@@ -24,8 +26,8 @@ class ScoreEvent:
     reason: str
     detail: str = ""
 
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"player": self.player, "points": self.points, "reason": self.reason}
+    def to_json(self) -> ScoreEventJSON:
+        d: ScoreEventJSON = {"player": self.player, "points": self.points, "reason": self.reason}
         if self.detail:
             d["detail"] = self.detail
         return d

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any
+from collections.abc import Mapping
 
 from tui_domino.rules.options import check_target, resolve_options
 from tui_domino.rules.round import check_history, new_round, state_from_json
 from tui_domino.rules.state import RoundState
+from tui_domino.rules.types import MatchJSON, RoundSummary, SeatView
 
 
 def round_seed(seed: int, number: int) -> int:
@@ -28,7 +29,7 @@ class Match:
         variant: str,
         target: int | None = None,
         seed: int | None = None,
-        options: dict[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
         *,
         _start: bool = True,
     ) -> None:
@@ -43,7 +44,7 @@ class Match:
         self.round_no = 1
         self.banked = [0, 0]
         # One summary per finished round: {"round", "points", "winner", "end_reason", "leader"}.
-        self.past: list[dict[str, Any]] = []
+        self.past: list[RoundSummary] = []
         if _start:
             self.round: RoundState = new_round(
                 variant, seed=round_seed(seed, 1), options=self.options
@@ -73,7 +74,7 @@ class Match:
     def is_over(self) -> bool:
         return self.winner is not None
 
-    def player_view(self, player: int) -> dict[str, Any]:
+    def player_view(self, player: int) -> SeatView:
         """What a computer player sees: the round's view for ``player`` with the match
         context, ``view["match"] = {"totals": banked before this round, "target"}``, so that
         it can play for the match."""
@@ -112,7 +113,7 @@ class Match:
         )
         return self.round
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> MatchJSON:
         return {
             "format": 1,
             "kind": "match",
@@ -131,12 +132,12 @@ def new_match(
     variant: str,
     target: int | None = None,
     seed: int | None = None,
-    options: dict[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
 ) -> Match:
     return Match(variant, target=target, seed=seed, options=options)
 
 
-def match_from_json(d: dict[str, Any]) -> Match:
+def match_from_json(d: object) -> Match:
     """Reads back ``Match.to_json()``; ValueError on anything malformed."""
     if not isinstance(d, dict) or d.get("kind") != "match":
         raise ValueError("not a saved match")

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tui_domino.rules.errors import IllegalMove
+from tui_domino.rules.types import MoveJSON, PlacementJSON
 
 VARIANTS: tuple[str, ...] = ("classic", "spider", "triominos")
 ARMS: tuple[str, ...] = ("N", "E", "S", "W")
@@ -24,7 +25,7 @@ class Placement:
     arm: str
     close: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PlacementJSON:
         return {"tile": list(self.tile), "arm": self.arm, "close": self.close}
 
 
@@ -39,8 +40,8 @@ class Move:
     cell: tuple[int, int] | None = None
     corners: tuple[int, int, int] | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"kind": self.kind}
+    def to_json(self) -> MoveJSON:
+        d: MoveJSON = {"kind": self.kind}
         if self.placements is not None:
             d["placements"] = [p.to_json() for p in self.placements]
         if self.tile is not None:

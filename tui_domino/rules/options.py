@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
+
+from tui_domino.rules.types import Options
 
 DEFAULTS: dict[str, dict[str, Any]] = {
     "classic": {"hand_size": 7, "bazaar_reserve": 2},
@@ -35,13 +38,13 @@ def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def resolve_options(variant: str, options: dict[str, Any] | None) -> dict[str, Any]:
+def resolve_options(variant: str, options: Mapping[str, object] | None) -> Options:
     """The full, validated options of ``variant``; raises ValueError on a bad key or value."""
     if variant not in DEFAULTS:
         raise ValueError(f"unknown variant {variant!r}")
     out = copy.deepcopy(DEFAULTS[variant])
     if options is None:
-        return out
+        return cast(Options, out)
     if not isinstance(options, dict):
         raise ValueError("options must be a dict")
     for key, value in options.items():
@@ -69,7 +72,7 @@ def resolve_options(variant: str, options: dict[str, Any] | None) -> dict[str, A
         elif not _is_int(value) or value < 0:
             raise ValueError(f"{key} must be a non-negative whole number, not {value!r}")
         out[key] = value
-    return out
+    return cast(Options, out)
 
 
 def check_target(variant: str, target: int | None) -> int:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, TypeGuard
 
 from tui_domino.rules.moves import move_from_json
 from tui_domino.rules.options import resolve_options
 from tui_domino.rules.state import RoundState, Tile
+from tui_domino.rules.types import DealJSON, SeatView
 
 
 def _state_class(variant: str) -> type[RoundState]:
@@ -28,9 +30,9 @@ def _state_class(variant: str) -> type[RoundState]:
 def new_round(
     variant: str,
     seed: int | None = None,
-    deal: dict[str, Any] | None = None,
+    deal: DealJSON | None = None,
     leader: int | None = None,
-    options: dict[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
 ) -> RoundState:
     """A new round: a shuffled deal from ``seed`` or an explicit ``deal`` (exactly one)."""
     cls = _state_class(variant)
@@ -44,7 +46,7 @@ def new_round(
     return cls.new(opts, seed=seed, deal=deal, leader=leader)  # type: ignore[attr-defined,no-any-return]
 
 
-def state_from_json(d: dict[str, Any]) -> RoundState:
+def state_from_json(d: object) -> RoundState:
     """Reads back ``state.to_json()``; ValueError on anything malformed or inconsistent."""
     if not isinstance(d, dict):
         raise ValueError("a state must be a JSON object")
@@ -58,7 +60,7 @@ def state_from_json(d: dict[str, Any]) -> RoundState:
         raise ValueError(f"malformed {variant} state: {exc!r}") from exc
 
 
-def deal_implied(state: RoundState) -> dict[str, Any]:
+def deal_implied(state: RoundState) -> DealJSON:
     """The deal ``state``'s round started from, as its history tells it: the hands now, less
     the tiles drawn, plus the tiles placed; the tiles drawn, in order, then the bazaar now.
     ValueError for a history that cannot tell one (a record of no player, a draw without its
@@ -137,7 +139,7 @@ def full_set(variant: str) -> list[tuple[int, ...]]:
     raise ValueError(f"unknown variant {variant!r}")
 
 
-def board_tiles(d: dict[str, Any]) -> list[tuple[int, ...]]:
+def board_tiles(d: Mapping[str, Any]) -> list[tuple[int, ...]]:
     """The tiles on the table in a state's or a view's JSON."""
     variant = d["variant"]
     if variant == "classic":
@@ -152,14 +154,14 @@ def board_tiles(d: dict[str, Any]) -> list[tuple[int, ...]]:
     return [tuple(sorted(p["corners"])) for p in d["board"]]
 
 
-def unseen_tiles(view: dict[str, Any]) -> list[tuple[int, ...]]:
+def unseen_tiles(view: SeatView) -> list[tuple[int, ...]]:
     """The tiles a view does not show: the opponent's hand and the bazaar, together."""
     seen = {tuple(t) for t in view["hand"]} | set(board_tiles(view))
     return [t for t in full_set(view["variant"]) if t not in seen]
 
 
 def determinize(
-    view: dict[str, Any],
+    view: SeatView,
     rng: Any = None,
     opponent_hand: list[Any] | None = None,
     bazaar: list[Any] | None = None,

@@ -13,6 +13,7 @@ from tui_domino.rules.domino_round import DominoRound
 from tui_domino.rules.events import ScoreEvent
 from tui_domino.rules.moves import ARMS, DRAW, PASS, Move, Placement, spider_place
 from tui_domino.rules.state import JSON, RoundState, Tile
+from tui_domino.rules.types import Options
 
 NONE = 7
 CENTER = 4  # the arm index of the centre
@@ -55,7 +56,7 @@ def multi_double_moves(
 class SpiderState(DominoRound):
     variant = "spider"
 
-    def __init__(self, options: dict[str, Any]) -> None:
+    def __init__(self, options: Options) -> None:
         super().__init__(options)
         self.center = NONE
         self.ends: list[int] = [NONE] * 4
@@ -67,7 +68,7 @@ class SpiderState(DominoRound):
     @classmethod
     def new(
         cls,
-        options: dict[str, Any],
+        options: Options,
         *,
         seed: int | None,
         deal: dict[str, Any] | None,

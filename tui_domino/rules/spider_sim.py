@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Any
+from collections.abc import Mapping
 
 from tui_domino.rules import dominoes as D
 from tui_domino.rules.moves import ARMS, DRAW, PASS, Move, Placement, spider_place
@@ -74,7 +74,9 @@ class SpiderSim:
         return sim
 
     @classmethod
-    def random_deal(cls, rng: random.Random, options: dict[str, Any] | None = None) -> SpiderSim:
+    def random_deal(
+        cls, rng: random.Random, options: Mapping[str, object] | None = None
+    ) -> SpiderSim:
         size = 7
         sim = cls()
         if options is not None:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 from tui_domino.rules.errors import IllegalMove
 from tui_domino.rules.events import ScoreEvent
 from tui_domino.rules.moves import Move, move_from_json
+from tui_domino.rules.types import HistoryRecord, Options, SeatView, StateJSON
 
 Tile = tuple[int, ...]
 JSON = dict[str, Any]
@@ -22,7 +24,7 @@ class RoundState(ABC):
 
     variant: str = ""
 
-    def __init__(self, options: dict[str, Any]) -> None:
+    def __init__(self, options: Options) -> None:
         self.options = options
         self.to_move: int | None = 0
         self.points: list[int] = [0, 0]
@@ -30,7 +32,7 @@ class RoundState(ABC):
         # How the round ended: None while playing, "domino" (a player went out) or "blocked".
         self.end_reason: str | None = None
         # Every move so far: {"player", "move", "events"} (+ "tile" for a draw).
-        self.history: list[JSON] = []
+        self.history: list[HistoryRecord] = []
         self._legal: list[Move] | None = None
         self._legal_set: frozenset[Move] | None = None
 
@@ -62,15 +64,13 @@ class RoundState(ABC):
         assert self._legal_set is not None
         return move in self._legal_set
 
-    def apply(self, move: Move | JSON) -> list[ScoreEvent]:
+    def apply(self, move: Move | Mapping[str, object]) -> list[ScoreEvent]:
         """Plays ``move`` in place and returns its score events.
 
         An illegal or malformed move raises IllegalMove and changes nothing.
         """
-        if isinstance(move, dict):
+        if not isinstance(move, Move):
             move = move_from_json(self.variant, move)
-        elif not isinstance(move, Move):
-            raise IllegalMove(f"not a move: {move!r}")
         if self.to_move is None:
             raise IllegalMove("the round is over")
         if not self.is_legal(move):
@@ -78,7 +78,7 @@ class RoundState(ABC):
         player = self.to_move
         self._legal = self._legal_set = None
         events, drawn = self._play(move)
-        record: JSON = {
+        record: HistoryRecord = {
             "player": player,
             "move": move.to_json(),
             "events": [e.to_json() for e in events],
@@ -98,7 +98,7 @@ class RoundState(ABC):
         self._clone_into(new)
         return new
 
-    def to_json(self) -> JSON:
+    def to_json(self) -> StateJSON:
         d: JSON = {
             "format": FORMAT_VERSION,
             "variant": self.variant,
@@ -113,14 +113,14 @@ class RoundState(ABC):
             "history": copy.deepcopy(self.history),
         }
         d.update(self._board_json())
-        return d
+        return cast(StateJSON, d)
 
-    def view(self, player: int) -> JSON:
+    def view(self, player: int) -> SeatView:
         """All that ``player`` may see: his hand, the board, the opponent's hand size and
         the bazaar's size; the opponent's drawn tiles and the bazaar order are hidden."""
         if player not in (0, 1):
             raise ValueError("player must be 0 or 1")
-        d = self.to_json()
+        d: JSON = dict(self.to_json())
         hands = d.pop("hands")
         d.pop("bazaar")
         d["player"] = player
@@ -130,7 +130,7 @@ class RoundState(ABC):
         for rec in d["history"]:
             if rec["player"] != player:
                 rec.pop("tile", None)
-        return d
+        return cast(SeatView, d)
 
     # -- for subclasses -----------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from tui_domino.rules.events import ScoreEvent
 from tui_domino.rules.moves import DRAW, PASS, Move, is_tile_rotation, triomino_place
 from tui_domino.rules.options import resolve_options
 from tui_domino.rules.state import FORMAT_VERSION, JSON, RoundState
+from tui_domino.rules.types import Options
 
 Tile3 = tuple[int, int, int]
 Corners = tuple[int, int, int]
@@ -121,7 +122,7 @@ class TriominosState(RoundState):
 
     variant = "triominos"
 
-    def __init__(self, options: dict[str, Any]) -> None:
+    def __init__(self, options: Options) -> None:
         super().__init__(options)
         self._hands: list[set[Tile3]] = [set(), set()]
         self._bazaar: list[Tile3] = []
@@ -142,7 +143,7 @@ class TriominosState(RoundState):
     @classmethod
     def new(
         cls,
-        options: dict[str, Any],
+        options: Options,
         *,
         seed: int | None = None,
         deal: dict[str, Any] | None = None,

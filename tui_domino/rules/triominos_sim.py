@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from collections.abc import Mapping
 
 from tui_domino.rules import triangle_grid as grid
 from tui_domino.rules.moves import DRAW, PASS, Move, triomino_place
@@ -30,6 +30,7 @@ from tui_domino.rules.triominos import (
     VALUE,
     TriominosState,
 )
+from tui_domino.rules.types import Options
 
 DRAW_MOVE = -1
 PASS_MOVE = -2
@@ -91,7 +92,7 @@ class TriominosSim:
         "_draw_pen", "_max_draws", "_stuck", "_domino", "_blocked_pen",
     )
 
-    def __init__(self, options: dict[str, Any]) -> None:
+    def __init__(self, options: Options) -> None:
         self.hands = [0, 0]
         self.bazaar: list[int] = []  # reversed draw order: pop() draws the next tile
         self.pnum: dict[int, int] = {}
@@ -124,7 +125,7 @@ class TriominosSim:
 
     @classmethod
     def random_deal(
-        cls, rng: random.Random, options: dict[str, Any] | None = None
+        cls, rng: random.Random, options: Mapping[str, object] | None = None
     ) -> TriominosSim:
         """A fresh round, dealt as ``new_round(seed=...)`` deals from the same generator state,
         with the opening rule of a first round."""

@@ -5,7 +5,24 @@ rules/state.py, rules/moves.py, rules/events.py and each variant's ``_board_json
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
+
+
+class Options(TypedDict, total=False):
+    """A variant's house rules (``rules/options.py`` holds the defaults and checks them);
+    each variant has only its own keys."""
+
+    hand_size: int
+    bazaar_reserve: int  # classic
+    lone_blank_double: int  # spider
+    opening_bonus: list[int]  # triominos
+    hexagon_bonus: list[int]
+    bridge_bonus: int
+    draw_penalty: int
+    max_draws: int | None
+    stuck_penalty: int
+    domino_bonus: int
+    blocked_penalty: int
 
 
 class ScoreEventJSON(TypedDict):
@@ -70,26 +87,28 @@ class BoardCellJSON(TypedDict):
     player: int
 
 
-class SeatView(TypedDict):
-    """``RoundState.view(player)``: all that ``player`` may see. The board's keys depend on
-    the variant: classic ``line``, ``ends``, ``forced``, ``leader``, ``bazaar_reserve``;
-    spider ``center``, ``arms``, ``opener``, ``opening_double``; triominos ``board``,
-    ``forced``, ``draws_this_turn``, ``leader``."""
+class DealJSON(TypedDict):
+    """An explicit deal for ``new_round``: both hands and the bazaar in its order."""
+
+    hands: list[list[list[int]]]
+    bazaar: list[list[int]]
+
+
+class _RoundJSON(TypedDict):
+    """What a round's JSON and a seat's view share. The board's keys depend on the variant:
+    classic ``line``, ``ends``, ``forced``, ``leader``, ``bazaar_reserve``; spider
+    ``center``, ``arms``, ``opener``, ``opening_double``; triominos ``board``, ``forced``,
+    ``draws_this_turn``, ``leader``."""
 
     format: int
     variant: str
-    options: dict[str, Any]
+    options: Options
     to_move: int | None
     points: list[int]
     winner: int | None
     over: bool
     end_reason: str | None
     history: list[HistoryRecord]
-    player: int
-    hand: list[list[int]]
-    hand_sizes: list[int]
-    bazaar_size: int
-    match: NotRequired[MatchContext]
     # classic
     line: NotRequired[list[list[int]]]
     ends: NotRequired[list[int] | None]
@@ -107,13 +126,60 @@ class SeatView(TypedDict):
     draws_this_turn: NotRequired[int]
 
 
+class StateJSON(_RoundJSON):
+    """``RoundState.to_json()``: the whole round, both hands and the bazaar in its order."""
+
+    hands: list[list[list[int]]]
+    bazaar: list[list[int]]
+
+
+class SeatView(_RoundJSON):
+    """``RoundState.view(player)``: all that ``player`` may see (``match``: added by a
+    match, ``Match.player_view``)."""
+
+    player: int
+    hand: list[list[int]]
+    hand_sizes: list[int]
+    bazaar_size: int
+    match: NotRequired[MatchContext]
+
+
+class RoundSummary(TypedDict):
+    """A round of a match, counted: its number, points, winner and how it ended."""
+
+    round: int
+    points: list[int]
+    winner: int | None
+    end_reason: str | None
+
+
+class MatchJSON(TypedDict):
+    """``Match.to_json()``: the match and its round in play."""
+
+    format: int
+    kind: str  # "match"
+    variant: str
+    target: int
+    seed: int
+    options: Options
+    round_no: int
+    banked: list[int]
+    past: list[RoundSummary]
+    round: StateJSON
+
+
 __all__ = [
     "ArmJSON",
     "BoardCellJSON",
+    "DealJSON",
     "HistoryRecord",
     "MatchContext",
+    "MatchJSON",
     "MoveJSON",
+    "Options",
     "PlacementJSON",
+    "RoundSummary",
     "ScoreEventJSON",
     "SeatView",
+    "StateJSON",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import gc
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.app import App, SystemCommand
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.events import Resize
@@ -151,7 +153,7 @@ class DominoApp(App[None]):
                 os._exit(1)
             return
 
-    async def run_async(self, *args: Any, **kwargs: Any) -> None:
+    async def run_async(self, *args: Any, **kwargs: Any) -> None:  # as App.run_async's
         try:
             return await super().run_async(*args, **kwargs)
         finally:
@@ -170,7 +172,7 @@ class DominoApp(App[None]):
         variant: str,
         seats: list[Seat],
         target: int | None = None,
-        options: dict[str, Any] | None = None,
+        options: rules.Options | None = None,
     ) -> None:
         session = Session.new(
             variant, seats, target=target, seed=self.seed, options=options, autosave=self.autosave
@@ -253,7 +255,7 @@ class DominoApp(App[None]):
     def on_resize(self, event: Resize) -> None:
         self.check_size(event.size.width, event.size.height)
 
-    def push_screen(self, screen: Any, *args: Any, **kw: Any) -> Any:
+    def push_screen(self, screen: Any, *args: Any, **kw: Any) -> Any:  # as App.push_screen's
         """As ``App.push_screen``, but the notice that the terminal is too small stays on top:
         a screen that opens under it (the menu at start-up, a game started from the command
         line, the round summary after the computer's move, a duel's question) goes beneath the
@@ -267,7 +269,7 @@ class DominoApp(App[None]):
         super().push_screen(self._too_small)
         return result
 
-    def pop_screen(self) -> Any:
+    def pop_screen(self) -> AwaitComplete:
         """As ``App.pop_screen``; when what pops is the notice that the terminal is too small
         (a screen that pops all above another, say), the notice goes back on top."""
         result = super().pop_screen()
@@ -303,7 +305,7 @@ class DominoApp(App[None]):
         ):
             super().action_command_palette()
 
-    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         from tui_domino.ui.screens.help import HelpScreen
         from tui_domino.ui.screens.new_game import NewGameScreen
         from tui_domino.ui.screens.settings import SettingsScreen
@@ -467,7 +469,7 @@ def main_app(
     return app.return_code or 0
 
 
-def run_app(args: Any = None) -> int:
+def run_app(args: argparse.Namespace | None = None) -> int:
     """For the command line: reads ``variant``, ``opponent``, ``seed``, ``ascii`` from an
     argparse namespace when they are there."""
     return main_app(

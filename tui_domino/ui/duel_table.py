@@ -6,7 +6,7 @@ round summary."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tui_domino import rules
 from tui_domino.net import events as ev
@@ -15,25 +15,25 @@ from tui_domino.ui.session import Seat, Session, describe_record, log_lines
 from tui_domino.ui.table import match_scores
 
 if TYPE_CHECKING:
+    from tui_domino.net.records import DuelView
     from tui_domino.net.transport import DuelSession
 
 
 class _LiveRound:
     """The round in play, read from my seat's view (the parts the screen needs)."""
 
-    def __init__(self, table: DuelTable, view: dict[str, Any] | None) -> None:
+    def __init__(self, table: DuelTable, view: DuelView | None) -> None:
         self._table = table
-        v = view or {}
-        self.is_over = bool(v.get("over", view is None))
+        self.is_over = view is None or view["over"]
         # Whose turn it is, as the duel knows it: my view alone cannot always tell (before the
         # opener has led, my seat's view has nobody to move yet).
         self.to_move: int | None = None
         if not self.is_over and view is not None:
             me = table.me
             self.to_move = me if table.duel.my_turn() else 1 - me
-        self.points: list[int] = list(v.get("points", [0, 0]))
-        self.history: list[dict[str, Any]] = list(v.get("history", []))
-        self.options: dict[str, Any] = dict(v.get("options", {}))
+        self.points: list[int] = list(view["points"]) if view else [0, 0]
+        self.history: list[rules.HistoryRecord] = list(view["history"]) if view else []
+        self.options: rules.Options = view["options"] if view else rules.Options()
 
     def legal_moves(self) -> list[rules.Move]:
         return self._table.duel.legal_moves()
@@ -42,12 +42,11 @@ class _LiveRound:
 class _LiveMatch:
     """The match around the round: its number, target and the verified totals."""
 
-    def __init__(self, table: DuelTable, view: dict[str, Any] | None) -> None:
-        net = (view or {}).get("net", {})
-        self.round_no = int(net.get("round", 0) or 0)
+    def __init__(self, table: DuelTable, view: DuelView | None) -> None:
+        self.round_no = view["net"]["round"] if view else 0
         settings = table.duel.core.settings
         self.target = (settings.target or 0) if settings is not None else 0
-        self.banked = list(net.get("totals", table.duel.core.totals))
+        self.banked = list(view["net"]["totals"] if view else table.duel.core.totals)
         # While a round is being checked its points are not known for sure: the totals
         # are the verified ones.
         self.totals = list(self.banked)
@@ -116,7 +115,7 @@ class DuelTable:
     def is_human_turn(self) -> bool:
         return self.duel.my_turn()
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> DuelView:
         v = self.duel.view()
         if v is None:
             raise LookupError("no round is dealt yet")
@@ -135,11 +134,11 @@ class DuelTable:
     def name(self, player: int, viewer: int | None = None) -> str:
         return self.seats[player].name
 
-    def describe(self, record: dict[str, Any], viewer: int | None = None,
+    def describe(self, record: rules.HistoryRecord, viewer: int | None = None,
                  count: int = 1) -> str:
         return describe_record(self.variant, self.name, record, viewer, count)
 
-    def log_lines(self, records: Iterable[dict[str, Any]], viewer: int | None = None,
+    def log_lines(self, records: Iterable[rules.HistoryRecord], viewer: int | None = None,
                   describe: Callable[..., str] | None = None) -> list[str]:
         return log_lines(records, viewer, describe or self.describe)
 

@@ -14,24 +14,45 @@ import contextlib
 import json
 import threading
 import weakref
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from tui_domino import rules
-from tui_domino.history.records import round_record
+from tui_domino.history.records import MatchFields, PlayerJSON, RoundRecord, round_record
 from tui_domino.logs import logged
 from tui_domino.ui import storage
 from tui_domino.ui.selection import ArmPlace, Selection
 from tui_domino.ui.session import Session
 
+if TYPE_CHECKING:  # not imported at run time: the duel's modules load with the duel
+    from tui_domino.ai.coach import JudgementJSON
+    from tui_domino.net.records import MatchResult
+
 ROUNDS_NAME = "match-rounds.json"
+
+
+class MatchKey(TypedDict):
+    variant: str
+    seed: int
+
+
+class RoundsFile(TypedDict):
+    """``match-rounds.json``: the rounds of the match in play, and the hints and take-backs
+    used so far in its round ``round``."""
+
+    key: MatchKey
+    round: int
+    hints: int
+    take_backs: int
+    rounds: list[RoundRecord]
 _lock = threading.Lock()
 
 
 _threads: list[threading.Thread] = []
 
 
-def _start(fn: Any, *args: Any) -> None:
+def _start(fn: Callable[..., object], *args: object) -> None:
     """``fn(*args)`` in a thread of its own (the disk is never waited for on the screen)."""
     t = threading.Thread(target=fn, args=args, daemon=True, name="history-write")
     with _lock_threads:
@@ -60,8 +81,8 @@ class MatchLog:
 
     def __init__(self, session: Session) -> None:
         m = session.match
-        self.key = {"variant": m.variant, "seed": m.seed}
-        self.rounds: list[dict[str, Any]] = []
+        self.key = MatchKey(variant=m.variant, seed=m.seed)
+        self.rounds: list[RoundRecord] = []
         self.hints = 0  # in the round in play
         self.take_backs = 0  # in the round in play
         self.match_id: int | None = None  # once stored
@@ -86,7 +107,7 @@ class MatchLog:
         if isinstance(backs, int) and raw.get("round") == session.match.round_no:
             self.take_backs = backs
 
-    def payload(self, round_no: int) -> dict[str, Any]:
+    def payload(self, round_no: int) -> RoundsFile:
         return {"key": self.key, "round": round_no, "hints": self.hints,
                 "take_backs": self.take_backs, "rounds": self.rounds}
 
@@ -106,7 +127,7 @@ def known(session: Session) -> MatchLog | None:
     return _logs.get(session)
 
 
-def round_of(session: Session) -> dict[str, Any] | None:
+def round_of(session: Session) -> RoundRecord | None:
     """The record of the round just finished, when the game keeps one."""
     log = _logs.get(session)
     if log is None:
@@ -114,7 +135,7 @@ def round_of(session: Session) -> dict[str, Any] | None:
     return next((r for r in log.rounds if r.get("number") == session.match.round_no), None)
 
 
-def reviewed(session: Session, number: int, review: list[dict[str, Any]]) -> None:
+def reviewed(session: Session, number: int, review: list[JudgementJSON]) -> None:
     """A round's review is complete: kept with the round, and in the history once stored."""
     log = _logs.get(session)
     if log is None:
@@ -130,7 +151,7 @@ def reviewed(session: Session, number: int, review: list[dict[str, Any]]) -> Non
         _start(_quiet(_write_rounds), payload)
 
 
-def _write_rounds(payload: dict[str, Any]) -> None:
+def _write_rounds(payload: RoundsFile) -> None:
     with _lock:
         storage.write_json_atomic(rounds_path(), payload)
 
@@ -158,15 +179,15 @@ def _count(session: Session, what: str) -> None:
         _start(_quiet(_write_rounds), payload)
 
 
-def _quiet(fn: Any) -> Any:
-    def run(*args: Any) -> None:
+def _quiet(fn: Callable[..., None]) -> Callable[..., None]:
+    def run(*args: object) -> None:
         with contextlib.suppress(OSError, ValueError):
             fn(*args)
 
     return run
 
 
-def players_of(session: Session) -> list[dict[str, Any]]:
+def players_of(session: Session) -> list[PlayerJSON]:
     return [{"name": s.name, "kind": s.kind, "level": s.level} for s in session.seats]
 
 
@@ -175,7 +196,7 @@ def me_of(session: Session) -> int | None:
     return humans[0] if len(humans) == 1 else None
 
 
-def round_over(session: Session) -> dict[str, Any]:
+def round_over(session: Session) -> RoundRecord:
     """Keeps the finished round in play (once) and, when it ends the match, stores the match;
     returns the round's record. The disk is written in a thread."""
     log = log_for(session)
@@ -189,7 +210,7 @@ def round_over(session: Session) -> dict[str, Any]:
         log.hints = log.take_backs = 0
     if m.is_over and not log.recorded:
         log.recorded = True
-        kw = {"variant": m.variant, "target": m.target, "options": m.options,
+        kw: MatchFields = {"variant": m.variant, "target": m.target, "options": m.options,
               "players": players_of(session), "rounds": json.loads(json.dumps(log.rounds)),
               "totals": list(m.totals), "winner": m.winner, "me": me_of(session),
               "kind": "computer" if any(s.is_computer for s in session.seats) else "person",
@@ -203,7 +224,7 @@ def round_over(session: Session) -> dict[str, Any]:
     return rec
 
 
-def _store(log: MatchLog, kw: dict[str, Any]) -> None:
+def _store(log: MatchLog, kw: MatchFields) -> None:
     from tui_domino.history import db
 
     try:
@@ -213,11 +234,12 @@ def _store(log: MatchLog, kw: dict[str, Any]) -> None:
         return
     _remove_rounds()
     for rec in log.rounds:  # a review made before the match was stored
-        if rec.get("review"):
-            save_review(log.match_id, int(rec["number"]), rec["review"])
+        review = rec.get("review")
+        if review:
+            save_review(log.match_id, rec["number"], review)
 
 
-def save_review(match_id: int | None, number: int, review: list[dict[str, Any]]) -> None:
+def save_review(match_id: int | None, number: int, review: list[JudgementJSON]) -> None:
     """Keeps a round's review in the database (call from a thread)."""
     if match_id is None:
         return
@@ -244,7 +266,7 @@ def select_move(sel: Selection, move: rules.Move) -> bool:
         *first, last = move.placements
         for p in first:
             sel.pending.append(ArmPlace(p.tile, p.arm, p.close))
-        tile: Any = last.tile
+        tile: tuple[int, ...] | None = last.tile
     else:
         tile = move.tile
     if tile not in sel.hand:
@@ -266,7 +288,7 @@ def select_move(sel: Selection, move: rules.Move) -> bool:
 __all__ = ["MatchLog", "hint_used", "log_for", "round_over", "save_review", "select_move"]
 
 
-def duel_round(rounds: list[dict[str, Any]], number: int, state: dict[str, Any]) -> None:
+def duel_round(rounds: list[RoundRecord], number: int, state: rules.StateJSON) -> None:
     """Keeps a duel's round, verified (``state``: the referee's replay on the revealed deal,
     both hands in it), for the duel's record in the history."""
     if any(r.get("number") == number for r in rounds):
@@ -275,14 +297,14 @@ def duel_round(rounds: list[dict[str, Any]], number: int, state: dict[str, Any])
         rounds.append(round_record(rules.state_from_json(state), number))
 
 
-def duel_over(*, variant: str, target: int, options: dict[str, Any], names: list[str],
-              rounds: list[dict[str, Any]], result: dict[str, Any], me: int) -> None:
+def duel_over(*, variant: str, target: int, options: rules.Options, names: list[str],
+              rounds: list[RoundRecord], result: MatchResult, me: int) -> None:
     """Stores a finished duel in the history (in a thread): its verified rounds, the totals
     and the winner as the match ended (a forfeit or a verdict included)."""
-    kw = {"variant": variant, "target": target, "options": options,
+    kw: MatchFields = {"variant": variant, "target": target, "options": options,
           "players": [{"name": n or "player", "kind": "human", "level": ""} for n in names],
-          "rounds": json.loads(json.dumps(rounds)), "totals": list(result.get("totals") or [0, 0]),
-          "winner": result.get("winner"), "me": me, "kind": "duel"}
+          "rounds": json.loads(json.dumps(rounds)), "totals": list(result["totals"]),
+          "winner": result["winner"], "me": me, "kind": "duel"}
 
     def store() -> None:
         from tui_domino.history import db

@@ -3,8 +3,8 @@ Domino Spider the doubles gathered for a multi-double turn. Pure logic, no Textu
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from tui_domino import rules
 from tui_domino.ui.drawing.triangle_grid import LABELS
@@ -27,6 +27,9 @@ class ArmPlace:
         return self.tile[0] == self.tile[1]
 
 
+Place = rules.Move | ArmPlace  # where the chosen tile may go: a move, or an arm (Spider)
+
+
 @dataclass
 class Selection:
     variant: str
@@ -40,7 +43,7 @@ class Selection:
 
     # -- refreshing after every move -----------------------------------------------------------
 
-    def update(self, hand: list[Any], legal: list[rules.Move]) -> None:
+    def update(self, hand: Sequence[Sequence[int]], legal: list[rules.Move]) -> None:
         old = self.current_tile()
         self.hand = [tuple(t) for t in hand]
         self.legal = list(legal)
@@ -88,48 +91,65 @@ class Selection:
             return None
         return self.hand[self.tile_index]
 
-    def places(self) -> list[Any]:
+    def places(self) -> list[Place]:
         """The places of the selected tile: Moves (classic, triominos) or ArmPlaces."""
-        tile = self.current_tile()
-        if tile is None:
-            return []
         if self.variant == "spider":
-            used = {p.arm for p in self.pending}
-            if any(p.tile == tile for p in self.pending):
-                return []
-            if self.pending and tile[0] != tile[1]:
-                return []
-            seen: dict[str, ArmPlace] = {}
-            for m in self.legal:
-                if m.placements is None or len(m.placements) != 1:
-                    continue
-                p = m.placements[0]
-                if p.tile == tile and p.arm not in used and p.arm not in seen:
-                    seen[p.arm] = ArmPlace(p.tile, p.arm)
-            order = {"center": 0, "N": 1, "E": 2, "S": 3, "W": 4}
-            return sorted(seen.values(), key=lambda p: order[p.arm])
+            return list(self.arm_places())
+        return list(self.move_places())
+
+    def arm_places(self) -> list[ArmPlace]:
+        """Spider: the arms the selected tile may go on (none in the other games)."""
+        tile = self.current_tile()
+        if tile is None or self.variant != "spider":
+            return []
+        used = {p.arm for p in self.pending}
+        if any(p.tile == tile for p in self.pending):
+            return []
+        if self.pending and tile[0] != tile[1]:
+            return []
+        seen: dict[str, ArmPlace] = {}
+        for m in self.legal:
+            if m.placements is None or len(m.placements) != 1:
+                continue
+            p = m.placements[0]
+            if p.tile == tile and p.arm not in used and p.arm not in seen:
+                seen[p.arm] = ArmPlace(p.tile, p.arm)
+        order = {"center": 0, "N": 1, "E": 2, "S": 3, "W": 4}
+        return sorted(seen.values(), key=lambda p: order[p.arm])
+
+    def move_places(self) -> list[rules.Move]:
+        """Classic and Triominos: the moves that put the selected tile down (none in Spider)."""
+        tile = self.current_tile()
+        if tile is None or self.variant == "spider":
+            return []
         out = [m for m in self.legal if m.kind == "place" and m.tile == tile]
         if self.variant == "triominos":
             out.sort(key=lambda m: (m.cell, m.corners))
         return out
 
-    def current_place(self) -> Any | None:
+    def current_place(self) -> Place | None:
         places = self.places()
         if self.place_index is None or not places:
             return None
         return places[self.place_index % len(places)]
 
-    def shown_places(self) -> list[Any]:
-        """Places as the board draws them (spider: with the close mark on the current one)."""
-        places = self.places()
-        if self.variant == "spider" and self.place_index is not None and places:
-            i = self.place_index % len(places)
-            p = places[i]
-            places = list(places)
-            places[i] = ArmPlace(p.tile, p.arm, self.close and self.can_close(p))
-        return places
+    def current_arm(self) -> ArmPlace | None:
+        """Spider: the chosen arm of the selected tile."""
+        place = self.current_place()
+        return place if isinstance(place, ArmPlace) else None
 
-    def can_close(self, place: Any) -> bool:
+    def shown_places(self) -> list[Place]:
+        """Places as the board draws them (spider: with the close mark on the current one)."""
+        arms = self.arm_places()
+        if self.variant != "spider":
+            return self.places()
+        if self.place_index is not None and arms:
+            i = self.place_index % len(arms)
+            p = arms[i]
+            arms[i] = ArmPlace(p.tile, p.arm, self.close and self.can_close(p))
+        return list(arms)
+
+    def can_close(self, place: Place | None) -> bool:
         """A double on an arm: it may close the arm, and join other doubles in one turn."""
         return isinstance(place, ArmPlace) and place.double and place.arm != "center"
 
@@ -154,10 +174,11 @@ class Selection:
         if not places or self.place_index is None:
             return
         if self.variant == "triominos":
-            cells = list(dict.fromkeys(m.cell for m in places))
-            cur = places[self.place_index].cell
+            moves = self.move_places()
+            cells = list(dict.fromkeys(m.cell for m in moves))
+            cur = moves[self.place_index].cell
             nxt = cells[(cells.index(cur) + delta) % len(cells)]
-            self.place_index = next(i for i, m in enumerate(places) if m.cell == nxt)
+            self.place_index = next(i for i, m in enumerate(moves) if m.cell == nxt)
         else:
             self.place_index = (self.place_index + delta) % len(places)
         self.close = False
@@ -169,11 +190,11 @@ class Selection:
 
     def rotate(self) -> bool:
         """Triominos: the next rotation at the same cell; False when there is none."""
-        places = self.places()
-        if self.variant != "triominos" or self.place_index is None or not places:
+        moves = self.move_places()
+        if self.variant != "triominos" or self.place_index is None or not moves:
             return False
-        cur = places[self.place_index]
-        same = [i for i, m in enumerate(places) if m.cell == cur.cell]
+        cur = moves[self.place_index]
+        same = [i for i, m in enumerate(moves) if m.cell == cur.cell]
         if len(same) < 2:
             return False
         self.place_index = same[(same.index(self.place_index) + 1) % len(same)]
@@ -181,9 +202,9 @@ class Selection:
 
     def rotations_here(self) -> int:
         place = self.current_place()
-        if self.variant != "triominos" or place is None:
+        if self.variant != "triominos" or not isinstance(place, rules.Move):
             return 0
-        return sum(1 for m in self.places() if m.cell == place.cell)
+        return sum(1 for m in self.move_places() if m.cell == place.cell)
 
     def toggle_close(self) -> bool:
         place = self.current_place()
@@ -201,7 +222,7 @@ class Selection:
                 self.pending.remove(p)
                 self._reset_place()
                 return "removed"
-        place = self.current_place()
+        place = self.current_arm()
         if place is None and tile is not None and len(set(tile)) == 1:
             return "no-arm"  # a double, but no open arm ends in its number
         if place is None or not place.double:
@@ -225,7 +246,7 @@ class Selection:
         """The move the player means by pressing Enter, or None without a place."""
         if self.variant == "spider":
             chosen = list(self.pending)
-            place = self.current_place()
+            place = self.current_arm()
             if place is not None and (not chosen or place.double):
                 chosen.append(ArmPlace(place.tile, place.arm, self.close and self.can_close(place)))
             if not chosen:
@@ -241,10 +262,10 @@ class Selection:
                     ],
                 },
             )
-        place = self.current_place()
-        return place if isinstance(place, rules.Move) else None
+        move = self.current_place()
+        return move if isinstance(move, rules.Move) else None
 
-    def describe(self, place: Any, board_taken: bool = True) -> str:
+    def describe(self, place: Place, board_taken: bool = True) -> str:
         """Where ``place`` is, in the hint line's words ("on the North arm and close it",
         "on the left end", "at b, turn 2/3"); ``board_taken``: Triominos has a tile down
         already (else the first tile opens the round, with no place to name)."""
@@ -256,11 +277,11 @@ class Selection:
         if place.end is not None:
             return "to open the round" if place.end == "center" else f"on the {place.end} end"
         n = self.rotations_here()
-        here = [m for m in self.places() if m.cell == place.cell]
+        here = [m for m in self.move_places() if m.cell == place.cell]
         rot = f", turn {1 + here.index(place)}/{n}" if n > 1 else ""
         if not board_taken:
             return f"to open the round{rot}"
-        cells = list(dict.fromkeys(m.cell for m in self.places()))
+        cells = list(dict.fromkeys(m.cell for m in self.move_places()))
         label = LABELS[cells.index(place.cell) % len(LABELS)]
         return f"at {label}{rot}"
 

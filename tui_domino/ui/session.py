@@ -10,8 +10,8 @@ import itertools
 import random
 import textwrap
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
+from typing import TypedDict, cast
 
 from tui_domino import ai, rules
 from tui_domino.files import quarantine
@@ -38,6 +38,19 @@ REASON_WORDS = {
     "domino": "going out",
     "blocked": "blocked round",
 }
+
+
+class SeatJSON(TypedDict):
+    name: str
+    kind: str
+    level: str
+
+
+class SaveJSON(TypedDict):
+    """The saved match (storage.write_save adds its kind and format)."""
+
+    seats: list[SeatJSON]
+    match: rules.MatchJSON
 
 
 @dataclass
@@ -82,7 +95,7 @@ def agree(name: str, third: str, base: str) -> str:
     return f"{name} {base if name.strip().casefold() == 'you' else third}"
 
 
-def tile_text(tile: Any) -> str:
+def tile_text(tile: Iterable[int]) -> str:
     return "-".join(str(n) for n in tile)
 
 
@@ -95,7 +108,8 @@ class Session:
         self.autosave = autosave
         self._last_human = self.human_seats[0] if self.human_seats else 0
         # (state, (moves, to move, over, viewer), view): the last view built
-        self._view_cache: tuple[rules.RoundState, tuple[Any, ...], dict[str, Any]] | None = None
+        self._view_cache: tuple[rules.RoundState, tuple[int | bool | None, ...],
+                                rules.SeatView] | None = None
 
     # -- creating and restoring --------------------------------------------------------------
 
@@ -106,7 +120,7 @@ class Session:
         seats: list[Seat],
         target: int | None = None,
         seed: int | None = None,
-        options: dict[str, Any] | None = None,
+        options: rules.Options | None = None,
         autosave: bool = True,
     ) -> Session:
         match = rules.new_match(variant, target=target, seed=seed, options=options)
@@ -114,11 +128,12 @@ class Session:
         session.save()
         return session
 
-    def to_json(self) -> dict[str, Any]:
-        return {"seats": [asdict(s) for s in self.seats], "match": self.match.to_json()}
+    def to_json(self) -> SaveJSON:
+        return {"seats": [SeatJSON(name=s.name, kind=s.kind, level=s.level) for s in self.seats],
+                "match": self.match.to_json()}
 
     @classmethod
-    def from_json(cls, d: dict[str, Any], autosave: bool = True) -> Session:
+    def from_json(cls, d: SaveJSON, autosave: bool = True) -> Session:
         try:
             seats = [Seat(**s) for s in d["seats"]]
             if len(seats) != 2:
@@ -142,7 +157,7 @@ class Session:
         if raw is None:
             return None
         try:
-            return cls.from_json(raw)
+            return cls.from_json(cast(SaveJSON, raw))  # from_json checks what it reads
         except ValueError as exc:
             kept = quarantine(storage.save_path())
             raise storage.SaveError(
@@ -196,7 +211,7 @@ class Session:
         tm = self.state.to_move
         return tm is not None and not self.seats[tm].is_computer
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> rules.SeatView:
         """The viewer's view of the round (read-only: it is shared until the next move; a
         redraw asks for it several times and building it copies the whole history)."""
         st = self.state
@@ -213,7 +228,7 @@ class Session:
 
     # -- playing -------------------------------------------------------------------------------
 
-    def play(self, move: rules.Move | dict[str, Any]) -> list[rules.ScoreEvent]:
+    def play(self, move: rules.Move | rules.MoveJSON) -> list[rules.ScoreEvent]:
         """Applies a move of the player to move (IllegalMove if illegal), then saves."""
         events = self.state.apply(move)
         self.save()
@@ -227,7 +242,7 @@ class Session:
         tm = self.state.to_move
         assert tm is not None
         choose = ai.PLAYERS[self.seats[tm].level]
-        return choose(self.match.player_view(tm), self.ai_rng(), None)  # type: ignore[no-any-return]
+        return choose(self.match.player_view(tm), self.ai_rng(), None)
 
     def computer_searches(self) -> bool:
         """Whether the computer to move thinks by searching (in a separate process)."""
@@ -264,11 +279,11 @@ class Session:
         upto = self.take_back_index()
         if upto is None:
             return False
-        from tui_domino.history.records import deal_of, leader_of, replay
+        from tui_domino.history.records import RoundPlay, deal_of, leader_of, replay
 
         state = self.state
         try:
-            rnd = {"deal": deal_of(state), "leader": leader_of(state), "moves": state.history}
+            rnd = RoundPlay(deal=deal_of(state), leader=leader_of(state), moves=state.history)
             self.match.round = replay(self.variant, rnd, state.options, upto=upto)
         except ValueError:  # a round not dealt by this game (a test's, a hand-made save)
             return False
@@ -282,12 +297,12 @@ class Session:
 
     # -- words ---------------------------------------------------------------------------------
 
-    def describe(self, record: dict[str, Any], viewer: int | None = None,
+    def describe(self, record: rules.HistoryRecord, viewer: int | None = None,
                  count: int = 1) -> str:
         """One line of the log for a history record (``describe_record``)."""
         return describe_record(self.variant, self.name, record, viewer, count)
 
-    def log_lines(self, records: Iterable[dict[str, Any]], viewer: int | None = None,
+    def log_lines(self, records: Iterable[rules.HistoryRecord], viewer: int | None = None,
                   describe: Callable[..., str] | None = None) -> list[str]:
         """The log's lines for ``records`` (``log_lines``)."""
         return log_lines(records, viewer, describe or self.describe)
@@ -305,7 +320,7 @@ class Session:
                 counts[e["player"]] += 1
         return [(k, p, c) for k, (p, c) in rows.items()]
 
-    def _end_label(self, event: dict[str, Any], pips: list[int]) -> str | None:
+    def _end_label(self, event: rules.ScoreEventJSON, pips: list[int]) -> str | None:
         """A short row name for the points of the round's end (None for other points): the
         hands are listed above the rows, so it gives their ``pips``, not their tiles."""
         reason, state = event["reason"], self.state
@@ -328,7 +343,7 @@ class Session:
 
 
 
-def describe_record(variant: str, name: Callable[[int], str], record: dict[str, Any],
+def describe_record(variant: str, name: Callable[[int], str], record: rules.HistoryRecord,
                     viewer: int | None = None, count: int = 1) -> str:
     """One line of the log for a history record; ``count`` records alike of unseen
     draws read as one line ("Computer drew 7 tiles")."""
@@ -336,8 +351,10 @@ def describe_record(variant: str, name: Callable[[int], str], record: dict[str, 
     move = record["move"]
     kind = move["kind"]
     if count > 1:
-        record = dict(record, events=[dict(e, points=e["points"] * count)
-                                      for e in record["events"]])
+        record = rules.HistoryRecord(**record)
+        record["events"] = [rules.ScoreEventJSON(**e) for e in record["events"]]
+        for e in record["events"]:
+            e["points"] *= count
     pts = sum(e["points"] for e in record["events"])
     if kind == "draw":
         if sees_drawn_tile(record, viewer):
@@ -375,7 +392,7 @@ def describe_record(variant: str, name: Callable[[int], str], record: dict[str, 
     return text
 
 
-def log_lines(records: Iterable[dict[str, Any]], viewer: int | None,
+def log_lines(records: Iterable[rules.HistoryRecord], viewer: int | None,
               describe: Callable[..., str]) -> list[str]:
     """The log's lines for ``records`` (oldest first): a run of one player's draws that
     ``viewer`` did not see is one line."""
@@ -394,13 +411,13 @@ def hand_pips(hand: Iterable[Iterable[int]]) -> int:
     return sum(sum(t) for t in hand)
 
 
-def sees_drawn_tile(record: dict[str, Any], viewer: int | None) -> bool:
+def sees_drawn_tile(record: rules.HistoryRecord, viewer: int | None) -> bool:
     """Whether the log shows ``viewer`` the tile a draw record drew (the drawer's own, or
     every tile when nobody is hidden from: ``viewer`` None)."""
     return "tile" in record and (viewer is None or viewer == record["player"])
 
 
-def unseen_draw(record: dict[str, Any], viewer: int | None) -> object:
+def unseen_draw(record: rules.HistoryRecord, viewer: int | None) -> object:
     """For a draw whose tile ``viewer`` does not see, what it has in common with the draws
     alike before and after it (who drew, what it scored); None for any other record."""
     if record["move"]["kind"] != "draw" or sees_drawn_tile(record, viewer):

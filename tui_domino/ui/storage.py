@@ -11,8 +11,9 @@ import contextlib
 import json
 import logging
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import msgspec
 
@@ -30,13 +31,33 @@ def data_dir() -> Path:
     return files.data_dir()
 
 
-def write_json_atomic(path: Path, data: Any) -> None:
+def write_json_atomic(path: Path, data: object) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump(data, f, indent=1)
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+
+
+DUEL_PORT = 7777  # the network duel's port unless the player chose another
+
+
+class DuelForm(msgspec.Struct, kw_only=True):
+    """The network duel's form as last filled in (net_setup.py)."""
+
+    variant: str = ""  # "": the game last played
+    listen: str = "0.0.0.0"
+    port: Annotated[int, msgspec.Meta(ge=0, le=65535)] = DUEL_PORT
+    join: str = f"127.0.0.1:{DUEL_PORT}"
+
+
+class Remembered(msgspec.Struct, kw_only=True):
+    """What the screens remember between games: the target last played to in each game
+    (New game) and the duel's form."""
+
+    targets: dict[str, int] = msgspec.field(default_factory=dict)
+    duel: DuelForm = msgspec.field(default_factory=DuelForm)
 
 
 class Settings(msgspec.Struct, kw_only=True):
@@ -56,7 +77,7 @@ class Settings(msgspec.Struct, kw_only=True):
     computer_delay: Annotated[float, msgspec.Meta(ge=0)] = 0.6
     last_variant: str = "classic"
     last_level: str = "normal"
-    extra: dict[str, Any] = msgspec.field(default_factory=dict)
+    extra: Remembered = msgspec.field(default_factory=Remembered)
 
     def __post_init__(self) -> None:
         if self.last_variant not in rules.VARIANTS:
@@ -123,11 +144,11 @@ def save_path() -> Path:
     return data_dir() / SAVE_NAME
 
 
-def write_save(payload: dict[str, Any]) -> None:
+def write_save(payload: Mapping[str, object]) -> None:
     write_json_atomic(save_path(), {"kind": SAVE_KIND, "format": 1, **payload})
 
 
-def read_save() -> dict[str, Any] | None:
+def read_save() -> dict[str, object] | None:
     """The saved payload, None when there is none; SaveError (after moving the file
     aside) when it is corrupt or not ours."""
     path = save_path()

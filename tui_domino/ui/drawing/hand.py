@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from tui_domino.ui.drawing.canvas import Canvas
 from tui_domino.ui.drawing.tiles import domino_h, triomino_up
@@ -14,7 +14,7 @@ def tile_width(variant: str) -> int:
 
 def layout_hand(
     variant: str,
-    hand: list[Any],
+    hand: Sequence[Sequence[int]],
     selected: int | None,
     playable: set[int],
     marked: set[int],
@@ -58,7 +58,7 @@ def layout_hand(
             cv.text(x, 1, "│░░░│", style)
             cv.text(x, 2, "└───┘", style)
         elif variant == "triominos":
-            triomino_up(cv, x, 0, tuple(tile), style)
+            triomino_up(cv, x, 0, list(tile), style)
         else:
             domino_h(cv, x, 0, tile[0], tile[1], style)
         if i == selected and not hidden:

@@ -3,9 +3,11 @@ at the table's edges, the right end winding down and the left end winding up."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from tui_domino import rules
+from tui_domino.rules.types import HistoryRecord, SeatView
 from tui_domino.ui.drawing.canvas import Canvas
 from tui_domino.ui.drawing.tiles import DIGITS, TileShape
 
@@ -85,14 +87,14 @@ def _lay_part(
                 x -= w
 
 
-def opener_index(history: list[dict[str, Any]]) -> int:
+def opener_index(history: list[HistoryRecord]) -> int:
     """Where the round's first tile sits in the line: one step right per left placement."""
     return sum(
         1 for rec in history if rec["move"]["kind"] == "place" and rec["move"].get("end") == "left"
     )
 
 
-def last_end(history: list[dict[str, Any]]) -> str | None:
+def last_end(history: list[HistoryRecord]) -> str | None:
     for rec in reversed(history):
         if rec["move"]["kind"] == "place":
             return str(rec["move"]["end"])
@@ -100,9 +102,9 @@ def last_end(history: list[dict[str, Any]]) -> str | None:
 
 
 def layout_classic(
-    view: dict[str, Any],
+    view: SeatView,
     width: int,
-    places: list[Any],
+    places: Sequence[rules.Move],
     selected: int | None,
     shape: TileShape = DIGITS,
 ) -> Canvas:
@@ -117,6 +119,7 @@ def layout_classic(
     ghosts: dict[str, Link] = {}
     for i, place in enumerate(places):
         style = "sel" if i == selected else "ghost"
+        assert place.tile is not None and place.end is not None  # a classic placement
         a, b = place.tile
         if place.end == "center":
             ghosts["center"] = Link(a, b, style, i)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Protocol
 
+from tui_domino.rules.types import ArmJSON, HistoryRecord, SeatView
 from tui_domino.ui.drawing.canvas import Canvas
 from tui_domino.ui.drawing.tiles import DIGITS, TileShape
 
@@ -243,7 +245,20 @@ def arm_labels(cv: Canvas, shape: TileShape) -> None:
         cv.put(x, y, name, "label")
 
 
-def last_placements(history: list[dict[str, Any]]) -> set[tuple[str, int]]:
+
+class ArmTile(Protocol):
+    """A tile offered on an arm or chosen for it (``ui.selection.ArmPlace``, a
+    ``rules.Placement``)."""
+
+    @property
+    def tile(self) -> tuple[int, int]: ...
+    @property
+    def arm(self) -> str: ...
+    @property
+    def close(self) -> bool: ...
+
+
+def last_placements(history: list[HistoryRecord]) -> set[tuple[str, int]]:
     """(arm, tile count on that arm after it) of the last placement move's tiles."""
     counts = {a: 0 for a in ARMS}
     last: set[tuple[str, int]] = set()
@@ -262,10 +277,10 @@ def last_placements(history: list[dict[str, Any]]) -> set[tuple[str, int]]:
 
 
 def layout_spider(
-    view: dict[str, Any],
-    places: list[Any],
+    view: SeatView,
+    places: Sequence[ArmTile],
     selected: int | None,
-    pending: list[Any],
+    pending: Sequence[ArmTile],
     shape: TileShape = DIGITS,
     width: int | None = None,
     height: int | None = None,
@@ -277,7 +292,7 @@ def layout_spider(
     center = view.get("center")
     arms = view.get("arms") or {}
     last = last_placements(view.get("history") or [])
-    ghosts: dict[str, list[tuple[Any, str, object]]] = {}
+    ghosts: dict[str, list[tuple[ArmTile, str, int | None]]] = {}
     for p in pending:
         ghosts.setdefault(p.arm, []).append((p, "sel", None))
     for i, p in enumerate(places):
@@ -304,7 +319,7 @@ def layout_spider(
     arm_labels(cv, shape)
     shape.upright(cv, cx, cy, center, center, "last" if ("center", 0) in last else "spinner")
     taken: list[Box] = [(cx, cy, cx + shape.v_w - 1, cy + shape.v_h - 1)]
-    empty = {a for a in ARMS if not (arms.get(a) or {}).get("tiles") and not ghosts.get(a)}
+    empty = {a for a in ARMS if not (a in arms and arms[a]["tiles"]) and not ghosts.get(a)}
     # every arm keeps the place of its first tile (with a cell round it) from the others;
     # an arm with no tile lends the rest of its quarter to the arm before it
     kept = {}
@@ -312,7 +327,7 @@ def layout_spider(
         x0, y0, x1, y1 = start_box(shape, a)
         kept[a] = (x0 - 1, y0 - 1, x1 + 1, y1 + 1)
     for arm in ARMS:
-        info = arms.get(arm) or {"tiles": [], "end": center, "closed": False}
+        info = arms.get(arm) or ArmJSON(tiles=[], end=center, closed=False)
         nxt = ARMS[(ARMS.index(arm) + 1) % 4]
         lent = quarters(shape, bounds)[nxt][0] if bounds is not None and nxt in empty else None
         walker = ArmWalker(shape, arm, bounds, taken, lent)
@@ -320,14 +335,14 @@ def layout_spider(
         tiles = info["tiles"]
         for j, (inner, outer) in enumerate(tiles):
             style = "last" if (arm, j + 1) in last else ""
-            closing = bool(info.get("closed")) and j == len(tiles) - 1
+            closing = info["closed"] and j == len(tiles) - 1
             walker.place(cv, inner, outer, style, close=closing)
         for p, style, key in ghosts.get(arm, []):
-            end = info.get("end", center)
-            a, b = p.tile
-            other = b if a == end else a
+            end = center if info["end"] is None else info["end"]
+            one, two = p.tile
+            other = two if one == end else one
             walker.place(cv, end, other, style, key, close=p.close)
-        if not info.get("closed") and not ghosts.get(arm):
+        if not info["closed"] and not ghosts.get(arm):
             walker.end_mark(cv)
     pad = 1
     if width is not None and height is not None:

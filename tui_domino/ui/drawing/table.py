@@ -5,31 +5,37 @@ view)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
 
+from tui_domino import rules
+from tui_domino.rules.types import SeatView
 from tui_domino.ui.drawing.canvas import Canvas
 from tui_domino.ui.drawing.snake import layout_classic
-from tui_domino.ui.drawing.spinner import layout_spider
+from tui_domino.ui.drawing.spinner import ArmTile, layout_spider
 from tui_domino.ui.drawing.tiles import COMPACT, DIGITS, PIPS_SHAPE, TileShape
 from tui_domino.ui.drawing.triangle_grid import layout_triominos
 
 Layout = Callable[[int, int], Canvas]  # (table width, table height) -> the drawing
 
 
-def table_layout(variant: str, view: dict[str, Any], places: list[Any], selected: int | None,
-                 pending: list[Any], viewer: int, pips_ok: bool = True) -> Layout:
+Place = rules.Move | ArmTile  # where a tile may go: a move, or a spider tile on an arm
+
+
+def table_layout(variant: str, view: SeatView, places: Sequence[Place], selected: int | None,
+                 pending: Sequence[ArmTile], viewer: int, pips_ok: bool = True) -> Layout:
     """The board's drawing function for ``view`` with the offered ``places``."""
+    moves = [p for p in places if isinstance(p, rules.Move)]
+    arms = [p for p in places if not isinstance(p, rules.Move)]
     if variant == "triominos":
         def triangles(width: int, height: int) -> Canvas:
-            return layout_triominos(view, places, selected, viewer)
+            return layout_triominos(view, moves, selected, viewer)
 
         return triangles
 
     def draw(width: int, height: int, shape: TileShape) -> Canvas:
         if variant == "classic":
-            return layout_classic(view, width, places, selected, shape)
-        return layout_spider(view, places, selected, pending, shape, width + 2, height)
+            return layout_classic(view, width, moves, selected, shape)
+        return layout_spider(view, arms, selected, pending, shape, width + 2, height)
 
     def layout(width: int, height: int) -> Canvas:
         shapes = [PIPS_SHAPE] if pips_ok and width >= 60 else []

@@ -8,8 +8,10 @@ down (r, c) has top-left (r, c), top-right (r, c+2), bottom (r+1, c+1).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
+from tui_domino import rules
+from tui_domino.rules.types import HistoryRecord, SeatView
 from tui_domino.ui.drawing.canvas import Canvas
 
 LABELS = "abcdefghijklmnopqrstuvwxyz"
@@ -55,7 +57,13 @@ def hit_box(r: int, c: int) -> tuple[int, int, int, int]:
     return (x + 2, y + 1, x + 5, y + 3)
 
 
-def last_cells(history: list[dict[str, Any]]) -> tuple[int, int] | None:
+def cell_of(move: rules.Move) -> tuple[int, int]:
+    """The cell of a Triominos placement."""
+    assert move.cell is not None
+    return (move.cell[0], move.cell[1])
+
+
+def last_cells(history: list[HistoryRecord]) -> tuple[int, int] | None:
     for rec in reversed(history):
         if rec["move"]["kind"] == "place":
             r, c = rec["move"]["cell"]
@@ -64,8 +72,8 @@ def last_cells(history: list[dict[str, Any]]) -> tuple[int, int] | None:
 
 
 def layout_triominos(
-    view: dict[str, Any],
-    places: list[Any],
+    view: SeatView,
+    places: Sequence[rules.Move],
     selected: int | None,
     viewer: int = 0,
 ) -> Canvas:
@@ -81,10 +89,10 @@ def layout_triominos(
     # candidate cells: a letter each; the selected placement previewed
     sel_cell = None
     if selected is not None and 0 <= selected < len(places):
-        sel_cell = tuple(places[selected].cell)
+        sel_cell = cell_of(places[selected])
     seen: dict[tuple[int, int], int] = {}
     for i, p in enumerate(places):
-        cell = tuple(p.cell)
+        cell = cell_of(p)
         if cell in seen:
             continue
         seen[cell] = i
@@ -99,7 +107,9 @@ def layout_triominos(
         cv.put(x, y, LABELS[n % len(LABELS)], "place-num")
         cv.hit(*hit_box(r, c), key)
     if sel_cell is not None:
-        p = places[selected]  # type: ignore[index]
+        assert selected is not None
+        p = places[selected]
+        assert p.corners is not None
         r, c = sel_cell
         for x, y, ch in edges(r, c):
             cv.put(x, y, ch, "sel")

@@ -9,19 +9,21 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import work
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input, Static
 
 from tui_domino import rules
+from tui_domino.history.records import RoundRecord
 from tui_domino.logs import logged
 from tui_domino.net import events as ev
 from tui_domino.net.core import HANDED_BACK
+from tui_domino.net.records import MatchResult
 from tui_domino.text import one_line, visible
 from tui_domino.ui import history_db
 from tui_domino.ui.contrast import muted_of
@@ -75,7 +77,7 @@ class DuelScreen(GameScreen):
         self.conn_detail = ", ".join(session.addresses)
         self.problem = ""
         self.verdict: ev.Verdict | None = None
-        self.result: dict[str, Any] | None = None
+        self.result: MatchResult | None = None
         self.checking = False  # the round is over; the keys are being checked
         self._sending = False
         self._leaving = False
@@ -85,7 +87,7 @@ class DuelScreen(GameScreen):
         self._variant_class = ""
         self._notes: list[tuple[int, int, Text]] = []  # (round, moves before it, line)
         self._last_error = 0.0
-        self._rounds: list[dict[str, Any]] = []  # the verified rounds, for the history
+        self._rounds: list[RoundRecord] = []  # the verified rounds, for the history
         self._recorded = False
 
     # -- layout ---------------------------------------------------------------------------------
@@ -251,14 +253,15 @@ class DuelScreen(GameScreen):
             self.notify(f"{who} refused a message: {e.message}", title="Network",
                         severity="warning", timeout=5)
 
-    def record(self, result: dict[str, Any]) -> None:
+    def record(self, result: MatchResult) -> None:
         """The finished duel goes to the history (once; the disk in a thread)."""
         settings = self.duel.core.settings
         if self._recorded or settings is None or not self.duel.core.started:
             return
         self._recorded = True
         history_db.duel_over(variant=settings.variant, target=settings.target or 0,
-                             options=dict(settings.options or {}),
+                             options=rules.resolve_options(settings.variant,
+                                                           settings.options),
                              names=list(self.duel.core.names), rounds=self._rounds,
                              result=result, me=self.table.me)
 
@@ -340,13 +343,14 @@ class DuelScreen(GameScreen):
         self.query_one("#log-title", Static).update("Moves and chat")
         self.query_one("#log", Static).update(out)
 
-    def describe_record(self, record: dict[str, Any], viewer: int | None = None,
+    def describe_record(self, record: rules.HistoryRecord, viewer: int | None = None,
                         count: int = 1) -> str:
         """A move of the log (``count`` unseen draws alike); the end of the round's points
         wait for the check."""
         reasons = {e["reason"] for e in record["events"]}
         kept = [e for e in record["events"] if e["reason"] not in ("domino", "blocked")]
-        text = self.table.describe(dict(record, events=kept), self.table.me, count)
+        text = self.table.describe(rules.HistoryRecord(**{**record, "events": kept}),
+                                   self.table.me, count)
         if "domino" in reasons:
             text += " · out"
         elif "blocked" in reasons:
@@ -495,7 +499,7 @@ class DuelScreen(GameScreen):
         self.notify("The connection is cut: the duel resumes when it is made again.",
                     timeout=4)
 
-    def system_commands(self) -> Iterable[tuple[str, str, Callable[[], Any]]]:
+    def system_commands(self) -> Iterable[tuple[str, str, Callable[[], object]]]:
         """The command palette's entries for this screen (title, help, callback)."""
         yield ("Play", "Play the selected tile at the selected place", self.action_play)
         yield ("Draw", "Draw a tile from the bazaar", self.action_draw)
@@ -545,7 +549,7 @@ class DuelScreen(GameScreen):
 # -- running a duel -----------------------------------------------------------------------------
 
 
-def push_duel(app: Any, session: DuelSession, backlog: Iterable[ev.Event] = (),
+def push_duel(app: App[None], session: DuelSession, backlog: Iterable[ev.Event] = (),
               then: Callable[[], None] | None = None) -> DuelScreen:
     """Shows the duel; the session is closed when its screen goes away."""
     screen = DuelScreen(session, backlog)
@@ -564,7 +568,7 @@ async def _close(session: DuelSession) -> None:
         await session.close()
 
 
-async def run_duel_app(session: DuelSession) -> dict[str, Any] | None:
+async def run_duel_app(session: DuelSession) -> MatchResult | None:
     """The game's app on the duel screen (for ``tui-domino host|join``); returns the
     match's result when it ended."""
     from tui_domino.ui import storage

@@ -3,8 +3,6 @@ over screen (the winner, the totals, a verdict when it ended early), and "Leave 
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -13,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from tui_domino.net import events as ev
+from tui_domino.net.records import MatchResult
 from tui_domino.text import visible
 from tui_domino.ui.contrast import muted_of
 from tui_domino.ui.plain import plain
@@ -55,7 +54,7 @@ class DuelOverScreen(ModalScreen[None]):
     DuelOverScreen Button { margin-top: 1; }
     """
 
-    def __init__(self, result: dict[str, Any], verdict: ev.Verdict | None, me: int,
+    def __init__(self, result: MatchResult, verdict: ev.Verdict | None, me: int,
                  seats: list[Seat]) -> None:
         super().__init__()
         self.result = result

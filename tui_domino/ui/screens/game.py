@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from collections.abc import Sequence
 
 from textual import work
 from textual.app import ComposeResult
@@ -179,7 +179,7 @@ class GameScreen(Screen[None]):
         n = len(view["hand"])
         box.border_title = plain(f"{owner} · {n} tile{'' if n == 1 else 's'}")
 
-    def update_choice(self, hand: list[Any], legal: list[rules.Move]) -> None:
+    def update_choice(self, hand: Sequence[Sequence[int]], legal: list[rules.Move]) -> None:
         """The selection after a change of the round (``legal`` is empty unless it is the
         player's turn; a tile looked at during the other's turn stays chosen if it fits)."""
         if legal:
@@ -253,7 +253,7 @@ class GameScreen(Screen[None]):
             taken = s.variant != "triominos" or bool(s.view()["board"])
             text = f"⏎ play {tile_text(tile)} {sel.describe(place, taken)}"
             if s.variant == "triominos":
-                cells = len(set(m.cell for m in places))
+                cells = len(set(m.cell for m in sel.move_places()))
                 if cells > 1:
                     text += f" · ↑↓ {cells} places"
                 if sel.rotations_here() > 1:

@@ -8,7 +8,8 @@ rows are there (the newest ``PAGE`` matches of the filter; the count says how ma
 from __future__ import annotations
 
 import json
-from typing import Any
+import sqlite3
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
@@ -20,6 +21,11 @@ from textual.widgets.option_list import Option
 
 from tui_domino.ui.plain import plain
 from tui_domino.ui.session import VARIANT_TITLES
+
+if TYPE_CHECKING:  # the history's modules load when the screen reads it
+    from tui_domino.ai.coach import JudgementJSON
+    from tui_domino.history.db import MatchRow
+    from tui_domino.history.records import MatchRecord
 
 PAGE = 100
 FIRST = 45  # more lines than the tallest usual terminal shows
@@ -59,7 +65,7 @@ class Filters:
         self.reload()
 
 
-def _connect() -> Any:
+def _connect() -> sqlite3.Connection:
     from tui_domino.history import db
 
     return db.connect()
@@ -121,11 +127,11 @@ class HistoryScreen(Filters, Screen[None]):
     def _failed(self, exc: Exception) -> None:
         self.query_one("#status", Static).update(plain(f"The history cannot be read: {exc}"))
 
-    def _fill(self, rows: list[Any], total: int, opponents: list[str]) -> None:
+    def _fill(self, rows: list[MatchRow], total: int, opponents: list[str]) -> None:
         with self.app.batch_update():  # one layout and one frame for the list and its line
             self._fill_now(rows, total, opponents)
 
-    def _fill_now(self, rows: list[Any], total: int, opponents: list[str]) -> None:
+    def _fill_now(self, rows: list[MatchRow], total: int, opponents: list[str]) -> None:
         self.opponents = [None, *opponents]
         menu = self.query_one("#matches", OptionList)
         menu.clear_options()
@@ -177,7 +183,7 @@ class HistoryScreen(Filters, Screen[None]):
         self.app.pop_screen()
 
 
-def export(screen: Screen[Any], match_id: int) -> None:
+def export(screen: Screen[None], match_id: int) -> None:
     """Writes match ``match_id`` as JSON in the data folder's exports/ (in a thread) and
     says where."""
     from tui_domino.ui import storage
@@ -222,11 +228,11 @@ class MatchScreen(Screen[None]):
     def __init__(self, match_id: int) -> None:
         super().__init__()
         self.match_id = match_id
-        self.record: dict[str, Any] | None = None
+        self.record: MatchRecord | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("Reading the match…", id="head")
-        table: DataTable[Any] = DataTable(cursor_type="row")
+        table: DataTable[str | Text] = DataTable(cursor_type="row")
         yield table
         yield Footer()
 
@@ -250,7 +256,7 @@ class MatchScreen(Screen[None]):
             return
         self.app.call_from_thread(self._fill, rec)
 
-    def _fill(self, rec: dict[str, Any] | None) -> None:
+    def _fill(self, rec: MatchRecord | None) -> None:
         if rec is None:
             self.query_one("#head", Static).update("This match is no longer in the history.")
             return
@@ -288,10 +294,10 @@ class MatchScreen(Screen[None]):
         rnd = rec["rounds"][row]
         from tui_domino.ui.screens.review import ReviewScreen
 
-        def keep(review: list[dict[str, Any]]) -> None:
+        def keep(review: list[JudgementJSON]) -> None:
             from tui_domino.ui.history_db import save_review
 
-            self.run_worker(lambda: save_review(self.match_id, int(rnd["number"]), review),
+            self.run_worker(lambda: save_review(self.match_id, rnd["number"], review),
                             thread=True, group="keep", exit_on_error=False)
             self._fill(rec)
 
@@ -306,5 +312,5 @@ class MatchScreen(Screen[None]):
         self.app.pop_screen()
 
 
-def dumps(record: dict[str, Any]) -> str:
+def dumps(record: MatchRecord) -> str:
     return json.dumps(record)

@@ -3,8 +3,9 @@ drawing functions (so they look as the table does), each with what it means."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
+from tui_domino.rules.types import ArmJSON, BoardCellJSON, SeatView
 from tui_domino.ui.drawing.canvas import Canvas
 from tui_domino.ui.drawing.spinner import layout_spider
 from tui_domino.ui.drawing.tiles import domino_h, domino_v
@@ -30,10 +31,11 @@ def _classic() -> str:
 
 
 def _spider() -> str:
-    empty: dict[str, Any] = {"tiles": [], "end": 1, "closed": False}
-    view = {"center": 1, "history": [], "arms": {
+    empty = ArmJSON(tiles=[], end=1, closed=False)
+    # a drawing's board, not a round: only the keys the drawing reads
+    view = cast(SeatView, {"center": 1, "history": [], "arms": {
         "N": {"tiles": [[1, 3], [3, 3]], "end": 3, "closed": True},
-        "E": {"tiles": [[1, 5]], "end": 5, "closed": False}, "S": empty, "W": empty}}
+        "E": {"tiles": [[1, 5]], "end": 5, "closed": False}, "S": empty, "W": empty}})
     return (_block(layout_spider(view, [], None, [])) +
             "\nN, E, S and W name the arms where they leave the centre double. `·` marks "
             "an open end; a bar (`━` or `┃`) ends a **closed arm**: nothing more goes on it "
@@ -45,14 +47,15 @@ def _triominos() -> str:
     cells = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)]  # the six round the point (1, 2)
     numbers: dict[tuple[int, int], int] = {(1, 2): 3}
     others = iter([1, 2, 4, 5, 0, 4])
-    board = []
+    board: list[BoardCellJSON] = []
     for i, cell in enumerate(cells):
         for p in corner_points(*cell):
             if p not in numbers:
                 numbers[p] = next(others)
         corners = [numbers[p] for p in corner_points(*cell)]
-        board.append({"cell": list(cell), "corners": corners, "player": i % 2})
-    cv = layout_triominos({"board": board, "history": []}, [], None, 0)
+        board.append({"cell": list(cell), "corners": corners, "tile": sorted(corners),
+                      "player": i % 2})
+    cv = layout_triominos(cast(SeatView, {"board": board, "history": []}), [], None, 0)
     return (_block(cv) + "\nEach number sits on a point of the grid, shared by every tile "
             "that touches it. Your tiles are tinted, your opponent's carry a dot (`·`), the "
             "last move is lit; letters `a`, `b`, … mark where the chosen tile fits. A "

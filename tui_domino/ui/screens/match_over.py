@@ -10,6 +10,7 @@ from textual.containers import Center, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
+from tui_domino import rules
 from tui_domino.ui.contrast import muted_of
 from tui_domino.ui.plain import plain
 from tui_domino.ui.session import VARIANT_TITLES, Session, agree
@@ -52,7 +53,9 @@ class MatchOverScreen(Screen[None]):
         table.add_column("Round", justify="left")
         for n in names:
             table.add_column(plain(n[:14]), justify="right")
-        rounds = [*m.past, {"round": m.round_no, "points": s.state.points}]
+        rounds = [*m.past, rules.RoundSummary(round=m.round_no, points=s.state.points,
+                                              winner=s.state.winner,
+                                              end_reason=s.state.end_reason)]
         for r in rounds:
             table.add_row(str(r["round"]), *(str(p) for p in r["points"]))
         table.add_row("Total", *(str(t) for t in m.totals), style="bold")

@@ -10,8 +10,9 @@ import contextlib
 import errno
 import re
 import socket
-from typing import Any
+from typing import TYPE_CHECKING
 
+import msgspec
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -34,8 +35,12 @@ from tui_domino.logs import logged
 from tui_domino.net import events as ev
 from tui_domino.ui.plain import plain
 from tui_domino.ui.session import VARIANT_TITLES
+from tui_domino.ui.storage import DUEL_PORT, DuelForm
 
-DEFAULT_PORT = 7777
+if TYPE_CHECKING:  # the duel loads when one starts
+    from tui_domino.net.transport import DuelSession
+
+DEFAULT_PORT = DUEL_PORT
 CONNECT_TIMEOUT = 10.0
 GREETING_TIMEOUT = 15.0
 HELP = "←→ on the tabs: host or join · Tab: the next field · ⏎ or F5 starts"
@@ -125,12 +130,12 @@ class DuelSetupScreen(Screen[None]):
     def __init__(self, tab: str = "host") -> None:
         super().__init__()
         self.tab = tab
-        self._session: Any = None
+        self._session: DuelSession | None = None  # joined, waiting for the host
 
     def compose(self) -> ComposeResult:
         settings = self.app.settings  # type: ignore[attr-defined]
-        saved: dict[str, Any] = dict(settings.extra.get("duel") or {})
-        variant = saved.get("variant", settings.last_variant)
+        saved: DuelForm = settings.extra.duel
+        variant = saved.variant or settings.last_variant
         if variant not in rules.VARIANTS:
             variant = "classic"
         with Vertical(id="setup-box") as box:
@@ -148,14 +153,14 @@ class DuelSetupScreen(Screen[None]):
                     yield Input(duel_name(settings.name), id="host-name", max_length=20,
                                 compact=True)
                     yield Label("Listen on")
-                    yield Input(str(saved.get("listen", "0.0.0.0")), id="listen",
+                    yield Input(saved.listen, id="listen",
                                 compact=True)
                     yield Label("Port")
-                    yield Input(str(saved.get("port", DEFAULT_PORT)), id="port",
+                    yield Input(str(saved.port), id="port",
                                 compact=True, restrict=r"\d*", max_length=5)
                 with TabPane("Join a duel", id="join-tab"), Grid(classes="form"):
                     yield Label("Host address")
-                    yield Input(str(saved.get("join", f"127.0.0.1:{DEFAULT_PORT}")),
+                    yield Input(saved.join,
                                 id="address", placeholder="HOST:PORT", compact=True)
                     yield Label("Invitation code")
                     yield Input("", id="code", placeholder="7-classic-orlando (empty: an "
@@ -237,11 +242,9 @@ class DuelSetupScreen(Screen[None]):
         else:
             self.join()
 
-    def _remember(self, **values: Any) -> None:
+    def _remember(self, **values: str | int) -> None:
         settings = self.app.settings  # type: ignore[attr-defined]
-        duel = dict(settings.extra.get("duel") or {})
-        duel.update(values)
-        settings.extra["duel"] = duel
+        settings.extra.duel = msgspec.structs.replace(settings.extra.duel, **values)
         with contextlib.suppress(OSError):
             settings.save()
 

@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from tui_domino import ai, rules
 from tui_domino.ui.session import VARIANT_TITLES, Seat, two_people
 
 # House rules offered on this screen: option -> (label, [(choice label, value), ...]).
-HOUSE_RULES: dict[str, dict[str, tuple[str, list[tuple[str, Any]]]]] = {
+OptionValue = int | list[int] | None
+HOUSE_RULES: dict[str, dict[str, tuple[str, list[tuple[str, OptionValue]]]]] = {
     "classic": {
         "hand_size": ("Tiles dealt", [("7", 7), ("6", 6), ("5", 5)]),
         "bazaar_reserve": ("Tiles that stay", [("2", 2), ("1", 1), ("0", 0)]),
@@ -107,7 +108,7 @@ class NewGameScreen(Screen[None]):
         """The target last played to in ``variant`` (remembered in the settings), else the
         variant's default."""
         settings = self.app.settings  # type: ignore[attr-defined]
-        kept = (settings.extra.get("targets") or {}).get(variant)
+        kept = settings.extra.targets.get(variant)
         return kept if kept in rules.TARGETS[variant] else rules.DEFAULT_TARGET[variant]
 
     def _targets(self, variant: str) -> list[tuple[str, int]]:
@@ -125,7 +126,7 @@ class NewGameScreen(Screen[None]):
     async def _fill_house(self, variant: str) -> None:
         grid = self.query_one("#house", Grid)
         await grid.remove_children()
-        widgets: list[Any] = []
+        widgets: list[Widget] = []
         for key, (label, choices) in HOUSE_RULES[variant].items():
             default = rules.DEFAULTS[variant][key]
             idx = next((i for i, (_, v) in enumerate(choices) if v == default), 0)
@@ -153,13 +154,13 @@ class NewGameScreen(Screen[None]):
         elif event.select.id == "opponent":
             self._sync_second()
 
-    def options(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
+    def options(self) -> rules.Options:
+        out: dict[str, OptionValue] = {}
         for key, (_, choices) in HOUSE_RULES[self.variant].items():
             sel = self.query(f"#opt-{key}")
             if sel:
                 out[key] = choices[int(sel.first(Select).value)][1]  # type: ignore[arg-type]
-        return out
+        return rules.resolve_options(self.variant, out)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start":
@@ -180,8 +181,7 @@ class NewGameScreen(Screen[None]):
         settings.name = name
         settings.last_variant = self.variant
         target = int(self.query_one("#target", Select).value)  # type: ignore[arg-type]
-        settings.extra["targets"] = {**(settings.extra.get("targets") or {}),
-                                     self.variant: target}
+        settings.extra.targets[self.variant] = target
         with contextlib.suppress(OSError):
             settings.save()
         self.app.start_match(self.variant, seats, target, self.options())  # type: ignore[attr-defined]

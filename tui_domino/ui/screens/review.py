@@ -10,7 +10,7 @@ round's record (and the history), so a second look is instant.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
@@ -22,12 +22,16 @@ from textual.widgets import Footer, ProgressBar, Static
 
 from tui_domino import rules
 from tui_domino.ai import coach
-from tui_domino.history.records import start_of
+from tui_domino.history.records import RoundRecord, start_of
+from tui_domino.ui.drawing.canvas import Canvas
 from tui_domino.ui.plain import assemble, plain
 from tui_domino.ui.session import tile_text
 from tui_domino.ui.widgets.board import BoardView
 
-OnReview = Callable[[list[dict[str, Any]]], None]
+if TYPE_CHECKING:
+    from tui_domino.ai.coach import JudgementJSON
+
+OnReview = Callable[[list["JudgementJSON"]], None]
 
 
 class ReviewScreen(Screen[None]):
@@ -50,7 +54,7 @@ class ReviewScreen(Screen[None]):
     ReviewScreen #side { width: 30; height: 1fr; border: round $accent; padding: 0 1; }
     """
 
-    def __init__(self, variant: str, options: dict[str, Any] | None, rnd: dict[str, Any],
+    def __init__(self, variant: str, options: rules.Options | None, rnd: RoundRecord,
                  names: list[str], me: int | None, on_review: OnReview | None = None) -> None:
         super().__init__()
         self.variant = variant
@@ -60,7 +64,7 @@ class ReviewScreen(Screen[None]):
         self.me = me if me is not None else 0
         self.on_review = on_review
         self.start = start_of(variant, rnd, options)
-        self.moves: list[dict[str, Any]] = rnd["moves"]
+        self.moves: list[rules.HistoryRecord] = rnd["moves"]
         # the round after each number of moves
         self.states = [self.start.clone()]
         for rec in self.moves:
@@ -162,18 +166,16 @@ class ReviewScreen(Screen[None]):
         moves = list(dict.fromkeys(moves))
         selected = len(moves) - 1 if best is not None and best.kind == "place" else None
         variant = self.variant
-        places: list[Any] = []
-        for m in moves:
-            places += list(m.placements) if m.placements is not None else [m]
+        arms = [p for m in moves for p in (m.placements or ())]
         if selected is not None:
-            selected = len(places) - 1
+            selected = len(arms if variant == "spider" else moves) - 1
 
-        def layout(width: int, height: int) -> Any:
+        def layout(width: int, height: int) -> Canvas:
             if variant == "classic":
-                return layout_classic(view, width, places, selected, DIGITS)
+                return layout_classic(view, width, moves, selected, DIGITS)
             if variant == "spider":
-                return layout_spider(view, places, selected, [], DIGITS)
-            return layout_triominos(view, places, selected, self.me)
+                return layout_spider(view, arms, selected, [], DIGITS)
+            return layout_triominos(view, moves, selected, self.me)
 
         assert self._board is not None
         self._board.show(layout, follow=True)

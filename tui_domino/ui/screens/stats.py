@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
@@ -14,6 +14,9 @@ from textual.widgets import Footer, Static
 
 from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.history import Filters
+
+if TYPE_CHECKING:
+    from tui_domino.history.stats import Stats
 
 
 class StatsScreen(Filters, Screen[None]):
@@ -63,7 +66,7 @@ class StatsScreen(Filters, Screen[None]):
     def _show_text(self, text: str) -> None:
         self.query_one("#body", Static).update(plain(text))
 
-    def _fill(self, st: Any, opponents: list[str]) -> None:
+    def _fill(self, st: Stats, opponents: list[str]) -> None:
         from tui_domino.history import stats
 
         self.opponents = [None, *opponents]

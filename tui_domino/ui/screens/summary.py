@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 from rich.text import Text
@@ -15,6 +15,9 @@ from textual.widgets import Button, Static
 from tui_domino.ui.contrast import muted_of
 from tui_domino.ui.plain import plain
 from tui_domino.ui.session import Session, count, hand_pips, tile_text
+
+if TYPE_CHECKING:
+    from tui_domino.history.records import RoundRecord
 
 
 def summary_table(session: Session) -> Table:
@@ -122,7 +125,7 @@ class RoundSummary(ModalScreen[str]):
     def on_mount(self) -> None:
         self.query_one(Button).focus()
 
-    def _record(self) -> dict[str, Any] | None:
+    def _record(self) -> RoundRecord | None:
         """The round's record, kept for a local match (not a duel): its review is offered."""
         from tui_domino.ui import history_db
 
