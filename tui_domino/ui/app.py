@@ -23,7 +23,7 @@ from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from tui_domino import rules
+from tui_domino import i18n, rules
 from tui_domino.terminal import is_terminal
 from tui_domino.text import visible
 from tui_domino.ui import storage
@@ -77,6 +77,7 @@ class DominoApp(App[None]):
             settings, settings_problem = storage.load_settings()
         self.settings = settings
         self.settings_problem = settings_problem
+        i18n.use(settings.language or None)
         self.seed = seed
         self.autosave = autosave
         self.min_size = min_size
@@ -241,6 +242,20 @@ class DominoApp(App[None]):
             for widget in screen.walk_children(with_self=True):
                 widget.refresh()  # drops the lines drawn through the other filters
             screen.refresh_bindings()  # the footer's keys are named anew
+
+    def set_language(self, language: str) -> None:
+        """Speaks ``language`` from now on ("": the environment's), keeping the game: every
+        screen shows its words anew (a screen's ``relabel`` when it has one: the game keeps
+        its board and choice), and the footers their keys."""
+        self.settings.language = language
+        i18n.use(language or None)
+        for screen in self.screen_stack:
+            relabel = getattr(screen, "relabel", None)
+            if callable(relabel):
+                relabel()
+            elif isinstance(screen, GameScreen):
+                screen.refresh_all(follow=False)
+            screen.refresh_bindings()
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         filters = super().get_line_filters()

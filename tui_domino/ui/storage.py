@@ -17,7 +17,7 @@ from typing import Annotated
 
 import msgspec
 
-from tui_domino import ai, env, files, rules
+from tui_domino import ai, env, files, i18n, rules
 from tui_domino.files import quarantine
 
 SAVE_NAME = "current-match.json"
@@ -67,6 +67,7 @@ class Settings(msgspec.Struct, kw_only=True):
     ignored (and dropped at the next save); ``extra`` keeps what other screens store."""
 
     theme: str = "textual-dark"
+    language: str = ""  # "", the environment's (LANG); else "en", "ru" or "bg"
     ascii: bool = False
     pips: bool = True  # dominoes with pips when the table has room for them
     animations: bool = True
@@ -80,6 +81,9 @@ class Settings(msgspec.Struct, kw_only=True):
     extra: Remembered = msgspec.field(default_factory=Remembered)
 
     def __post_init__(self) -> None:
+        if self.language and self.language not in i18n.LANGUAGES:
+            raise ValueError(f"language {self.language!r} is not one of "
+                             f"{', '.join(i18n.LANGUAGES)}")
         if self.last_variant not in rules.VARIANTS:
             raise ValueError(f"last_variant {self.last_variant!r} is not one of "
                              f"{', '.join(rules.VARIANTS)}")

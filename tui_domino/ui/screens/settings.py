@@ -8,6 +8,9 @@ from textual.containers import Center, Grid, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
+from tui_domino import i18n
+from tui_domino.i18n import _
+
 
 class Tick(Checkbox):
     """A check box that shows its state by its mark, not only by the mark's colour: X when
@@ -40,6 +43,10 @@ class SettingsScreen(Screen[None]):
         with Vertical() as box:
             box.border_title = "Settings"
             with Grid():
+                yield Label(_("Language"))
+                yield Select([(_("as the terminal says (LANG)"), ""),
+                              *((name, code) for code, name in i18n.LANGUAGES.items())],
+                             value=s.language, allow_blank=False, id="language", compact=True)
                 yield Label("Theme")
                 yield Select([(t, t) for t in themes], value=s.theme if s.theme in themes
                              else self.app.theme, allow_blank=False, id="theme", compact=True)
@@ -67,7 +74,12 @@ class SettingsScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#theme", Select).focus()
+        self.query_one("#language", Select).focus()
+
+    def relabel(self) -> None:
+        """The language changed: the screen is drawn anew in it, the language still chosen."""
+        self.refresh(recompose=True)
+        self.call_after_refresh(lambda: self.query_one("#language", Select).focus())
 
     def _save(self) -> None:
         try:
@@ -77,7 +89,10 @@ class SettingsScreen(Screen[None]):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         s = self.app.settings  # type: ignore[attr-defined]
-        if event.select.id == "theme" and isinstance(event.value, str):
+        if event.select.id == "language" and isinstance(event.value, str):
+            if event.value != s.language:
+                self.app.set_language(event.value)  # type: ignore[attr-defined]
+        elif event.select.id == "theme" and isinstance(event.value, str):
             s.theme = event.value
             self.app.theme = event.value
         elif event.select.id == "delay":
