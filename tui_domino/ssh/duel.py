@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from tui_domino.i18n import _
+
 LOOPBACK = "127.0.0.1"
 CONNECT_TIMEOUT = 30.0
 # How long a lobby duel waits for a dropped opponent before he forfeits. Both games run on
@@ -28,7 +30,9 @@ def duel_session_class() -> Any:
     try:
         from tui_domino.net.transport import DuelSession
     except ImportError as exc:
-        raise DuelUnavailable(f"Duels are not available in this version ({exc}).") from exc
+        # TRANSLATORS: {error} is Python's own words (in English)
+        raise DuelUnavailable(_("Duels are not available in this version ({error}).").format(
+            error=exc)) from exc
     return DuelSession
 
 
@@ -36,8 +40,8 @@ def duel_screen_class() -> Any:
     try:
         from tui_domino.ui.screens.duel import DuelScreen
     except ImportError as exc:
-        raise DuelUnavailable("Duels are not available in this version "
-                              "(the game has no duel screen).") from exc
+        raise DuelUnavailable(_("Duels are not available in this version "
+                                "(the game has no duel screen).")) from exc
     return DuelScreen
 
 
@@ -45,7 +49,7 @@ def valid_secret(secret: object) -> str:
     """The lobby's secret for a duel's channel, checked: 32 lowercase hex digits."""
     if (not isinstance(secret, str) or len(secret) != SECRET_DIGITS
             or any(c not in "0123456789abcdef" for c in secret)):
-        raise DuelUnavailable("The lobby sent no valid key for this duel.")
+        raise DuelUnavailable(_("The lobby sent no valid key for this duel."))
     return secret
 
 

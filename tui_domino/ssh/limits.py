@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import gettext
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+
+# The server's own words (its log, and what a visitor is told before his language is
+# known) are English, whatever the language of the server's own terminal.
+ENGLISH = gettext.NullTranslations()
 
 
 @dataclass(frozen=True)
@@ -52,17 +57,23 @@ class Limits:
         return 2 * self.max_visitors + 8
 
 
-def duration_text(seconds: float) -> str:
+def duration_text(seconds: float,
+                  ngettext: Callable[[str, str, int], str] = ENGLISH.ngettext) -> str:
     """A length of time as a visitor reads it: "15 seconds", "1 minute", "2 minutes 30
-    seconds", "2 hours"."""
+    seconds", "2 hours"; in the language of ``ngettext`` (English, as the server's log
+    and the words before a visitor's language is known; or a visitor's catalog's
+    ``ngettext``: the server speaks to each visitor in his)."""
     total = max(1, round(seconds))
     hours, rest = divmod(total, 3600)
     minutes, secs = divmod(rest, 60)
     if hours and (minutes or secs):  # an odd number of hours: say it in minutes
         hours, minutes = 0, minutes + 60 * hours
-    parts = [f"{n} {unit}{'s' * (n != 1)}"
-             for n, unit in ((hours, "hour"), (minutes, "minute"), (secs, "second")) if n]
-    return " ".join(parts)
+    # TRANSLATORS: a length of time, in a sentence such as "You were idle for {idle}"
+    # ("2 minutes 30 seconds": the parts go one after the other, with a space between)
+    parts = [(hours, ngettext("{n} hour", "{n} hours", hours)),
+             (minutes, ngettext("{n} minute", "{n} minutes", minutes)),
+             (secs, ngettext("{n} second", "{n} seconds", secs))]
+    return " ".join(text.format(n=n) for n, text in parts if n)
 
 
 class RateLimiter:

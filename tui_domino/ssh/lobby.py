@@ -27,11 +27,16 @@ Messages to a game::
     {"t": "people", "people": [{"id": ID, "name": "bob", "state": "lobby", "with": "carl"}]}
     {"t": "challenged", "by": ID, "name": "bob", "variant": "classic"}
     {"t": "withdrawn", "by": ID}
-    {"t": "answered", "by": ID, "accept": false, "why": "..."}
+    {"t": "answered", "by": ID, "accept": false, "why": "...", "said": "...", "values": {}}
     {"t": "host", "duel": DUEL, "variant": "classic", "opponent": "bob"}
     {"t": "join", "duel": DUEL, "variant": "classic", "opponent": "ann", "port": PORT}
-    {"t": "cancelled", "duel": DUEL, "why": "..."}
+    {"t": "cancelled", "duel": DUEL, "why": "...", "said": "...", "values": {}}
     {"t": "closing", "why": "..."}
+
+A reason (``why``) is in English; the lobby's own reasons come with the sentence before its
+values went in (``said``, "{name} left.") and the values (``values``, {"name": "bob"}), so
+that each visitor's game says it in its visitor's language (``reason``): the lobby serves
+visitors of every language at once.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ import socket
 from dataclasses import dataclass, field
 from typing import Any
 
+from tui_domino.i18n import N_
 from tui_domino.logs import logged
 from tui_domino.ssh.names import skeleton
 
@@ -54,6 +60,12 @@ MAX_LINE = 4096
 MAX_QUEUE = 256 * 1024
 STATES = ("lobby", "menu", "game", "duel")
 VARIANTS = ("classic", "spider", "triominos")
+
+
+def reason(said: str, **values: str) -> dict[str, Any]:
+    """A reason of the lobby's, for a message to a game: ``why`` in English, and ``said``
+    (marked ``N_``: the game translates it) with its ``values`` (names: never translated)."""
+    return {"why": said.format(**values), "said": said, "values": values}
 
 
 @dataclass(eq=False)
@@ -115,8 +127,9 @@ class Lobby:
         for other in self.members.values():
             if other.challenging == member.id:
                 other.challenging = None
-                self.send(other, {"t": "answered", "by": member.id, "accept": False,
-                                  "why": f"{member.name} left."})
+                # TRANSLATORS: {name} is a visitor's name (he left the server)
+                why = reason(N_("{name} left."), name=member.name)
+                self.send(other, {"t": "answered", "by": member.id, "accept": False, **why})
         if member.challenging in self.members:
             self.send(self.members[member.challenging], {"t": "withdrawn", "by": member.id})
         partner = self.members.get(member.opponent) if member.opponent is not None else None
@@ -124,7 +137,7 @@ class Lobby:
                 and not (member.playing and partner.playing)):
             # The duel was being set up, so the two never met: without this, the other
             # side would wait for a port, or for an opponent, forever.
-            self._cancel(partner, f"{member.name} left.")
+            self._cancel(partner, reason(N_("{name} left."), name=member.name))
         self.broadcast()
 
     def close(self, why: str) -> None:
@@ -212,17 +225,17 @@ class Lobby:
 
     def _challenge(self, member: Member, to: Any, variant: Any) -> None:
         target = self.members.get(to) if isinstance(to, int) else None
-        why = None
+        why: dict[str, Any] | None = None
         if target is None or target is member:
-            why = "That visitor is not here."
+            why = reason(N_("That visitor is not here."))
         elif target.state not in ("lobby", "menu") or target.opponent is not None:
-            why = f"{target.name} is busy."
+            why = reason(N_("{name} is busy."), name=target.name)
         elif member.challenging is not None:
-            why = "You are already waiting for an answer."
+            why = reason(N_("You are already waiting for an answer."))
         elif any(m.challenging == target.id for m in self.members.values()):
-            why = f"{target.name} is answering another challenge."
+            why = reason(N_("{name} is answering another challenge."), name=target.name)
         if why is not None or target is None:
-            self.send(member, {"t": "answered", "by": to, "accept": False, "why": why})
+            self.send(member, {"t": "answered", "by": to, "accept": False, **(why or {})})
             return
         member.challenging = target.id
         member.variant = variant if variant in VARIANTS else "classic"
@@ -235,8 +248,10 @@ class Lobby:
             return
         challenger.challenging = None
         if not accept:
-            self.send(challenger, {"t": "answered", "by": member.id, "accept": False,
-                                   "why": f"{member.name} declined."})
+            # TRANSLATORS: {name} is the challenged visitor's name (a label: "Declined: {name}"
+            # avoids a verb that agrees with the name's gender)
+            why = reason(N_("{name} declined."), name=member.name)
+            self.send(challenger, {"t": "answered", "by": member.id, "accept": False, **why})
             return
         self.send(challenger, {"t": "answered", "by": member.id, "accept": True, "why": ""})
         duel = next(self._duels)
@@ -257,7 +272,7 @@ class Lobby:
             return
         other = self.members.get(member.opponent) if member.opponent is not None else None
         if other is None or other.duel != duel:
-            self._cancel(member, "Your opponent is gone.")
+            self._cancel(member, reason(N_("Your opponent is gone.")))
             self.broadcast()
             return
         self.send(other, {"t": "join", "duel": duel, "variant": other.variant,
@@ -269,11 +284,12 @@ class Lobby:
         other = self.members.get(member.opponent) if member.opponent is not None else None
         member.state, member.opponent, member.duel, member.playing = "lobby", None, None, False
         if other is not None and other.duel == duel:
-            self._cancel(other, "The duel could not start.")
+            self._cancel(other, reason(N_("The duel could not start.")))
         self.broadcast()
 
-    def _cancel(self, member: Member, why: str) -> None:
-        """Ends ``member``'s duel before it was played (the other side failed or left)."""
+    def _cancel(self, member: Member, why: dict[str, Any]) -> None:
+        """Ends ``member``'s duel before it was played (the other side failed or left);
+        ``why`` is a ``reason``."""
         duel = member.duel
         member.state, member.opponent, member.duel, member.playing = "lobby", None, None, False
-        self.send(member, {"t": "cancelled", "duel": duel, "why": why})
+        self.send(member, {"t": "cancelled", "duel": duel, **why})

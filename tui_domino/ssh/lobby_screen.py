@@ -5,25 +5,41 @@ from __future__ import annotations
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui_domino.i18n import N_, _, ngettext
 from tui_domino.text import one_line
-from tui_domino.ui.plain import assemble, plain
+from tui_domino.ui.keys import Key
+from tui_domino.ui.plain import plain
+from tui_domino.ui.screens.duel_words import game_title, styled
 from tui_domino.ui.session import VARIANT_TITLES
 
 VARIANTS = tuple(VARIANT_TITLES)
-STATE_TEXT = {"lobby": "in the lobby", "menu": "at the menu", "game": "playing",
-              "duel": "in a duel"}
+# Where a visitor is, after his name in the lobby's list (the keys are the lobby's states).
+STATE_TEXT = {
+    # TRANSLATORS: where a visitor is, after his name in the lobby's list (short)
+    "lobby": N_("in the lobby"),
+    # TRANSLATORS: where a visitor is, after his name in the lobby's list (short)
+    "menu": N_("at the menu"),
+    # TRANSLATORS: where a visitor is, after his name in the lobby's list (short)
+    "game": N_("playing"),
+    # TRANSLATORS: where a visitor is, after his name in the lobby's list (short)
+    "duel": N_("in a duel"),
+}
 
 
 def describe(person: dict[str, Any]) -> str:
-    state = STATE_TEXT.get(str(person.get("state")), "here")
+    """A visitor in the lobby's list: his name, and where he is."""
+    where = str(person.get("state"))
+    # TRANSLATORS: where a visitor is, after his name in the lobby's list, when it is not
+    # known (short)
+    state = _(STATE_TEXT[where]) if where in STATE_TEXT else _("here")
     if person.get("with"):
-        state = f"in a duel with {person['with']}"
+        # TRANSLATORS: after a visitor's name in the lobby's list; {name} is his opponent's
+        state = _("in a duel with {name}").format(name=person["with"])
     return f"{str(person.get('name', '?')):<17} {state}"
 
 
@@ -31,11 +47,11 @@ class LobbyScreen(Screen[None]):
     """Everyone connected to this server; Enter challenges the highlighted visitor."""
 
     BINDINGS = [
-        Binding("enter", "challenge", "Challenge", key_display="⏎"),
-        Binding("v", "variant", "Game"),
-        Binding("p", "play", "Play alone"),
-        Binding("escape", "withdraw", "Withdraw", show=False),
-        Binding("q", "leave", "Leave"),
+        Key("enter", "challenge", "Challenge", key_display="⏎"),
+        Key("v", "variant", "Game"),
+        Key("p", "play", "Play alone"),
+        Key("escape", "withdraw", "Withdraw", show=False),
+        Key("q", "leave", "Leave"),
     ]
 
     DEFAULT_CSS = """
@@ -56,17 +72,29 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby-box"):
-            yield Static("tui-domino · lobby", id="lobby-title")
+            yield Static(self._title(), id="lobby-title")
             yield Static("", id="welcome")
             yield OptionList(id="people")
             yield Static("", id="variant")
             yield Static("", id="status")
         yield Footer()
 
+    @staticmethod
+    def _title() -> str:
+        # TRANSLATORS: the lobby's title; tui-domino is the game's name, kept as it is
+        return _("tui-domino · lobby")
+
     def on_mount(self) -> None:
         self.show_people(getattr(self.app, "people", []))
         self.show_variant()
         self.query_one(OptionList).focus()
+
+    def relabel(self) -> None:
+        """The language changed: the lobby's words anew (the highlighted visitor, the game
+        chosen and the last answer are kept)."""
+        self.query_one("#lobby-title", Static).update(self._title())
+        self.show_people(getattr(self.app, "people", []))
+        self.show_variant()
 
     def on_screen_resume(self) -> None:
         self.show_people(getattr(self.app, "people", []))
@@ -82,10 +110,12 @@ class LobbyScreen(Screen[None]):
         others = [p for p in people if p.get("id") != me]
         self.people = others
         name = getattr(self.app, "player_name", "")
-        self.query_one("#welcome", Static).update(assemble(
-            "Welcome, ", (name, "bold"), ". ",
-            (f"{len(others)} other visitor{'s' * (len(others) != 1)} here."
-             if others else "Nobody else is here yet.")))
+        n = len(others)
+        welcome = styled(_("Welcome, {name}."), name=(name, "bold"))
+        welcome.append_text(plain(" " + (ngettext("{n} other visitor here.",
+                                                  "{n} other visitors here.", n).format(n=n)
+                                         if others else _("Nobody else is here yet."))))
+        self.query_one("#welcome", Static).update(welcome)
         menu = self.query_one(OptionList)
         keep = menu.highlighted_option.id if menu.highlighted_option is not None else None
         menu.clear_options()
@@ -94,12 +124,16 @@ class LobbyScreen(Screen[None]):
             ids = [str(p["id"]) for p in others]
             menu.highlighted = ids.index(keep) if keep in ids else 0
         else:
-            menu.add_option(Option("Whoever connects appears here. Press p to play "
-                                   "against the computer meanwhile.", disabled=True))
+            # TRANSLATORS: in the lobby's empty list; p is the key that starts a game alone
+            menu.add_option(Option(_("Whoever connects appears here. Press p to play "
+                                     "against the computer meanwhile."), disabled=True))
 
     def show_variant(self) -> None:
-        self.query_one("#variant", Static).update(assemble(
-            "A challenge is to: ", (VARIANT_TITLES[self.variant], "bold"), "  (v changes)"))
+        # TRANSLATORS: under the lobby's list: the game a challenge is to ({game}, in bold);
+        # v is the key that changes it
+        self.query_one("#variant", Static).update(styled(
+            _("A challenge is to: {game}  (v changes)"),
+            game=(game_title(self.variant), "bold")))
 
     def say(self, text: str) -> None:
         if self.is_mounted:
@@ -112,20 +146,23 @@ class LobbyScreen(Screen[None]):
         menu = self.query_one(OptionList)
         option = menu.highlighted_option
         if option is None or option.id is None:
-            self.say("There is nobody to challenge yet.")
+            self.say(_("There is nobody to challenge yet."))
             return
         person = next((p for p in self.people if str(p["id"]) == option.id), None)
         if person is None:
             return
         if person.get("state") not in ("lobby", "menu"):
-            self.say(f"{person['name']} is busy; try again when they are back.")
+            self.say(_("{name} is busy; try again when they are back.").format(
+                name=person["name"]))
             return
         self.app.challenge(int(person["id"]), self.variant)  # type: ignore[attr-defined]
-        self.say(f"Waiting for {person['name']} to answer… (Esc withdraws)")
+        # TRANSLATORS: {name} is the challenged visitor's; Esc is the key's name
+        self.say(_("Waiting for {name} to answer… (Esc withdraws)").format(
+            name=person["name"]))
 
     def action_withdraw(self) -> None:
         if self.app.withdraw():  # type: ignore[attr-defined]
-            self.say("Challenge withdrawn.")
+            self.say(_("Challenge withdrawn."))
 
     def action_variant(self) -> None:
         self.variant = VARIANTS[(VARIANTS.index(self.variant) + 1) % len(VARIANTS)]
@@ -142,11 +179,11 @@ class ChallengeScreen(ModalScreen[bool]):
     """Someone challenges this visitor: accept or decline."""
 
     BINDINGS = [
-        Binding("a", "answer(True)", "Accept"),
-        Binding("y", "answer(True)", "Accept", show=False),
-        Binding("d", "answer(False)", "Decline"),
-        Binding("n", "answer(False)", "Decline", show=False),
-        Binding("escape", "answer(False)", "Decline", show=False),
+        Key("a", "answer(True)", "Accept"),
+        Key("y", "answer(True)", "Accept", show=False),
+        Key("d", "answer(False)", "Decline"),
+        Key("n", "answer(False)", "Decline", show=False),
+        Key("escape", "answer(False)", "Decline", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -166,13 +203,21 @@ class ChallengeScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="challenge-box"):
             yield Static(
-                assemble((self.challenger, "bold"), " challenges you to a duel of ",
-                         (VARIANT_TITLES.get(self.variant, self.variant), "bold"), "."),
+                # TRANSLATORS: {name} is the challenger's name, {game} the game's (both in
+                # bold)
+                styled(_("{name} challenges you to a duel of {game}."),
+                       name=(self.challenger, "bold"),
+                       game=(game_title(self.variant), "bold")),
                 id="challenge-text",
             )
             with Center(), Horizontal():
-                yield Button("Accept (a)", id="accept", variant="primary")
-                yield Button("Decline (d)", id="decline")
+                # TRANSLATORS: buttons; (a) and (d) are their keys, which stay as they are
+                yield Button(_("Accept (a)"), id="accept", variant="primary")
+                yield Button(_("Decline (d)"), id="decline")
+
+    def relabel(self) -> None:
+        """The language changed: the question is composed anew in it."""
+        self.refresh(recompose=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "accept")

@@ -19,6 +19,7 @@ ssh/visit.py's ``Visit``.
 from __future__ import annotations
 
 import asyncio
+import gettext
 import hmac
 import logging
 import os
@@ -32,21 +33,29 @@ from typing import Any
 import asyncssh
 
 from tui_domino import env
+from tui_domino.i18n import N_
 from tui_domino.ssh.home import data_dir
 from tui_domino.ssh.hostkey import load_or_create_host_key
-from tui_domino.ssh.limits import Limits, RateLimiter, duration_text
+from tui_domino.ssh.limits import ENGLISH, Limits, RateLimiter, duration_text
 from tui_domino.ssh.lobby import Lobby
 from tui_domino.ssh.names import player_name
 from tui_domino.ssh.visit import TERMINAL_RESET as TERMINAL_RESET
-from tui_domino.ssh.visit import Visit
+from tui_domino.ssh.visit import Visit, told
 from tui_domino.ssh.visit import kernel_send_queue as kernel_send_queue
 from tui_domino.ssh.visit import set_winsize as set_winsize
 
 log = logging.getLogger("tui_domino.ssh")
 
-# Variables a client may send (``ssh -o SetEnv=...``) that reach its game.
-ACCEPTED_ENV = ("COLORTERM", env.COLORS, env.MOUSE, "LANG", "LC_ALL",
+# Variables a client may send (``ssh -o SetEnv=...``; OpenSSH sends LANG and LC_* as its
+# SendEnv says) that reach its game. LANG, LC_ALL and LC_MESSAGES: the game's language.
+ACCEPTED_ENV = ("COLORTERM", env.COLORS, env.MOUSE, "LANG", "LC_ALL", "LC_MESSAGES",
                 "LC_CTYPE", "NO_COLOR", "ESCDELAY", "TEXTUAL_FPS")
+
+# The server's words on closing, unless the operator's own are given.
+# TRANSLATORS: told to every visitor when the server stops
+CLOSING = N_("The server is shutting down.")
+# TRANSLATORS: told to every visitor when the operator stops the server (Ctrl-C)
+STOPPED = N_("The server is shutting down. Thanks for playing!")
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -133,15 +142,17 @@ class GameServer:
         self.port = sockets[0].getsockname()[1] if sockets else self.port
         return self.port
 
-    async def close(self, reason: str = "The server is shutting down.") -> None:
-        """Stops listening, tells every visitor ``reason``, ends every visit."""
+    async def close(self, reason: str = CLOSING) -> None:
+        """Stops listening, tells every visitor ``reason`` (in his language when it is one
+        of the game's messages), ends every visit."""
         if self.closing is not None:
             return
         self.closing = reason
         if self._acceptor is not None:
             self._acceptor.close()
-        self.lobby.close(reason)
-        await asyncio.gather(*(v.end(reason, status=0, cause="the server closed")
+        self.lobby.close(reason)  # (each game says it in its language)
+        await asyncio.gather(*(v.end(told(v.words, reason), status=0,
+                                     cause="the server closed")
                                for v in list(self.visits)),
                              return_exceptions=True)
         # Each client closes its channel once it has the message; a client that hangs up
@@ -160,7 +171,8 @@ class GameServer:
     # -- what a visit asks of the server -----------------------------------------------------
 
     def admission(self, address: str) -> str | None:
-        """Why a new connection from ``address`` is refused, or None to let it in."""
+        """Why a new connection from ``address`` is refused, or None to let it in. (In
+        English: nothing of the visitor is known yet, his language neither.)"""
         limits = self.limits
         if self.closing is not None:
             return self.closing
@@ -174,14 +186,28 @@ class GameServer:
                     f"{duration_text(limits.rate_window)}.")
         return None
 
-    def refusal(self) -> str | None:
-        """Why a visit cannot start now, or None."""
+    def refusal(self, words: gettext.NullTranslations = ENGLISH) -> str | None:
+        """Why a visit cannot start now, or None; in the language of ``words`` (the
+        visitor's catalog)."""
         if self.closing is not None:
-            return self.closing
+            return told(words, self.closing)
         if len(self.visits) >= self.limits.max_visitors:
-            return (f"The table is full ({self.limits.max_visitors} visitors are playing); "
-                    "try again later.")
+            n = self.limits.max_visitors
+            # TRANSLATORS: {n} is the most visitors the server seats at once (English says
+            # "visitors are playing" even for 1)
+            return words.ngettext("The table is full ({n} visitors are playing); try again "
+                                  "later.",
+                                  "The table is full ({n} visitors are playing); try again "
+                                  "later.", n).format(n=n)
         return None
+
+    def passed_env(self, visit: Visit) -> dict[str, str]:
+        """What of the visitor's environment reaches his game (the variables his client
+        sent that the game takes), with the server's own ``env`` over it."""
+        out = {name: value for name, value in visit.client_env.items()
+               if name in ACCEPTED_ENV and len(value) < 100 and value.isprintable()}
+        out.update(self.env)
+        return out
 
     def visitor_env(self, visit: Visit, home: Path, lobby_fd: int) -> dict[str, str]:
         out = {
@@ -200,10 +226,8 @@ class GameServer:
         # The game's own package first, so a source checkout serves the same code.
         paths = [str(PACKAGE_ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(":"))]
         out["PYTHONPATH"] = ":".join(dict.fromkeys(paths))
-        for name, value in visit.client_env.items():
-            if name in ACCEPTED_ENV and len(value) < 100 and value.isprintable():
-                out[name] = value
-        out.update(self.env)
+        # His LANG (LC_ALL, LC_MESSAGES) among them: the game speaks it (ssh/visitor.py).
+        out.update(self.passed_env(visit))
         return out
 
 
@@ -299,8 +323,14 @@ class Connection(asyncssh.SSHServer):
         self._timer = None
         grace = duration_text(self.server.limits.login_grace)
         log.info("a connection from %s had no game for %s; closed", self.address, grace)
-        self.disconnect(f"tui-domino: no game was open on this connection for {grace}; "
-                        "connect with a terminal to play (ssh -t).")
+        # In the visitor's language when his game came and went (else not known: English).
+        words = self.visit.words if self.visit is not None else ENGLISH
+        # TRANSLATORS: an ssh disconnect's reason (the client prints it); {grace} is a
+        # length of time ("20 seconds"); ssh -t is a command line, kept as it is
+        self.disconnect(told(words, N_("tui-domino: no game was open on this connection for "
+                                       "{grace}; connect with a terminal to play (ssh -t).")
+                             ).format(grace=duration_text(self.server.limits.login_grace,
+                                                          words.ngettext)))
 
     def password_auth_supported(self) -> bool:
         return self.server.password is not None
@@ -318,10 +348,12 @@ class Connection(asyncssh.SSHServer):
 
     def session_requested(self) -> Visit:
         if self.visit is not None:
-            # One connection, one visitor: more sessions would seat more players.
+            # One connection, one visitor: more sessions would seat more players. (In the
+            # language of the first session's visitor, once known.)
             raise asyncssh.ChannelOpenError(
                 asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
-                "tui-domino: one game per connection; open another ssh connection to play.")
+                told(self.visit.words, N_("tui-domino: one game per connection; open another "
+                                          "ssh connection to play.")))
         self.visit = Visit(self.server, self)
         return self.visit
 
@@ -354,4 +386,4 @@ async def serve_forever(server: GameServer, announce: Callable[[str], None] = pr
             loop.remove_signal_handler(sig)
         n = len(server.visits)
         announce(f"Stopping; telling {n} visitor{'s' * (n != 1)}.")
-        await server.close("The server is shutting down. Thanks for playing!")
+        await server.close(STOPPED)

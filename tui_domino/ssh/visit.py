@@ -9,6 +9,8 @@ import asyncio
 import contextlib
 import errno
 import fcntl
+import functools
+import gettext
 import logging
 import os
 import pty
@@ -25,7 +27,9 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
-from tui_domino.ssh.limits import duration_text
+from tui_domino import i18n
+from tui_domino.i18n import N_
+from tui_domino.ssh.limits import ENGLISH, duration_text
 from tui_domino.ssh.lobby import Member
 from tui_domino.ssh.names import player_name
 
@@ -43,6 +47,27 @@ TERMINAL_RESET = (
 
 # How often a visitor whose output is paused is looked at again.
 BACKLOG_POLL = 0.05
+
+# TRANSLATORS: told to an ssh session without a terminal (ssh -T); ssh -t is a command
+# line, kept as it is
+NO_TERMINAL = N_("tui-domino needs a terminal: connect with ssh -t.")
+
+
+@functools.cache
+def catalog(language: str) -> gettext.NullTranslations:
+    """``language``'s catalog, for the server's own words to a visitor (why his visit was
+    refused or ended): the server speaks to each visitor in his language at once, so not
+    in ``i18n``'s one language in use."""
+    if language == i18n.DEFAULT or language not in i18n.LANGUAGES:
+        return ENGLISH
+    return gettext.translation(i18n.DOMAIN, i18n.LOCALE_DIR, languages=[language],
+                               fallback=True)
+
+
+def told(words: gettext.NullTranslations, message: str) -> str:
+    """``message`` (English, marked ``N_``; or the operator's own words) in ``words``'s
+    language."""
+    return words.gettext(message) if message else message  # (gettext("") is the header)
 
 
 def kernel_send_queue(sock: Any) -> int:
@@ -82,6 +107,7 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.term_type: str | None = None
         self.term_size = (80, 24, 0, 0)
         self.client_env: dict[str, str] = {}
+        self.language = i18n.DEFAULT  # the visitor's, from his LANG once his session starts
         self.master: int | None = None
         self.proc: asyncio.subprocess.Process | None = None
         self.home: Path | None = None
@@ -124,19 +150,27 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def subsystem_requested(self, subsystem: str) -> bool:
         return False
 
+    @property
+    def words(self) -> gettext.NullTranslations:
+        """The visitor's language's catalog (English until his session starts)."""
+        return catalog(self.language)
+
     def session_started(self) -> None:
         env = self.chan.get_environment()
         self.client_env = {k: v for k, v in env.items() if isinstance(v, str)}
+        # The language his game will speak (the variables his client sent, as they reach
+        # it): the server's own words to him speak it too.
+        self.language = i18n.from_environment(self.server.passed_env(self))
         # Decided here and now, before a later packet (the end of the client's input, as
         # from `ssh -T host </dev/null`) can close the channel unanswered.
-        refusal = self.server.refusal()
+        refusal = self.server.refusal()  # (English, for the log)
         if refusal is None and self.term_type is None:
-            refusal = "tui-domino needs a terminal: connect with ssh -t."
+            refusal = NO_TERMINAL
         if refusal is not None:
             log.info("refused a visit of %s (%s): %s", self.name, self.connection.address,
                      refusal)
             self.ended = True
-            self._say_and_exit(refusal, 1)
+            self._say_and_exit(self.server.refusal(self.words) or told(self.words, refusal), 1)
             return
         self.connection.game_started()
         self.server.visits.add(self)  # the seat is taken now, not when the game is up
@@ -252,7 +286,7 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         except Exception:
             log.exception("visit of %s failed", self.name)
             self._set_cause("the game could not start")
-            self._say_and_exit("The game could not start; sorry.", 1)
+            self._say_and_exit(told(self.words, N_("The game could not start; sorry.")), 1)
         finally:
             self.server.visits.discard(self)
             self._cleanup()
@@ -304,13 +338,18 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.ended = True
         if status < 0:
             self._set_cause(f"the game stopped (signal {-status})")
-            self._say_and_exit(f"The game stopped unexpectedly (signal {-status}).", 1)
+            # TRANSLATORS: {signal} is the number of the signal that stopped the game
+            self._say_and_exit(told(self.words, N_(
+                "The game stopped unexpectedly (signal {signal}).")).format(signal=-status), 1)
         elif status != 0:
             self._set_cause(f"the game stopped (status {status})")
-            self._say_and_exit(f"The game stopped unexpectedly (status {status}).", status)
+            # TRANSLATORS: {status} is the exit status of the game's process
+            self._say_and_exit(told(self.words, N_(
+                "The game stopped unexpectedly (status {status}).")).format(status=status),
+                status)
         else:
             self._set_cause("quit")
-            self._say_and_exit("Thanks for playing.", 0)
+            self._say_and_exit(told(self.words, N_("Thanks for playing.")), 0)
 
     def _on_output(self) -> None:
         assert self.master is not None
@@ -364,9 +403,11 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             return
         left = self.last_input + limit - time.monotonic()
         if left <= 0:
-            idle = duration_text(limit)
-            self._end_soon(f"You were idle for {idle}; come back any time.", 0,
-                           f"idle for {idle}")
+            words = self.words
+            # TRANSLATORS: {idle} is a length of time ("15 minutes")
+            said = told(words, N_("You were idle for {idle}; come back any time.")).format(
+                idle=duration_text(limit, words.ngettext))
+            self._end_soon(said, 0, f"idle for {duration_text(limit)}")  # (English: the log)
             return
         self._idle = asyncio.get_running_loop().call_later(left, self._arm_idle)
 

@@ -1,6 +1,7 @@
 """A visitor's game process: ``python -m tui_domino.ssh.visitor``, started by the server
-on a pseudo-terminal of its own with the visitor's name and a private data directory in
-the environment."""
+on a pseudo-terminal of its own with the visitor's name, a private data directory and the
+language variables his ssh client sent (``LANG``: the game speaks his language) in the
+environment."""
 
 from __future__ import annotations
 
@@ -18,11 +19,21 @@ def take_terminal() -> None:
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
+def speak_the_visitors_language() -> str:
+    """The game speaks its visitor's language: the server put the LANG (LC_ALL,
+    LC_MESSAGES) that his ssh client sent in this process's environment (``GameServer.
+    visitor_env``), and the game takes it from there. Returns the language ("ru")."""
+    from tui_domino import i18n
+
+    return i18n.use(None)
+
+
 def main() -> int:
     take_terminal()
     from tui_domino.terminal import tune_environment
 
     tune_environment()
+    speak_the_visitors_language()  # (his Settings may choose another: DominoApp applies it)
     from tui_domino import env
     from tui_domino.ssh.visitor_app import run_visitor
 

@@ -14,16 +14,38 @@ from typing import Any
 
 from textual import work
 from textual.app import SystemCommand
-from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 
 from tui_domino import env
+from tui_domino.i18n import _
 from tui_domino.logs import logged
 from tui_domino.ssh.lobby_screen import ChallengeScreen, LobbyScreen
 from tui_domino.ui import storage
 from tui_domino.ui.app import DominoApp
+from tui_domino.ui.keys import Key
 
 MAX_LINE = 4096
+
+
+def said(words: object) -> str:
+    """The server's words (a reason from the lobby, its closing word), in the language in
+    use when they are a message of the game's (the server speaks English); else as they
+    came."""
+    text = str(words or "")
+    return _(text) if text else text  # (_("") is the catalog's header)
+
+
+def reason(message: dict[str, Any]) -> str:
+    """A lobby message's reason in the language in use: the lobby's sentence (``said``)
+    translated, its values (names) put in as they came; else its English ``why``."""
+    template, values = message.get("said"), message.get("values")
+    if (isinstance(template, str) and template and isinstance(values, dict)
+            and all(isinstance(v, str) for v in values.values())):
+        try:
+            return _(template).format(**values)
+        except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder
+            pass
+    return str(message.get("why") or "")
 
 
 def _css_beside(cls: type) -> Any:
@@ -36,7 +58,7 @@ def _css_beside(cls: type) -> Any:
 
 class VisitorApp(DominoApp):
     CSS_PATH = _css_beside(DominoApp)
-    BINDINGS = [Binding("f2", "lobby", "Lobby", show=False)]
+    BINDINGS = [Key("f2", "lobby", "Lobby", show=False)]
     NETWORK_DUELS = False  # duels go through the lobby: no port opened, no address reached
 
     def __init__(self, name: str, lobby_fd: int = -1, **kw: Any) -> None:
@@ -76,7 +98,8 @@ class VisitorApp(DominoApp):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         if self.lobby_fd >= 0 and not isinstance(screen, LobbyScreen):
-            yield SystemCommand("Lobby", "Who else is here; challenge someone to a duel",
+            # TRANSLATORS: the command palette's entry: its name, then what it does
+            yield SystemCommand(_("Lobby"), _("Who else is here; challenge someone to a duel"),
                                 self.action_lobby)
         # Textual's screenshot would write a file on the server's disk, not the visitor's.
         yield from (c for c in super().get_system_commands(screen)
@@ -100,7 +123,7 @@ class VisitorApp(DominoApp):
                 if isinstance(message, dict):
                     self.on_lobby_message(message)
         self._writer = None
-        self.notify("The lobby is gone.", severity="warning")
+        self.notify(_("The lobby is gone."), severity="warning")
 
     def send(self, message: dict[str, Any]) -> None:
         if self._writer is not None and not self._writer.is_closing():
@@ -148,13 +171,13 @@ class VisitorApp(DominoApp):
         elif kind == "withdrawn":
             if self._challenge_screen is not None and self._challenge_screen.is_attached:
                 self._challenge_screen.dismiss(None)
-            self.notify("The challenge was withdrawn.")
+            self.notify(_("The challenge was withdrawn."))
         elif kind == "answered":
             self.challenging = None
             if message.get("accept"):
-                text = "Challenge accepted: the duel starts."
+                text = _("Challenge accepted: the duel starts.")
             else:
-                text = str(message.get("why") or "The challenge was declined.")
+                text = reason(message) or _("The challenge was declined.")
             self.notify(text)
             if lobby is not None:
                 lobby.say(text)
@@ -162,10 +185,10 @@ class VisitorApp(DominoApp):
             self._duel, self._duel_screen = message.get("duel"), None
             self.start_duel(message)
         elif kind == "cancelled":
-            self.duel_cancelled(message.get("duel"), str(message.get("why") or ""))
+            self.duel_cancelled(message.get("duel"), reason(message))
         elif kind == "closing":
-            self.notify(str(message.get("why", "The server is closing.")), severity="warning",
-                        timeout=30)
+            self.notify(said(message.get("why")) or _("The server is closing."),
+                        severity="warning", timeout=30)
 
     def challenge(self, to: int, variant: str) -> None:
         self.challenging = to
@@ -204,7 +227,9 @@ class VisitorApp(DominoApp):
             self.send({"t": "duel_failed", "duel": message.get("duel")})
             return
         except (TimeoutError, OSError) as exc:
-            self.notify(f"The duel could not start: {exc}", severity="error", timeout=10)
+            # TRANSLATORS: {error} is the system's own words (in English)
+            self.notify(_("The duel could not start: {error}").format(error=exc),
+                        severity="error", timeout=10)
             self.send({"t": "duel_failed", "duel": message.get("duel")})
             return
         duel = message.get("duel")
@@ -225,7 +250,8 @@ class VisitorApp(DominoApp):
         """The lobby cancelled a duel that never started (the other side failed or left)."""
         if duel is None or duel != self._duel:
             return
-        text = f"The duel is off: {why}" if why else "The duel is off."
+        # TRANSLATORS: {reason} is why, a sentence of its own ("Bob left.")
+        text = _("The duel is off: {reason}").format(reason=why) if why else _("The duel is off.")
         screen = self._duel_screen
         session = getattr(screen, "duel", None)
         if screen is None:

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from tui_domino import rules
+from tui_domino.i18n import _
 from tui_domino.net import events as ev
 from tui_domino.text import visible
 from tui_domino.ui.session import Seat, Session, describe_record, log_lines
@@ -66,14 +67,21 @@ class DuelTable:
 
     @property
     def seats(self) -> list[Seat]:
-        names = [visible(n) or ("host" if i == 0 else "guest")
+        # TRANSLATORS: the names of a duel's players who gave none: the one who hosts and
+        # the one who joins
+        names = [visible(n) or (_("host") if i == 0 else _("guest"))
                  for i, n in enumerate(self.duel.core.names)]
         mine, theirs = self.me, 1 - self.me
+        # TRANSLATORS: the name of this side's player where both players have the same name
+        # (it stands where a name stands: "{name} wins the match.")
+        you = _("You")
         if same_name(names[mine], names[theirs]):
             # two players of one name (both kept the default, say): mine is "You"
-            names[mine] = "You"
-        if same_name(names[theirs], "You"):  # "You left the match" would read as me
-            names[theirs] = "Opponent"
+            names[mine] = you
+        if same_name(names[theirs], "You") or same_name(names[theirs], you):
+            # "You left the match" would read as me
+            # TRANSLATORS: the name of the other player when his own reads as "You"
+            names[theirs] = _("Opponent")
         return [Seat(name) for name in names]
 
     @property
@@ -83,7 +91,9 @@ class DuelTable:
     @property
     def opponent(self) -> str:
         if not self.duel.core.names[1 - self.me]:
-            return "your opponent"
+            # TRANSLATORS: stands for the opponent's name before it is known, in sentences
+            # such as "Waiting for {name} to come back…"
+            return _("your opponent")
         return self.seats[1 - self.me].name
 
     @property

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input, Static
 
 from tui_domino import rules
 from tui_domino.history.records import RoundRecord
+from tui_domino.i18n import N_, _, ngettext
 from tui_domino.logs import logged
 from tui_domino.net import events as ev
 from tui_domino.net.core import HANDED_BACK
@@ -28,12 +28,13 @@ from tui_domino.text import one_line, visible
 from tui_domino.ui import history_db
 from tui_domino.ui.contrast import muted_of
 from tui_domino.ui.duel_table import DuelTable, summary_session
+from tui_domino.ui.keys import Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.duel_end import DuelOverScreen, LeaveScreen, verdict_text
-from tui_domino.ui.screens.duel_words import status_text, waiting_text
+from tui_domino.ui.screens.duel_words import game_title, status_text, waiting_text
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.selection import Selection
-from tui_domino.ui.session import VARIANT_TITLES, fold
+from tui_domino.ui.session import fold
 from tui_domino.ui.widgets.hand import HandView
 from tui_domino.ui.widgets.scoreboard import LOG_WIDTH, ScorePanel
 
@@ -46,11 +47,30 @@ TURN_WARNING = 60
 
 # Refusals that end a duel before it starts, in the player's words.
 PROBLEMS = {
-    "version": "The other side runs another version of tui-domino: update both sides.",
-    "mismatch": "The host's match is not the one you asked for.",
-    "busy": "That host is already playing a match.",
-    "token": "The host does not know this match any more.",
+    "version": N_("The other side runs another version of tui-domino: update both sides."),
+    "mismatch": N_("The host's match is not the one you asked for."),
+    "busy": N_("That host is already playing a match."),
+    "token": N_("The host does not know this match any more."),
 }
+
+
+class Note:
+    """A line of the duel's log, in the language in use whenever it is shown: ``words``
+    is a ``Text`` kept as it is (a chat line: the player's own words) or a function that
+    says it anew (``lambda: _("{name} is back.").format(name=name)``)."""
+
+    def __init__(self, words: str | Text | Callable[[], str], style: str = "") -> None:
+        self.words = words
+        self.style = style
+
+    def text(self) -> Text:
+        words = self.words
+        if isinstance(words, Text):
+            return words
+        return Text(words() if callable(words) else words, style=self.style)
+
+    def __str__(self) -> str:
+        return str(self.text())
 
 
 # -- the screen ---------------------------------------------------------------------------------
@@ -64,8 +84,8 @@ class DuelScreen(GameScreen):
     PALETTE_KEY = False  # a duel's keys (Leave, Chat) fill the footer at 80 columns
 
     BINDINGS = [
-        Binding("t", "chat", "Chat"),
-        Binding("escape", "menu", "Leave"),
+        Key("t", "chat", "Chat"),
+        Key("escape", "menu", "Leave"),
     ]
 
     def __init__(self, session: DuelSession, backlog: Iterable[ev.Event] = ()) -> None:
@@ -85,7 +105,7 @@ class DuelScreen(GameScreen):
         self._over_shown = False
         self._banked = [0, 0]
         self._variant_class = ""
-        self._notes: list[tuple[int, int, Text]] = []  # (round, moves before it, line)
+        self._notes: list[tuple[int, int, Note]] = []  # (round, moves before it, line)
         self._last_error = 0.0
         self._rounds: list[RoundRecord] = []  # the verified rounds, for the history
         self._recorded = False
@@ -97,9 +117,28 @@ class DuelScreen(GameScreen):
         with Vertical(id="waiting"):
             yield Static(id="waiting-text")
         yield from self.compose_table()
-        yield Input(id="chat", max_length=200, compact=True,
-                    placeholder="Say something (Enter sends, Esc closes)")
+        yield Input(id="chat", max_length=200, compact=True, placeholder=self._chat_prompt())
         yield from self.compose_hand()
+
+    def _chat_prompt(self) -> str:
+        """The chat line's prompt: to whom, once the chat is open."""
+        if self.has_class("-chatting"):
+            # TRANSLATORS: the chat line's prompt; Enter and Esc are keys' names
+            return _("Say something to {name} (Enter sends, Esc closes)").format(
+                name=self.table.opponent)
+        # TRANSLATORS: the chat line's prompt; Enter and Esc are keys' names
+        return _("Say something (Enter sends, Esc closes)")
+
+    def relabel(self) -> None:
+        """The language changed: the board, the hand, the log and the chat's prompt are
+        drawn anew in it (the game, the choice and the chat being typed are kept)."""
+        parent = getattr(super(), "relabel", None)
+        if callable(parent):
+            parent()
+        else:
+            self.refresh_all(follow=False)
+        if self.is_mounted:
+            self.query_one("#chat", Input).placeholder = self._chat_prompt()
 
     def on_mount(self) -> None:
         if self.taken_off():
@@ -128,9 +167,11 @@ class DuelScreen(GameScreen):
     @work(exclusive=True, group="duel-events")
     async def listen(self) -> None:
         if self.duel.resumed:
-            self.note(f"The match with {self.table.opponent} resumes.", "green")
+            name = self.table.opponent
+            self.note(lambda: _("The match with {name} resumes.").format(name=name), "green")
         if self.duel.notice:
-            self.app.notify(self.duel.notice, title="Match log", severity="warning",
+            # TRANSLATORS: the title of a notice about the file where the match is kept
+            self.app.notify(self.duel.notice, title=_("Match log"), severity="warning",
                             timeout=15)
         for e in self._backlog:
             self.handle(e)
@@ -165,39 +206,69 @@ class DuelScreen(GameScreen):
         if e.detail:
             self.conn_detail = e.detail
         if e.state == "reconnecting":
-            self.note(f"The connection to {name} is lost; waiting for it to come back…",
-                      "yellow")
+            self.note(lambda: _("The connection to {name} is lost; waiting for it to come "
+                                "back…").format(name=name), "yellow")
         elif e.state == "connected" and before == "reconnecting":
-            self.note(f"{name} is back.", "green")
+            self.note(lambda: _("{name} is back.").format(name=name), "green")
         elif e.state == "closed" and self.result is None:
             if e.detail and not self.problem:
                 self.problem = visible(e.detail)
             if self.duel.core.started:
-                self.note("The connection is closed.", "yellow")
+                self.note(lambda: _("The connection is closed."), "yellow")
 
     def handle_connected(self, e: ev.Connected) -> None:
         self.conn = "connected"
         self._use_variant()
         settings = self.duel.core.settings
-        what = VARIANT_TITLES.get(e.variant, e.variant)
-        word = "limit" if e.variant == "spider" else "to"
+        variant = e.variant
         target = settings.target if settings is not None else e.target
-        if self.duel.core.role == "host":
-            self.note(f"{self.table.opponent} joined: {what}, {word} {target}.", "green")
-        else:
+        name = self.table.opponent
+        hosting = self.duel.core.role == "host"
+
+        def joined() -> str:
+            n = target or 0
+            if hosting and variant == "spider":
+                # TRANSLATORS: {name} is the opponent's name, {game} the game's name,
+                # {target} the score that ends a Spider match
+                text = ngettext("{name} joined: {game}, limit {target}.",
+                                "{name} joined: {game}, limit {target}.", n)
+            elif hosting:
+                # TRANSLATORS: {name} is the opponent's name, {game} the game's name,
+                # {target} the match's target score
+                text = ngettext("{name} joined: {game}, to {target}.",
+                                "{name} joined: {game}, to {target}.", n)
             # (not "You joined …": in the SSH lobby the one who challenged is the joiner)
-            self.note(f"Duel with {self.table.opponent}: {what}, {word} {target}.", "green")
-        if self.duel.phrase:
-            self.note(f"Verification phrase: {self.duel.phrase}. {self.table.opponent}'s "
-                      "screen shows the same words; if his differ, somebody sits "
-                      "between you.")
+            elif variant == "spider":
+                text = ngettext("Duel with {name}: {game}, limit {target}.",
+                                "Duel with {name}: {game}, limit {target}.", n)
+            else:
+                text = ngettext("Duel with {name}: {game}, to {target}.",
+                                "Duel with {name}: {game}, to {target}.", n)
+            return text.format(name=name, game=game_title(variant), target=target)
+
+        self.note(joined, "green")
+        phrase = self.duel.phrase
+        if phrase:
+            # TRANSLATORS: {phrase} is a few words both screens show alike (kept as they
+            # are), {name} the opponent's name ("the opponent's ({name}) screen" avoids
+            # declining it)
+            self.note(lambda: _("Verification phrase: {phrase}. {name}'s screen shows the "
+                                "same words; if his differ, somebody sits between you.")
+                      .format(phrase=phrase, name=name))
         self.app.bell()
 
     def handle_round_started(self, e: ev.RoundStarted) -> None:
         self.checking = False
         self.sel = Selection(self.table.variant)
-        self.note(f"Round {e.round}" + (f", deal {e.deal}" if e.deal > 1 else "") + ".",
-                  "bold")
+        rnd, deal = e.round, e.deal
+        if deal > 1:
+            # TRANSLATORS: in the log: the round's number, and the deal's when it was dealt
+            # again
+            self.note(lambda: _("Round {round}, deal {deal}.").format(round=rnd, deal=deal),
+                      "bold")
+        else:
+            # TRANSLATORS: in the log: the round's number
+            self.note(lambda: _("Round {round}.").format(round=rnd), "bold")
         self.board.call_after_refresh(self.board.recentre)
 
     def handle_dealt(self, e: ev.Dealt) -> None:
@@ -205,7 +276,7 @@ class DuelScreen(GameScreen):
 
     def handle_moved(self, e: ev.Moved) -> None:
         if e.move.get("kind") == "block":
-            self.note("Nobody can move: the round is blocked.")
+            self.note(lambda: _("Nobody can move: the round is blocked."))
         view = self.duel.view()
         if view is not None and view.get("over"):
             self.checking = True
@@ -226,7 +297,8 @@ class DuelScreen(GameScreen):
 
     def handle_verdict(self, e: ev.Verdict) -> None:
         self.verdict = e
-        self.note(verdict_text(e, self.table.me, self.table.seats), "bold red")
+        me, seats = self.table.me, self.table.seats
+        self.note(lambda: verdict_text(e, me, seats), "bold red")
 
     def handle_match_over(self, e: ev.MatchOver) -> None:
         self.result = e.result
@@ -235,23 +307,35 @@ class DuelScreen(GameScreen):
             self.show_over()
 
     def handle_protocol_error(self, e: ev.ProtocolError) -> None:
+        # (the messages are the protocol's own words, as they came: not translated)
         if e.code == "code" and not e.from_peer:  # a wrong invitation code was tried
-            self.notify(e.message, title="Network", severity="warning", timeout=8)
+            self.notify(e.message, title=_("Network"), severity="warning", timeout=8)
         elif e.code in PROBLEMS and not self.duel.core.started:
-            self.problem = f"{PROBLEMS[e.code]} ({visible(e.message)})"
+            self.problem = f"{_(PROBLEMS[e.code])} ({visible(e.message)})"
         elif e.from_peer and e.code in HANDED_BACK and not self.table.has_view():
             # The session offers the match again: the screen waits again.
             said = visible(e.message)
-            text = (f"The joiner left before the match began: {said}."
-                    if e.code == "left" else f"The joiner refused this match: {said}.")
+            left = e.code == "left"
+
+            def text() -> str:
+                # TRANSLATORS: {reason} is the joiner's own words (in English)
+                return (_("The joiner left before the match began: {reason}.") if left
+                        else _("The joiner refused this match: {reason}.")).format(
+                            reason=said)
+
             self.note(text, "yellow")
-            self.notify(f"{text} Waiting for another opponent.", title="Network",
+            self.notify(text() + " " + _("Waiting for another opponent."), title=_("Network"),
                         severity="warning", timeout=8)
         elif time.monotonic() - self._last_error > 5:
             self._last_error = time.monotonic()
-            who = self.table.opponent if e.from_peer else "This side"
-            self.notify(f"{who} refused a message: {e.message}", title="Network",
-                        severity="warning", timeout=5)
+            if e.from_peer:
+                # TRANSLATORS: {name} is the opponent's name, {message} the protocol's
+                # words (in English)
+                refused = _("{name} refused a message: {message}").format(
+                    name=self.table.opponent, message=e.message)
+            else:
+                refused = _("This side refused a message: {message}").format(message=e.message)
+            self.notify(refused, title=_("Network"), severity="warning", timeout=5)
 
     def record(self, result: MatchResult) -> None:
         """The finished duel goes to the history (once; the disk in a thread)."""
@@ -265,13 +349,13 @@ class DuelScreen(GameScreen):
                              names=list(self.duel.core.names), rounds=self._rounds,
                              result=result, me=self.table.me)
 
-    def note(self, text: str | Text, style: str = "") -> None:
-        """A line in the log, where the moves are at this moment."""
+    def note(self, text: str | Text | Callable[[], str], style: str = "") -> None:
+        """A line in the log, where the moves are at this moment (a function that says it:
+        in the language in use whenever the log is drawn)."""
         view = self.duel.view()
         rnd = int(view["net"]["round"]) if view else 0
         n = len(view["history"]) if view else 0
-        line = text if isinstance(text, Text) else Text(text, style=style)
-        self._notes.append((rnd, n, line))
+        self._notes.append((rnd, n, Note(text, style)))
         del self._notes[:-40]
 
     # -- drawing --------------------------------------------------------------------------------
@@ -299,7 +383,8 @@ class DuelScreen(GameScreen):
         self.show_hint()
         n = len(view["hand"])
         self.query_one("#hand-box").border_title = plain(
-            f"Your hand · {n} tile{'' if n == 1 else 's'}")
+            # TRANSLATORS: the title of the hand's box
+            ngettext("Your hand · {n} tile", "Your hand · {n} tiles", n).format(n=n))
 
     def show_status(self) -> None:
         self.query_one("#net-status", Static).update(status_text(
@@ -317,15 +402,15 @@ class DuelScreen(GameScreen):
         entries: list[list[Text]] = []
         notes = sorted(((r, n, i, line) for i, (r, n, line) in enumerate(self._notes)),
                        key=lambda x: (x[0], x[1], x[2]))
-        old = [line for r, n, _, line in notes if r < rnd]
-        here = [(n, line) for r, n, _, line in notes if r >= rnd]
+        old = [note.text() for r, n, _i, note in notes if r < rnd]
+        here = [(n, note.text()) for r, n, _i, note in notes if r >= rnd]
         entries.extend([line] for line in old)
         width = LOG_WIDTH
         # The notes cut the moves into runs (a run's unseen draws read as one line); a note
         # stamped past the last move comes after it.
         end = len(history)
         start = 0
-        for cut in sorted({min(n, end) for n, _ in here} | {end}):
+        for cut in sorted({min(n, end) for n, _line in here} | {end}):
             moves = self.table.log_lines(history[start:cut], self.table.me, self.describe_record)
             entries.extend([Text(part) for part in fold(line, width)] for line in moves)
             entries.extend([line] for n, line in here if min(n, end) == cut)
@@ -339,8 +424,9 @@ class DuelScreen(GameScreen):
             out.append_text(line)
             out.append("\n")
         if not lines:
-            out.append("(no moves yet)")
-        self.query_one("#log-title", Static).update("Moves and chat")
+            out.append(_("(no moves yet)"))
+        # TRANSLATORS: the title of the duel's log (narrow: about 30 columns)
+        self.query_one("#log-title", Static).update(_("Moves and chat"))
         self.query_one("#log", Static).update(out)
 
     def describe_record(self, record: rules.HistoryRecord, viewer: int | None = None,
@@ -352,27 +438,34 @@ class DuelScreen(GameScreen):
         text = self.table.describe(rules.HistoryRecord(**{**record, "events": kept}),
                                    self.table.me, count)
         if "domino" in reasons:
-            text += " · out"
+            # TRANSLATORS: in the log, after the move of a player who went out (short)
+            text += " · " + _("out")
         elif "blocked" in reasons:
-            text += " · blocked"
+            # TRANSLATORS: in the log, after the move that blocked the round (short)
+            text += " · " + _("blocked")
         return text
 
     def hint(self) -> str:
         if not self.table.has_view():
             return ""
         if self.result is not None:
-            return "The match is over."
+            return _("The match is over.")
         if self.conn == "reconnecting" and not self.duel.my_turn():
-            return f"Waiting for {self.table.opponent} to come back…"
+            return _("Waiting for {name} to come back…").format(name=self.table.opponent)
         if self.checking or self.table.state.is_over:
-            return "The round is over: checking the deal…"
+            return _("The round is over: checking the deal…")
         if self._sending:
-            return "Sending your move…"
+            return _("Sending your move…")
         if not self.duel.my_turn():
-            return f"{self.table.opponent} to play…"
+            # TRANSLATORS: the hint line while the opponent ({name}) is to move
+            return _("{name} to play…").format(name=self.table.opponent)
         left = self.duel.core.turn_left()
         if left is not None and left < TURN_WARNING:  # the turn deadline comes: say so
-            return f"{int(left)} s left to move · " + super().hint()
+            seconds = int(left)
+            # TRANSLATORS: the start of the hint line when the turn's time runs out (short;
+            # "s" is seconds)
+            return ngettext("{n} s left to move", "{n} s left to move", seconds).format(
+                n=seconds) + " · " + super().hint()
         return super().hint()
 
     def _count_down(self) -> None:
@@ -395,14 +488,14 @@ class DuelScreen(GameScreen):
         if not self.table.has_view() or self.result is not None or self._sending:
             return False
         if not self.duel.my_turn():
-            self.notify(f"Wait for your turn: {self.table.opponent} is playing.",
-                        severity="information", timeout=2)
+            self.notify(_("Wait for your turn: {name} is playing.").format(
+                name=self.table.opponent), severity="information", timeout=2)
             return False
         return True
 
     def apply_move(self, move: rules.Move) -> bool:
         if move not in self.duel.legal_moves():
-            self.notify("That move is not allowed now.", title="Not allowed",
+            self.notify(_("That move is not allowed now."), title=_("Not allowed"),
                         severity="warning")
             return False
         self._sending = True
@@ -415,7 +508,7 @@ class DuelScreen(GameScreen):
         try:
             await self.duel.play(move)
         except rules.IllegalMove as exc:
-            self.notify(str(exc), title="Not allowed", severity="warning")
+            self.notify(str(exc), title=_("Not allowed"), severity="warning")
         finally:
             self._sending = False
             self.refresh_all()
@@ -424,11 +517,11 @@ class DuelScreen(GameScreen):
 
     def action_chat(self) -> None:
         if not self.duel.core.started or self.duel.finished:
-            self.notify("The chat opens when your opponent is here.", timeout=3)
+            self.notify(_("The chat opens when your opponent is here."), timeout=3)
             return
         self.add_class("-chatting")
         chat = self.query_one("#chat", Input)
-        chat.placeholder = f"Say something to {self.table.opponent} (Enter sends, Esc closes)"
+        chat.placeholder = self._chat_prompt()
         chat.focus()
 
     def close_chat(self) -> None:
@@ -453,7 +546,8 @@ class DuelScreen(GameScreen):
         try:
             session = summary_session(self.table, e, self._banked)
         except (ValueError, KeyError, AssertionError) as exc:
-            self.notify(f"The round's summary cannot be shown: {exc}", severity="warning")
+            self.notify(_("The round's summary cannot be shown: {error}").format(error=exc),
+                        severity="warning")
             self._banked = list(e.totals)
             return
         self._banked = list(e.totals)
@@ -496,26 +590,27 @@ class DuelScreen(GameScreen):
         if not self.duel.core.started or self.duel.finished:
             return
         self.duel.drop_connection()
-        self.notify("The connection is cut: the duel resumes when it is made again.",
+        self.notify(_("The connection is cut: the duel resumes when it is made again."),
                     timeout=4)
 
     def system_commands(self) -> Iterable[tuple[str, str, Callable[[], object]]]:
         """The command palette's entries for this screen (title, help, callback)."""
-        yield ("Play", "Play the selected tile at the selected place", self.action_play)
-        yield ("Draw", "Draw a tile from the bazaar", self.action_draw)
-        yield ("Pass", "Pass when nothing fits", self.action_pass_turn)
-        yield ("Chat", "Say something to your opponent", self.action_chat)
-        yield ("Recentre", "Recentre the table on the play", self.action_recentre)
-        yield ("Rules", "The rules and keys of this game", self.action_help)
-        yield ("Reconnect", "Cut the connection and make it again (when it seems stuck)",
+        # TRANSLATORS: the command palette's entries: a command's name, then what it does
+        yield (_("Play"), _("Play the selected tile at the selected place"), self.action_play)
+        yield (_("Draw"), _("Draw a tile from the bazaar"), self.action_draw)
+        yield (_("Pass"), _("Pass when nothing fits"), self.action_pass_turn)
+        yield (_("Chat"), _("Say something to your opponent"), self.action_chat)
+        yield (_("Recentre"), _("Recentre the table on the play"), self.action_recentre)
+        yield (_("Rules"), _("The rules and keys of this game"), self.action_help)
+        yield (_("Reconnect"), _("Cut the connection and make it again (when it seems stuck)"),
                self.action_reconnect)
-        yield ("Leave the duel", "Stop playing (your opponent wins the match)",
+        yield (_("Leave the duel"), _("Stop playing (your opponent wins the match)"),
                self.action_menu)
         if self.table.variant == "triominos":
-            yield ("Rotate", "Turn the triomino", self.action_rotate)
+            yield (_("Rotate"), _("Turn the triomino"), self.action_rotate)
         if self.table.variant == "spider":
-            yield ("Close arm", "Close the arm with this double", self.action_close_arm)
-            yield ("Add double", "Play this double with others", self.action_mark)
+            yield (_("Close arm"), _("Close the arm with this double"), self.action_close_arm)
+            yield (_("Add double"), _("Play this double with others"), self.action_mark)
 
     def in_play(self) -> bool:
         """Whether the match is under way: leaving now forfeits it."""

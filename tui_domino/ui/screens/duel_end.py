@@ -5,42 +5,54 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from tui_domino.i18n import _, ngettext
 from tui_domino.net import events as ev
 from tui_domino.net.records import MatchResult
 from tui_domino.text import visible
 from tui_domino.ui.contrast import muted_of
+from tui_domino.ui.keys import Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.session import Seat
 
 
 def verdict_text(v: ev.Verdict, me: int, seats: list[Seat]) -> str:
+    """How the match ended early, in words. The reason is the duel's own (as the protocol
+    carries it: not translated), put in whole."""
     who = seats[v.player].name
     reason = visible(v.reason)
     if v.kind == "cheat":
         if v.player == me:
-            return f"You were caught breaking the rules: {reason}."
-        return f"{who} cheated: {reason}. The match is stopped."
+            return _("You were caught breaking the rules: {reason}.").format(reason=reason)
+        # TRANSLATORS: {name} is a player's name, {reason} the duel's own words (in
+        # English); "Cheating: {name} …" avoids a verb that agrees with the name's gender
+        return _("{name} cheated: {reason}. The match is stopped.").format(
+            name=who, reason=reason)
     if v.kind == "error":  # this program failed: nobody is blamed, nobody wins
-        return f"The match stopped on an error of this program, not of either player: {reason}."
+        return _("The match stopped on an error of this program, not of either player: "
+                 "{reason}.").format(reason=reason)
     if v.player == me:
-        return f"You left: {reason}."
+        return _("You left: {reason}.").format(reason=reason)
     if reason.startswith(f"{who} "):  # "Bob left the match", "Bob did not come back"
-        it = "it" if reason.endswith(" the match") else "the match"
-        return f"{reason} and forfeits {it}."
-    return f"{who} forfeits: {reason}."
+        if reason.endswith(" the match"):
+            # TRANSLATORS: {reason} is the duel's own sentence, in English, that starts with
+            # the player's name and ends with "the match" ("Bob left the match")
+            return _("{reason} and forfeits it.").format(reason=reason)
+        # TRANSLATORS: {reason} is the duel's own sentence, in English, that starts with
+        # the player's name ("Bob did not come back")
+        return _("{reason} and forfeits the match.").format(reason=reason)
+    return _("{name} forfeits: {reason}.").format(name=who, reason=reason)
 
 
 class DuelOverScreen(ModalScreen[None]):
     """The end of a duel: the winner, the totals, and a verdict when it ended early."""
 
     BINDINGS = [
-        Binding("enter", "close", "Leave", key_display="⏎"),
-        Binding("escape", "close", "Leave", show=False),
+        Key("enter", "close", "Leave", key_display="⏎"),
+        Key("escape", "close", "Leave", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -69,32 +81,44 @@ class DuelOverScreen(ModalScreen[None]):
         title = Text()
         quiet = muted_of(self, "panel")
         if winner is None:
-            title.append("Nobody wins this match.\n", style="bold")
+            title.append(_("Nobody wins this match.") + "\n", style="bold")
         elif winner == self.me:
-            title.append("You win the match!\n", style="bold")
+            title.append(_("You win the match!") + "\n", style="bold")
         else:
-            title.append(f"{names[winner]} wins the match.\n", style="bold")
+            title.append(_("{name} wins the match.").format(name=names[winner]) + "\n",
+                         style="bold")
         totals = r.get("totals") or [0, 0]
         for p in (0, 1):
             title.append(f"  {names[p][:20]:<20} {totals[p]:>5}\n")
         rounds = r.get("rounds", 0)
-        title.append("\nNo round was finished." if not rounds else
-                     f"\n{rounds} round{'' if rounds == 1 else 's'} played", style=quiet)
+        title.append("\n" + (_("No round was finished.") if not rounds else
+                             ngettext("{n} round played", "{n} rounds played",
+                                      rounds).format(n=rounds)), style=quiet)
         if r.get("verified"):
-            title.append(" · every deal checked: fair", style=quiet)
+            # TRANSLATORS: after "3 rounds played": every deal was checked and was fair
+            title.append(" · " + _("every deal checked: fair"), style=quiet)
         with Vertical() as box:
-            box.border_title = "Match over"
+            box.border_title = _("Match over")
             if self.verdict is not None:
                 yield Static(plain(verdict_text(self.verdict, self.me, self.seats)),
                              id="verdict")
             yield Static(title)
-            yield Center(Button("Leave the table", id="close", variant="primary", compact=True))
+            yield Center(Button(_("Leave the table"), id="close", variant="primary",
+                                compact=True))
 
     def on_mount(self) -> None:
         self.set_class(self.verdict is not None, "-verdict")
+        self._focus_button()
+
+    def _focus_button(self) -> None:
         buttons = self.query(Button)
         if buttons:  # not when the app is closing under it
             buttons.first().focus()
+
+    def relabel(self) -> None:
+        """The language changed: the screen is composed anew in it."""
+        self.refresh(recompose=True)
+        self.call_after_refresh(self._focus_button)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(None)
@@ -105,9 +129,9 @@ class DuelOverScreen(ModalScreen[None]):
 
 class LeaveScreen(ModalScreen[bool]):
     BINDINGS = [
-        Binding("y", "answer(True)", "Leave"),
-        Binding("n", "answer(False)", "Stay"),
-        Binding("escape", "answer(False)", "Stay", show=False),
+        Key("y", "answer(True)", "Leave"),
+        Key("n", "answer(False)", "Stay"),
+        Key("escape", "answer(False)", "Stay", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -125,13 +149,26 @@ class LeaveScreen(ModalScreen[bool]):
         self.quitting = quitting  # the whole game quits, not only the duel
 
     def compose(self) -> ComposeResult:
-        verb, doing = ("Quit", "Quitting") if self.quitting else ("Leave", "Leaving")
         with Vertical() as box:
-            box.border_title = "Quit the game?" if self.quitting else "Leave the duel?"
-            yield Static(plain(f"{doing} ends the match: {self.opponent} wins it."))
+            if self.quitting:
+                box.border_title = _("Quit the game?")
+                said = _("Quitting ends the match: {name} wins it.")
+                # TRANSLATORS: a button; (y) is its key, which stays as it is
+                leave = _("Quit (y)")
+            else:
+                box.border_title = _("Leave the duel?")
+                said = _("Leaving ends the match: {name} wins it.")
+                # TRANSLATORS: a button; (y) is its key, which stays as it is
+                leave = _("Leave (y)")
+            yield Static(plain(said.format(name=self.opponent)))
             with Horizontal(id="buttons"):
-                yield Button("Stay (n)", id="stay", variant="primary", compact=True)
-                yield Button(f"{verb} (y)", id="leave", variant="error", compact=True)
+                # TRANSLATORS: a button; (n) is its key, which stays as it is
+                yield Button(_("Stay (n)"), id="stay", variant="primary", compact=True)
+                yield Button(leave, id="leave", variant="error", compact=True)
+
+    def relabel(self) -> None:
+        """The language changed: the question is composed anew in it."""
+        self.refresh(recompose=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "leave")

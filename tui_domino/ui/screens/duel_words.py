@@ -3,21 +3,61 @@ dealt (the trouble, the wait for an opponent with the address and the invitation
 
 from __future__ import annotations
 
+from string import Formatter
 from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from tui_domino.i18n import N_, _, ngettext
+from tui_domino.ui.plain import plain
 from tui_domino.ui.session import VARIANT_TITLES
 
 if TYPE_CHECKING:
     from tui_domino.net.transport import DuelSession
 
+# The connection's state on the status line (the keys are the session's states).
 STATE_WORDS = {
-    "waiting": "waiting",
-    "connected": "connected",
-    "reconnecting": "connection lost, reconnecting…",
-    "closed": "closed",
+    # TRANSLATORS: the connection's state, on the duel's status line (short)
+    "waiting": N_("waiting"),
+    # TRANSLATORS: the connection's state, on the duel's status line (short)
+    "connected": N_("connected"),
+    # TRANSLATORS: the connection's state, on the duel's status line (short)
+    "reconnecting": N_("connection lost, reconnecting…"),
+    # TRANSLATORS: the connection's state, on the duel's status line (short)
+    "closed": N_("closed"),
 }
+
+
+def styled(template: str, style: str = "", **values: str | tuple[str, str]) -> Text:
+    """A sentence already translated (``_("Welcome, {name}.")``) with its values put in by
+    name, as plain text (``ui.plain``): a ``(text, style)`` value shows in its own style,
+    so a name stays bold wherever the language puts it in the sentence."""
+    out = Text(style=style)
+    for literal, field, _spec, _conversion in Formatter().parse(template):
+        if literal:
+            out.append_text(plain(literal))
+        if field is not None:
+            value = values[field]
+            out.append_text(plain(*value) if isinstance(value, tuple) else plain(value))
+    return out
+
+
+def game_title(variant: str) -> str:
+    """The game's name in the language in use ("Classic dominoes")."""
+    title = VARIANT_TITLES.get(variant, variant)
+    return _(title) if title else title
+
+
+def match_words(variant: str, target: int | None) -> str:
+    """The match in a few words: "Classic dominoes to 100", "Domino Spider limit 150"."""
+    n = target or 0  # (a plural: the language may say "points" after the number)
+    if variant == "spider":
+        # TRANSLATORS: a Spider match and the score that ends it ("Domino Spider limit 150")
+        text = ngettext("{game} limit {target}", "{game} limit {target}", n)
+    else:
+        # TRANSLATORS: a match and its target score ("Classic dominoes to 100")
+        text = ngettext("{game} to {target}", "{game} to {target}", n)
+    return text.format(game=game_title(variant), target=target)
 
 
 def status_text(duel: DuelSession, opponent: str, conn: str, over: bool, quiet: str) -> Text:
@@ -25,29 +65,30 @@ def status_text(duel: DuelSession, opponent: str, conn: str, over: bool, quiet: 
     t = Text()
     core = duel.core
     if core.started:
-        t.append("Duel with ")
-        t.append(opponent, style="bold")
+        # TRANSLATORS: the start of the duel's status line; {name} is the opponent's name
+        t.append_text(styled(_("Duel with {name}"), name=(opponent, "bold")))
         t.append(" · ")
     state = conn
     style = {"connected": "green", "reconnecting": "bold yellow", "closed": "red",
              "waiting": "yellow"}.get(state, "")
     if over:
-        t.append("match over", style="bold")
+        t.append(_("match over"), style="bold")
     elif state == "waiting" and core.role == "host" and not core.started:
-        t.append("waiting for an opponent", style=style)
+        t.append(_("waiting for an opponent"), style=style)
     elif state == "waiting":
-        t.append("connecting…", style=style)
+        t.append(_("connecting…"), style=style)
     else:
-        t.append(STATE_WORDS.get(state, state), style=style)
+        t.append(_(STATE_WORDS[state]) if state in STATE_WORDS else state, style=style)
     if core.started and duel.phrase:  # the channel's verification phrase
-        t.append(f" · phrase: {duel.phrase}", style="bold")
+        # TRANSLATORS: {phrase} is the channel's verification phrase (words that both
+        # players' screens show alike: they stay as they are)
+        t.append(" · " + _("phrase: {phrase}").format(phrase=duel.phrase), style="bold")
     if core.started and core.settings is not None:
         s = core.settings
-        word = "limit" if s.variant == "spider" else "to"
-        t.append(f" · {VARIANT_TITLES.get(s.variant, s.variant)} {word} {s.target}",
-                 style=quiet)
+        t.append(" · " + match_words(s.variant, s.target), style=quiet)
         if not over:
-            t.append(" · t chat", style=quiet)
+            # TRANSLATORS: on the status line: the key t opens the chat (keep it short)
+            t.append(" · " + _("t chat"), style=quiet)
     return t
 
 
@@ -57,40 +98,47 @@ def waiting_text(duel: DuelSession, opponent: str, conn: str, problem: str, deta
     core = duel.core
     t = Text(justify="center")
     if problem:
-        t.append("The duel could not start\n\n", style="bold red")
+        t.append(_("The duel could not start") + "\n\n", style="bold red")
         t.append(problem + "\n\n")
-        t.append("Esc goes back.", style=quiet)
+        # TRANSLATORS: Esc is the key's name: it stays as it is
+        t.append(_("Esc goes back."), style=quiet)
         return t
     if conn == "closed":
-        t.append("The connection is closed.\n\n", style="bold")
-        t.append("Esc goes back.", style=quiet)
+        t.append(_("The connection is closed.") + "\n\n", style="bold")
+        t.append(_("Esc goes back."), style=quiet)
         return t
     if core.role == "host" and not core.started:
         settings = core.settings
         if settings is not None:
-            word = "limit" if settings.variant == "spider" else "to"
-            t.append(f"{VARIANT_TITLES.get(settings.variant, settings.variant)} "
-                     f"{word} {settings.target}\n\n", style="bold")
-        t.append("Waiting for an opponent…\n\n", style="bold")
+            t.append(match_words(settings.variant, settings.target) + "\n\n", style="bold")
+        t.append(_("Waiting for an opponent…") + "\n\n", style="bold")
         addresses = duel.addresses or [detail]
-        t.append("Listening on:\n")
+        # TRANSLATORS: followed by the addresses (host:port) where the host waits, one a line
+        t.append(_("Listening on:") + "\n")
         for a in addresses:
             t.append(f"  {a}\n", style="bold")
         if not getattr(duel, "code_shown", True):  # a lobby duel: the lobby keys it
-            t.append("\nYour opponent's game joins in a moment.\n\n", style=quiet)
+            t.append("\n" + _("Your opponent's game joins in a moment.") + "\n\n", style=quiet)
         else:
             if duel.code:
-                t.append("\nInvitation code: ")
-                t.append(f"{duel.code}\n", style="bold")
-            t.append("\nYour opponent joins one of these from the menu "
-                     "(Network duel → Join)\n"
-                     f"or with: {duel.join_command()}\n\n", style=quiet)
-        t.append("Esc stops waiting.", style=quiet)
+                t.append("\n")
+                # TRANSLATORS: {code} is the invitation code (as 7-classic-orlando): it stays
+                # as it is
+                t.append_text(styled(_("Invitation code: {code}"), code=(duel.code, "bold")))
+                t.append("\n")
+            # TRANSLATORS: "Network duel" and "Join" are the menu's entry and the tab of the
+            # duel's setup (use their words); {command} is a command line, kept as it is
+            t.append("\n" + _("Your opponent joins one of these from the menu "
+                              "(Network duel → Join)\nor with: {command}").format(
+                                  command=duel.join_command()) + "\n\n", style=quiet)
+        # TRANSLATORS: Esc is the key's name: it stays as it is
+        t.append(_("Esc stops waiting."), style=quiet)
         return t
     if core.started:
-        t.append(f"{opponent} is here: the tiles are being shuffled…",
+        t.append(_("{name} is here: the tiles are being shuffled…").format(name=opponent),
                  style="bold")
         return t
-    t.append("Connecting…\n\n", style="bold")
-    t.append("Esc gives up.", style=quiet)
+    t.append(_("Connecting…") + "\n\n", style="bold")
+    # TRANSLATORS: Esc is the key's name: it stays as it is
+    t.append(_("Esc gives up."), style=quiet)
     return t
