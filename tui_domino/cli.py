@@ -6,39 +6,46 @@ import argparse
 import sys
 from typing import Any
 
+from tui_domino import i18n
+from tui_domino.i18n import _
+
 
 def build_parser(game_only: bool = False) -> argparse.ArgumentParser:
     """The whole command line; ``game_only``: just the game's own (``tui-domino`` and
     ``tui-domino play``), which spares the start-up the other commands' modules."""
     p = argparse.ArgumentParser(
         prog="tui-domino",
-        description="Classic dominoes, Domino Spider and Triominos in the terminal.",
+        description=_("Classic dominoes, Domino Spider and Triominos in the terminal."),
     )
     sub = p.add_subparsers(dest="command")
-    play = sub.add_parser("play", help="start the game (the default)")
+    play = sub.add_parser("play", help=_("start the game (the default)"))
     play.add_argument("--variant", choices=("classic", "spider", "triominos"),
-                      help="start a match of this variant straight away")
+                      help=_("start a match of this variant straight away"))
     play.add_argument("--opponent", default=None,
-                      help="the computer's strength (random, easy, greedy, normal, hard) "
-                           "or 'person'")
-    play.add_argument("--seed", type=int, default=None, help="deal the match from this seed")
+                      # TRANSLATORS: the level names and 'person' are typed as they are: keep
+                      # them in English.
+                      help=_("the computer's strength (random, easy, greedy, normal, hard) "
+                             "or 'person'"))
+    play.add_argument("--seed", type=int, default=None,
+                      help=_("deal the match from this seed"))
     play.add_argument("--ascii", action="store_true", default=None,
-                      help="draw with plain ASCII instead of box-drawing characters")
+                      help=_("draw with plain ASCII instead of box-drawing characters"))
     if game_only:
         return p
 
     from tui_domino.net.cli import seconds
 
-    b = sub.add_parser("bench", help="measure the rules engine's speed")
-    b.add_argument("--json", action="store_true", help="end with one line of JSON")
-    b.add_argument("--seconds", type=seconds, default=1.5, help="time per figure (default 1.5)")
+    b = sub.add_parser("bench", help=_("measure the rules engine's speed"))
+    b.add_argument("--json", action="store_true", help=_("end with one line of JSON"))
+    b.add_argument("--seconds", type=seconds, default=1.5,
+                   help=_("time per figure (default 1.5)"))
     b.add_argument("--seed", type=int, default=2024)
     b.add_argument("--variant", choices=("classic", "spider", "triominos"), action="append",
-                   help="only this variant (repeatable)")
+                   help=_("only this variant (repeatable)"))
 
     from tui_domino.ai import arena
 
-    a = sub.add_parser("arena", help="computer against computer: strength and speed")
+    a = sub.add_parser("arena", help=_("computer against computer: strength and speed"))
     arena.add_arguments(a)
 
     from tui_domino.net.cli import add_host_join
@@ -61,17 +68,39 @@ def missing_terminal() -> str | None:
     end, as from /dev/null) leaves no one to play, and the screen would wait for ever."""
     from tui_domino.terminal import is_terminal
 
-    for name, stream in (("standard input", sys.__stdin__), ("standard error", sys.__stderr__)):
-        if not is_terminal(stream):
-            return (f"tui-domino: the game needs a terminal, and {name} is not one.\n"
-                    "Start it from a terminal. Without one, `tui-domino host` and "
-                    "`tui-domino join` play a duel on a plain console, and `tui-domino "
-                    "arena` plays computer against computer.")
-    return None
+    if not is_terminal(sys.__stdin__):
+        why = _("the game needs a terminal, and standard input is not one.")
+    elif not is_terminal(sys.__stderr__):
+        why = _("the game needs a terminal, and standard error is not one.")
+    else:
+        return None
+    # TRANSLATORS: the commands in backquotes are typed as they are: keep them in English.
+    return f"tui-domino: {why}\n" + _(
+        "Start it from a terminal. Without one, `tui-domino host` and `tui-domino join` play "
+        "a duel on a plain console, and `tui-domino arena` plays computer against computer.")
+
+
+def saved_language() -> str | None:
+    """The language chosen in Settings, None for the environment's (none chosen, or settings
+    that cannot be read: the game says why when it starts, so a bad file is left where it
+    is, and nothing is written). Cheap: the game's start loads these modules anyway, and
+    the other commands' parsers load all but the settings' own module."""
+    import msgspec
+
+    from tui_domino import files
+    from tui_domino.ui.storage import SETTINGS_NAME, Settings
+
+    try:
+        data = (files.data_dir(create=False) / SETTINGS_NAME).read_bytes()
+        return msgspec.json.decode(data, type=Settings, strict=False).language or None
+    except (OSError, ValueError):  # msgspec's DecodeError and ValidationError too
+        return None
 
 
 def main(argv: list[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else argv
+    # the language before anything is said: the help texts are looked up as the parser is made
+    i18n.use(saved_language())
     # starting the game (no command, or play) needs none of the other commands' modules
     game_only = (not given or given[0] == "play") and not {"-h", "--help"} & set(given)
     args = build_parser(game_only).parse_args(given)

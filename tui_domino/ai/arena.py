@@ -34,6 +34,7 @@ from typing import NotRequired, TextIO, TypedDict
 from tui_domino import rules
 from tui_domino.ai import PLAYERS
 from tui_domino.ai.search import Budget, BudgetLike
+from tui_domino.i18n import _
 from tui_domino.rules.options import check_target
 
 VARIANTS = ("classic", "spider", "triominos")
@@ -41,24 +42,29 @@ VARIANTS = ("classic", "spider", "triominos")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", choices=VARIANTS, required=True)
-    parser.add_argument("--a", choices=tuple(PLAYERS), required=True, help="level of side A")
-    parser.add_argument("--b", choices=tuple(PLAYERS), required=True, help="level of side B")
+    parser.add_argument("--a", choices=tuple(PLAYERS), required=True,
+                        help=_("level of side A"))
+    parser.add_argument("--b", choices=tuple(PLAYERS), required=True,
+                        help=_("level of side B"))
     parser.add_argument("--games", type=int, default=100,
-                        help="rounds (with --matches: matches) to play (default 100)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+                        help=_("rounds (with --matches: matches) to play (default 100)"))
+    parser.add_argument("--seed", type=int, default=1,
+                        help=_("seed of the deals (default 1)"))
     parser.add_argument("--budget-ms", type=float, default=None,
-                        help="cap on the hard player's time per move, in milliseconds")
+                        help=_("cap on the hard player's time per move, in milliseconds"))
     parser.add_argument("--iterations", type=int, default=None,
-                        help="the hard player's iterations per move (default: per variant)")
+                        help=_("the hard player's iterations per move (default: per variant)"))
     parser.add_argument("--matches", action="store_true",
-                        help="each game is a whole match (the winner of a round leads the next)")
+                        help=_("each game is a whole match (the winner of a round leads the "
+                               "next)"))
     parser.add_argument("--target", type=int, default=None,
-                        help="with --matches: the match target (default: the variant's usual)")
+                        help=_("with --matches: the match target (default: the variant's "
+                               "usual)"))
     parser.add_argument("--jobs", type=int, default=1,
-                        help="games played in this many processes at once (the same results; "
-                             "the times per move are those of a machine that busy)")
-    parser.add_argument("--json", action="store_true", help="end with one line of JSON")
-    parser.add_argument("--quiet", action="store_true", help="no line per game")
+                        help=_("games played in this many processes at once (the same "
+                               "results; the times per move are those of a machine that busy)"))
+    parser.add_argument("--json", action="store_true", help=_("end with one line of JSON"))
+    parser.add_argument("--quiet", action="store_true", help=_("no line per game"))
 
 
 def deal_seed(seed: int, deal: int) -> int:

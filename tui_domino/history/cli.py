@@ -13,6 +13,7 @@ import json
 import sys
 from typing import Any
 
+from tui_domino.i18n import _, ngettext
 from tui_domino.text import visible
 
 VARIANT_CHOICES = ("classic", "spider", "triominos")
@@ -23,33 +24,38 @@ class InputError(Exception):
 
 
 def add_commands(sub: Any) -> None:
-    h = sub.add_parser("hint", help="the coach's ranked moves for a view (state.view(p) JSON)")
-    h.add_argument("view", help="the view's JSON file ('-': standard input)")
-    h.add_argument("--json", action="store_true", help="end with one line of JSON")
+    h = sub.add_parser("hint",
+                       # TRANSLATORS: state.view(p) is a name in the code: keep it as it is.
+                       help=_("the coach's ranked moves for a view (state.view(p) JSON)"))
+    h.add_argument("view", help=_("the view's JSON file ('-': standard input)"))
+    h.add_argument("--json", action="store_true", help=_("end with one line of JSON"))
     h.add_argument("--seed", type=int, default=0)
     h.add_argument("--iterations", type=_positive, default=None,
-                   help="search iterations (default: the coach's per game)")
-    h.add_argument("--ms", type=_positive, default=None, help="search time cap in ms")
+                   help=_("search iterations (default: the coach's per game)"))
+    h.add_argument("--ms", type=_positive, default=None, help=_("search time cap in ms"))
     h.set_defaults(history_handler=run_hint)
 
-    r = sub.add_parser("review", help="the coach's judgement of every choice of a match record")
-    r.add_argument("match", help="an exported match record (JSON; '-': standard input)")
-    r.add_argument("--json", action="store_true", help="end with one line of JSON")
+    r = sub.add_parser("review",
+                       help=_("the coach's judgement of every choice of a match record"))
+    r.add_argument("match", help=_("an exported match record (JSON; '-': standard input)"))
+    r.add_argument("--json", action="store_true", help=_("end with one line of JSON"))
     r.add_argument("--iterations", type=_positive, default=None)
     r.add_argument("--ms", type=_positive, default=None)
     r.set_defaults(history_handler=run_review)
 
-    hi = sub.add_parser("history", help="the matches played, newest first")
-    hi.add_argument("--json", action="store_true", help="end with one line of JSON")
+    hi = sub.add_parser("history", help=_("the matches played, newest first"))
+    hi.add_argument("--json", action="store_true", help=_("end with one line of JSON"))
     hi.add_argument("--variant", choices=VARIANT_CHOICES)
-    hi.add_argument("--opponent", help="easy, normal, hard, ..., person or duel")
+    # TRANSLATORS: the names are typed as they are: keep them in English.
+    hi.add_argument("--opponent", help=_("easy, normal, hard, ..., person or duel"))
     hi.add_argument("--limit", type=_positive, default=20)
     hi.add_argument("--export", type=_positive, metavar="ID",
-                    help="print match ID as an exported record (JSON) instead")
+                    # TRANSLATORS: ID is the option's value, as the help shows it: keep it.
+                    help=_("print match ID as an exported record (JSON) instead"))
     hi.set_defaults(history_handler=run_history)
 
-    st = sub.add_parser("stats", help="statistics of the matches played")
-    st.add_argument("--json", action="store_true", help="end with one line of JSON")
+    st = sub.add_parser("stats", help=_("statistics of the matches played"))
+    st.add_argument("--json", action="store_true", help=_("end with one line of JSON"))
     st.add_argument("--variant", choices=VARIANT_CHOICES)
     st.add_argument("--opponent")
     st.set_defaults(history_handler=run_stats)
@@ -59,9 +65,10 @@ def _positive(text: str) -> int:
     try:
         n = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(
+            _("{text} is not a whole number").format(text=repr(text))) from None
     if n <= 0:
-        raise argparse.ArgumentTypeError("must be at least 1")
+        raise argparse.ArgumentTypeError(_("must be at least 1"))
     return n
 
 
@@ -81,17 +88,22 @@ def read_json(name: str, limit: int) -> Any:
             with open(name, "rb") as f:
                 data = f.read(limit + 1)
     except OSError as exc:
-        raise InputError(f"cannot read {name}: {exc.strerror or exc}") from None
+        raise InputError(_("cannot read {name}: {reason}").format(
+            name=name, reason=exc.strerror or exc)) from None
     if len(data) > limit:
-        raise InputError(f"{name} is larger than {limit} bytes")
+        raise InputError(ngettext("{name} is larger than {limit} byte",
+                                  "{name} is larger than {limit} bytes", limit)
+                         .format(name=name, limit=limit))
     try:
         return json.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
-        raise InputError(f"{name} is not UTF-8 text") from None
+        raise InputError(_("{name} is not UTF-8 text").format(name=name)) from None
     except RecursionError:
-        raise InputError(f"{name} is nested too deeply") from None
+        raise InputError(_("{name} is nested too deeply").format(name=name)) from None
     except ValueError as exc:
-        raise InputError(f"{name} is not JSON: {exc}") from None
+        # TRANSLATORS: {reason}: the JSON parser's own words (English).
+        raise InputError(_("{name} is not JSON: {reason}").format(name=name, reason=exc)
+                         ) from None
 
 
 def run_hint(args: argparse.Namespace) -> int:
@@ -101,11 +113,14 @@ def run_hint(args: argparse.Namespace) -> int:
     try:
         view = coach.check_view(raw)
     except coach.BadView as exc:
-        raise InputError(f"not a view: {exc}") from None
+        raise InputError(_("not a view: {reason}").format(reason=exc)) from None
     ranked = coach.rank_json(view, args.seed, args.iterations, args.ms)
     for n, r in enumerate(ranked, 1):
+        # TRANSLATORS: how often the coach's search tried a move. (English says "visits"
+        # for one as well, as it always has.)
+        visits = ngettext("({n} visits)", "({n} visits)", r["visits"]).format(n=r["visits"])
         print(f"{n:>2}. {coach.describe(r['move']):<28} {coach.points_text(r['expected']):>7}"
-              f"  ({r['visits']} visits)")
+              f"  {visits}")
     if args.json:
         print(json.dumps({"moves": [{"move": r["move"], "expected": r["expected"]}
                                     for r in ranked]}))
@@ -120,7 +135,7 @@ def run_review(args: argparse.Namespace) -> int:
     try:
         record = records.check_match(raw)
     except ValueError as exc:
-        raise InputError(f"not a match record: {exc}") from None
+        raise InputError(_("not a match record: {reason}").format(reason=exc)) from None
     variant = record["variant"]
     options = record.get("options")
     names = [visible(p["name"]) for p in record["players"]]
@@ -129,17 +144,24 @@ def run_review(args: argparse.Namespace) -> int:
         start = records.start_of(variant, rnd, options)
         judged = coach.review_round(start, rnd["moves"], (0, 1), args.iterations, args.ms)
         n = rnd.get("number", len(out) + 1)
-        print(f"Round {n}")
+        print(_("Round {number}").format(number=n))
         costs = []
         for seat in (0, 1):
+            # (the coach's summary is its own sentence, and ``who`` a piece of it: ai/coach.py)
             who = "your" if names[seat].strip().casefold() == "you" else f"{names[seat]}'s"
             print("  " + coach.summary(judged, seat, who))
             costs.append(round(sum(j.loss for j in judged if j.player == seat), 2))
         for j in judged:
             if j.mark:
-                print(f"    move {j.index + 1} ({names[j.player]}): {j.mark}: "
-                      f"{coach.describe(j.played)} {coach.points_text(j.expected)}; best "
-                      f"{coach.describe(j.best)} {coach.points_text(j.best_expected)}")
+                # TRANSLATORS: a move the coach judged: {number} the move's number, {name}
+                # who played it, {mark} the coach's word (mistake, inaccuracy), {played} and {best}
+                # moves, {expected} and {best_expected} their points.
+                print("    " + _("move {number} ({name}): {mark}: {played} {expected}; best "
+                                 "{best} {best_expected}").format(
+                    number=j.index + 1, name=names[j.player], mark=j.mark,
+                    played=coach.describe(j.played), expected=coach.points_text(j.expected),
+                    best=coach.describe(j.best),
+                    best_expected=coach.points_text(j.best_expected)))
         out.append({"number": n, "cost": costs, "judgements": [j.to_json() for j in judged]})
     if args.json:
         print(json.dumps({"variant": variant, "rounds": out}))
@@ -152,9 +174,9 @@ def _connect() -> Any:
     try:
         return db.connect()
     except (OSError, ValueError) as exc:  # sqlite3.Error is an Exception, not OSError
-        raise InputError(f"cannot open the history: {exc}") from None
+        raise InputError(_("cannot open the history: {reason}").format(reason=exc)) from None
     except Exception as exc:
-        raise InputError(f"cannot open the history: {exc}") from None
+        raise InputError(_("cannot open the history: {reason}").format(reason=exc)) from None
 
 
 def run_history(args: argparse.Namespace) -> int:
@@ -165,19 +187,29 @@ def run_history(args: argparse.Namespace) -> int:
         if args.export:
             rec = db.load_match(con, args.export)
             if rec is None:
-                raise InputError(f"there is no match {args.export}")
+                raise InputError(_("there is no match {id}").format(id=args.export))
             print(json.dumps(rec))
             return 0
         rows, total = db.list_matches(con, args.variant, args.opponent, args.limit)
     finally:
         con.close()
-    print(f"{total} match{'' if total == 1 else 'es'}"
-          + (f", the newest {len(rows)}:" if rows and len(rows) < total else ":" if rows
-             else "."))
+    if rows and len(rows) < total:
+        # TRANSLATORS: {shown}: how many of the {n} matches are listed below.
+        heading = ngettext("{n} match, the newest {shown}:", "{n} matches, the newest {shown}:",
+                           total)
+    elif rows:
+        heading = ngettext("{n} match:", "{n} matches:", total)
+    else:
+        heading = ngettext("{n} match.", "{n} matches.", total)
+    print(heading.format(n=total, shown=len(rows)))
     for m in rows:
+        # TRANSLATORS: {opponent}: the level, person or duel, as typed; (English says
+        # "rounds" for one as well, as it always has)
+        rounds = ngettext("({opponent}, {n} rounds)", "({opponent}, {n} rounds)",
+                          m.rounds).format(opponent=m.opponent, n=m.rounds)
         print(f"{m.id:>6}  {m.played_at[:16].replace('T', ' ')}  {m.variant:<9}  "
               f"{visible(m.players[0])} {m.totals[0]} - {m.totals[1]} {visible(m.players[1])}"
-              f"  ({m.opponent}, {m.rounds} rounds)")
+              f"  {rounds}")
     if args.json:
         print(json.dumps({"total": total, "matches": [m.to_json() for m in rows]}))
     return 0
@@ -191,13 +223,15 @@ def run_stats(args: argparse.Namespace) -> int:
         st = stats.compute(con, args.variant, args.opponent)
     finally:
         con.close()
-    what = " · ".join(x for x in (args.variant, args.opponent) if x) or "all matches"
-    print(f"Statistics: {what}")
+    what = " · ".join(x for x in (args.variant, args.opponent) if x) or _("all matches")
+    # TRANSLATORS: {what}: the variant and the opponent asked for, as typed (classic ·
+    # hard), or "all matches".
+    print(_("Statistics: {what}").format(what=what))
     for line in stats.lines(st):
         print("  " + line)
     chart = stats.chart(st.cost_by_period)
     if chart:
-        print("  What your choices cost per reviewed round:")
+        print("  " + _("What your choices cost per reviewed round:"))
         for line in chart:
             print("    " + line)
     if args.json:

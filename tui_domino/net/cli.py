@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from tui_domino import rules
+from tui_domino.i18n import _
 from tui_domino.net import events as ev
 from tui_domino.net.core import MatchSettings
 from tui_domino.terminal import login_name
@@ -35,37 +36,42 @@ def parse_addr(text: str, default_host: str | None) -> tuple[str, int]:
         host, port = default_host, int(text)
     else:
         form = "[ADDR:]PORT" if default_host else "HOST:PORT"
-        raise argparse.ArgumentTypeError(f"expected {form}, not {text!r}")
+        # TRANSLATORS: {form} is [ADDR:]PORT or HOST:PORT, as typed; {text}, what was typed.
+        raise argparse.ArgumentTypeError(
+            _("expected {form}, not {text}").format(form=form, text=repr(text)))
     if host is None or not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"bad address {text!r}")
+        raise argparse.ArgumentTypeError(_("bad address {text}").format(text=repr(text)))
     return host, port
 
 
 def add_host_join(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Registers ``host`` and ``join`` on an argparse subparsers object; each sets
     ``net_handler`` (call it with the parsed args; it returns the exit code)."""
-    h = subparsers.add_parser("host", help="host a duel over the network")
+    h = subparsers.add_parser("host", help=_("host a duel over the network"))
     h.add_argument("address", metavar="[ADDR:]PORT",
-                   help="where to listen (default address 0.0.0.0)")
+                   help=_("where to listen (default address 0.0.0.0)"))
     h.add_argument("--variant", choices=VARIANTS, default="classic")
     h.add_argument("--target", type=int, default=None,
-                   help="the match target (default: the variant's)")
+                   help=_("the match target (default: the variant's)"))
     h.add_argument("--option", action="append", default=[], metavar="KEY=JSON",
-                   help="a house rule, e.g. --option hand_size=9 (repeatable)")
+                   # TRANSLATORS: "--option hand_size=9" is typed as it is: keep it in English.
+                   help=_("a house rule, e.g. --option hand_size=9 (repeatable)"))
     h.add_argument("--open", action="store_true",
-                   help="no invitation code: whoever connects first plays, and the frames "
-                        "travel in plain text (only on a network you trust)")
+                   help=_("no invitation code: whoever connects first plays, and the frames "
+                          "travel in plain text (only on a network you trust)"))
     _common(h)
     h.set_defaults(net_handler=handle, net_role="host")
-    j = subparsers.add_parser("join", help="join a duel hosted over the network")
+    j = subparsers.add_parser("join", help=_("join a duel hosted over the network"))
     j.add_argument("address", metavar="HOST:PORT")
     j.add_argument("code", metavar="CODE", nargs="?", default=None,
-                   help="the invitation code the host shows, e.g. 7-classic-orlando")
+                   # TRANSLATORS: a code is typed as it is: keep 7-classic-orlando in English.
+                   help=_("the invitation code the host shows, e.g. 7-classic-orlando"))
     j.add_argument("--open", action="store_true",
-                   help="join a host started with --open (no code, plain text)")
+                   help=_("join a host started with --open (no code, plain text)"))
     j.add_argument("--variant", choices=VARIANTS, default=None,
-                   help="refuse a match of another variant")
-    j.add_argument("--target", type=int, default=None, help="refuse a match to another target")
+                   help=_("refuse a match of another variant"))
+    j.add_argument("--target", type=int, default=None,
+                   help=_("refuse a match to another target"))
     _common(j)
     j.set_defaults(net_handler=handle, net_role="join")
 
@@ -77,30 +83,36 @@ def seconds(text: str) -> float:
     except ValueError:
         value = float("nan")
     if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"a number of seconds above 0, not {text!r}")
+        raise argparse.ArgumentTypeError(
+            _("a number of seconds above 0, not {text}").format(text=repr(text)))
     return value
 
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", default=login_name())
     p.add_argument("--bot", metavar="LEVEL", default=None,
-                   help="a computer player takes this seat (random, greedy, ...)")
+                   # TRANSLATORS: the level names (random, greedy) are typed as they are.
+                   help=_("a computer player takes this seat (random, greedy, ...)"))
     p.add_argument("--headless", action="store_true",
-                   help="no screen: play with --bot and print the result as JSON")
-    p.add_argument("--seed", type=int, default=None, help="the bot's random seed")
-    p.add_argument("--heartbeat", type=seconds, default=5.0, help="seconds between heartbeats")
+                   help=_("no screen: play with --bot and print the result as JSON"))
+    p.add_argument("--seed", type=int, default=None, help=_("the bot's random seed"))
+    p.add_argument("--heartbeat", type=seconds, default=5.0,
+                   help=_("seconds between heartbeats"))
     p.add_argument("--resume-window", type=seconds, default=900.0,
-                   help="seconds to wait for a dropped peer (default 900)")
+                   help=_("seconds to wait for a dropped peer (default 900)"))
     p.add_argument("--reveal-timeout", type=seconds, default=30.0,
-                   help="seconds a connected peer has to reveal his keys at the end of a round "
-                        "(default 30)")
+                   help=_("seconds a connected peer has to reveal his keys at the end of a "
+                          "round (default 30)"))
     p.add_argument("--turn-timeout", type=seconds, default=600.0,
-                   help="seconds a connected player may take over one move before he "
-                        "forfeits the match (default 600)")
+                   help=_("seconds a connected player may take over one move before he "
+                          "forfeits the match (default 600)"))
     p.add_argument("--journal", default=None, metavar="PATH",
-                   help="the match log (default: in the data directory); 'none' for no log")
-    p.add_argument("--fresh", action="store_true", help="do not resume a logged match")
-    p.add_argument("--quiet", action="store_true", help="headless: print only the result")
+                   # TRANSLATORS: 'none' is typed as it is: keep it in English.
+                   help=_("the match log (default: in the data directory); 'none' for no "
+                          "log"))
+    p.add_argument("--fresh", action="store_true", help=_("do not resume a logged match"))
+    p.add_argument("--quiet", action="store_true",
+                   help=_("headless: print only the result"))
 
 
 def _journal_path(args: argparse.Namespace, host: str, port: int) -> Path | None:
@@ -134,22 +146,26 @@ async def _main(args: argparse.Namespace) -> int:
         print(f"tui-domino {role}: {exc}", file=sys.stderr)
         return 2
     if args.headless and not args.bot:
-        print(f"tui-domino {role}: --headless needs --bot LEVEL", file=sys.stderr)
+        print(f"tui-domino {role}: " + _("--headless needs --bot LEVEL"), file=sys.stderr)
         return 2
     if args.bot:
         from tui_domino.net.headless import bot_levels
 
         if args.bot not in bot_levels():
-            print(f"tui-domino {role}: unknown bot level {args.bot!r} "
-                  f"(one of {', '.join(bot_levels())})", file=sys.stderr)
+            # TRANSLATORS: {levels}: the level names, as typed (random, easy, greedy, ...).
+            print(f"tui-domino {role}: " + _("unknown bot level {level} (one of {levels})")
+                  .format(level=repr(args.bot), levels=", ".join(bot_levels())),
+                  file=sys.stderr)
             return 2
     code: str | None = None
     if role == "join" and not args.open:
         from tui_domino.net.channel import normalize_code
 
         if args.code is None:
-            print("tui-domino join: give the host's invitation code: tui-domino join "
-                  "HOST:PORT CODE (or --open for a host started with --open)", file=sys.stderr)
+            # TRANSLATORS: "tui-domino join HOST:PORT CODE" and --open are typed as they are.
+            print("tui-domino join: " + _(
+                "give the host's invitation code: tui-domino join HOST:PORT CODE (or --open "
+                "for a host started with --open)"), file=sys.stderr)
             return 2
         try:
             code = normalize_code(args.code)
@@ -157,7 +173,7 @@ async def _main(args: argparse.Namespace) -> int:
             print(f"tui-domino join: {exc}", file=sys.stderr)
             return 2
     elif role == "join" and args.code is not None:
-        print("tui-domino join: --open takes no code", file=sys.stderr)
+        print("tui-domino join: " + _("--open takes no code"), file=sys.stderr)
         return 2
     elif role == "host" and not args.open:
         from tui_domino.net.channel import new_code
@@ -170,7 +186,7 @@ async def _main(args: argparse.Namespace) -> int:
         if role == "host":
             options = {}
             for item in args.option:
-                key, _, value = item.partition("=")
+                key, _eq, value = item.partition("=")  # (not ``_``: the translation)
                 options[key] = json.loads(value)
             settings = MatchSettings(args.variant, args.target,
                                      rules.resolve_options(args.variant, options)).resolved()
@@ -180,14 +196,19 @@ async def _main(args: argparse.Namespace) -> int:
             if args.headless and code is not None:
                 _print_code(session.code or code, session.join_command())
             if not args.quiet:
-                print(f"hosting {settings.variant} to {settings.target} on "
-                      f"{', '.join(session.addresses)}", file=sys.stderr)
+                # TRANSLATORS: {variant}: classic, spider or triominos, as typed; {target}:
+                # the match target (points); {addresses}: where the host listens.
+                print(_("hosting {variant} to {target} on {addresses}").format(
+                    variant=settings.variant, target=settings.target,
+                    addresses=", ".join(session.addresses)), file=sys.stderr)
                 if code is None:
-                    print("open duel (--open): no invitation code, the frames travel in "
-                          "plain text", file=sys.stderr)
+                    print(_("open duel (--open): no invitation code, the frames travel in "
+                            "plain text"), file=sys.stderr)
                 elif not args.headless:
-                    print(f"invitation code: {code}\nyour opponent joins with: "
-                          f"{session.join_command()}", file=sys.stderr)
+                    # TRANSLATORS: {command}: the command the opponent types, as it is.
+                    print(_("invitation code: {code}\nyour opponent joins with: {command}")
+                          .format(code=code, command=session.join_command()),
+                          file=sys.stderr)
         else:
             want = MatchSettings(args.variant or "", args.target) if (
                 args.variant or args.target) else None
@@ -197,18 +218,24 @@ async def _main(args: argparse.Namespace) -> int:
         from tui_domino.net.channel import Refused
 
         if not isinstance(exc, Refused):
-            print(f"tui-domino {role}: cannot connect to {host}:{port}: "
-                  f"{exc.strerror or exc}", file=sys.stderr)
+            print(f"tui-domino {role}: " + _("cannot connect to {host}:{port}: {reason}")
+                  .format(host=host, port=port, reason=exc.strerror or exc), file=sys.stderr)
             return 1
         from tui_domino.text import visible
 
-        print(f"tui-domino {role}: {host}:{port} refused: {visible(exc.message)}",
-              file=sys.stderr)
+        # TRANSLATORS: {reason}: the other program's own words (English, never translated).
+        print(f"tui-domino {role}: " + _("{host}:{port} refused: {reason}").format(
+            host=host, port=port, reason=visible(exc.message)), file=sys.stderr)
         return 1
     except (OSError, TimeoutError) as exc:
-        what = "listen on" if role == "host" else "connect to"
-        reason = "timed out" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
-        print(f"tui-domino {role}: cannot {what} {host}:{port}: {reason}", file=sys.stderr)
+        reason = _("timed out") if isinstance(exc, TimeoutError) else (
+            exc.strerror or str(exc))
+        if role == "host":
+            told = _("cannot listen on {host}:{port}: {reason}")
+        else:
+            told = _("cannot connect to {host}:{port}: {reason}")
+        print(f"tui-domino {role}: "
+              + told.format(host=host, port=port, reason=reason), file=sys.stderr)
         return 1
     except ValueError as exc:
         print(f"tui-domino {role}: {exc}", file=sys.stderr)
@@ -254,7 +281,11 @@ def _print_code(code: str, join: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m tui_domino.net.cli host|join ...`` (the same as ``tui-domino host|join``)."""
+    """``python -m tui_domino.net.cli host|join ...`` (the same as ``tui-domino host|join``,
+    in the environment's language: only ``tui-domino`` reads the one chosen in Settings)."""
+    from tui_domino import i18n
+
+    i18n.use(None)  # before the parser: its help texts are looked up as it is made
     parser = argparse.ArgumentParser(prog="tui-domino")
     add_host_join(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)

@@ -11,6 +11,7 @@ import asyncio
 import sys
 
 from tui_domino import rules
+from tui_domino.i18n import _, ngettext
 from tui_domino.net import events as ev
 from tui_domino.net.records import DuelView, MatchResult
 from tui_domino.net.transport import DuelSession
@@ -20,22 +21,34 @@ from tui_domino.text import one_line, visible
 def describe(view: DuelView) -> str:
     variant = view["variant"]
     if variant == "classic":
-        board = " ".join(f"[{a}|{b}]" for a, b in view["line"]) or "(empty)"
+        board = " ".join(f"[{a}|{b}]" for a, b in view["line"]) or _("(empty)")
     elif variant == "spider":
         if view["center"] is None:
-            board = "(empty)"
+            board = _("(empty)")
         else:
-            arms = ", ".join(
-                f"{k}: {' '.join(f'[{a}|{b}]' for a, b in arm['tiles']) or '-'}"
-                f"{' (closed)' if arm['closed'] else ''}" for k, arm in view["arms"].items())
-            board = f"centre [{view['center']}|{view['center']}]; {arms}"
+            shown = []
+            for k, arm in view["arms"].items():
+                tiles = " ".join(f"[{a}|{b}]" for a, b in arm["tiles"]) or "-"
+                # TRANSLATORS: a closed arm of the spider: {arm} is N, E, S or W (as in the
+                # moves), {tiles} its tiles.
+                shown.append(_("{arm}: {tiles} (closed)").format(arm=k, tiles=tiles)
+                             if arm["closed"] else f"{k}: {tiles}")
+            # TRANSLATORS: Spider's board: {tile} the centre double, {arms} the four arms.
+            board = _("centre {tile}; {arms}").format(
+                tile=f"[{view['center']}|{view['center']}]", arms=", ".join(shown))
     else:
-        board = f"{len(view['board'])} tiles on the table"
+        n = len(view["board"])
+        # (English says "tiles" for one as well, as it always has)
+        board = ngettext("{n} tiles on the table", "{n} tiles on the table", n).format(n=n)
     hand = " ".join("-".join(map(str, t)) for t in view["hand"])
     net = view["net"]
-    return (f"round {net['round']}  totals {net['totals']}  bazaar "
-            f"{view['bazaar_size']}  opponent holds {view['hand_sizes'][1 - view['player']]}\n"
-            f"  table: {board}\n  hand:  {hand}")
+    # TRANSLATORS: the plain console's state of the round, three lines: {totals} is the
+    # match's two totals, as [10, 25]; {bazaar} and {held} are numbers of tiles; keep what
+    # follows "table:" and "hand:" lined up.
+    return _("round {round}  totals {totals}  bazaar {bazaar}  opponent holds {held}\n"
+             "  table: {board}\n  hand:  {hand}").format(
+        round=net["round"], totals=net["totals"], bazaar=view["bazaar_size"],
+        held=view["hand_sizes"][1 - view["player"]], board=board, hand=hand)
 
 
 async def run_console(session: DuelSession, bot: str | None = None,
@@ -65,7 +78,8 @@ async def run_console(session: DuelSession, bot: str | None = None,
     closing: asyncio.Future[None] | None = None
     while True:
         waiting = {ev_task} if closing is not None else {ev_task, in_task}
-        done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+        # (not ``_``, which is the translation)
+        done, _pending = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
         if ev_task in done:
             e = ev_task.result()
             if e is None:
@@ -82,14 +96,19 @@ async def run_console(session: DuelSession, bot: str | None = None,
                 for i, mv in enumerate(legal, 1):
                     print(f"  {i:2}. {mv}", file=out)
             elif isinstance(e, ev.Invitation):
-                print(f"* invitation code: {e.code} (your opponent joins with: {e.join})",
-                      file=out)
+                # TRANSLATORS: {command}: the command the opponent types, as it is.
+                print("* " + _("invitation code: {code} (your opponent joins with: {command})")
+                      .format(code=e.code, command=e.join), file=out)
             elif isinstance(e, ev.Secured):
-                print(f"* verification phrase: {e.phrase}\n  (your opponent's screen shows "
-                      "the same words; if his differ, somebody sits between you)", file=out)
+                # TRANSLATORS: {phrase}: the words both players compare (never translated).
+                print("* " + _("verification phrase: {phrase}\n  (your opponent's screen shows "
+                               "the same words; if his differ, somebody sits between you)")
+                      .format(phrase=e.phrase), file=out)
             elif isinstance(e, ev.MatchOver):
                 result = e.result
-                print(f"match over: {visible(repr(result))}", file=out)
+                # TRANSLATORS: {result}: the match's result as data (kept as it is).
+                print(_("match over: {result}").format(result=visible(repr(result))),
+                      file=out)
                 # nothing is left to play: close, and show what is still on its way
                 closing = closing or asyncio.ensure_future(session.close())
             elif not isinstance(e, ev.YourTurn):
@@ -98,7 +117,7 @@ async def run_console(session: DuelSession, bot: str | None = None,
             line = in_task.result()
             in_task = asyncio.ensure_future(lines.get())
             if line is None:
-                print("* the input has ended: leaving the duel", file=out)
+                print("* " + _("the input has ended: leaving the duel"), file=out)
             text = "/quit" if line is None else line.strip()
             if text == "/quit":
                 # leaving closes the session: the events on their way are shown first,
@@ -112,7 +131,8 @@ async def run_console(session: DuelSession, bot: str | None = None,
                 await session.play(legal[int(text) - 1])
                 legal = []
             elif text:
-                print("type a move's number, /say TEXT or /quit", file=out)
+                # TRANSLATORS: /say and /quit are typed as they are: keep them in English.
+                print(_("type a move's number, /say TEXT or /quit"), file=out)
     for t in (ev_task, in_task):
         t.cancel()
     if closing is not None:

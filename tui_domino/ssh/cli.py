@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from tui_domino import env
+from tui_domino.i18n import _, ngettext
 from tui_domino.ssh.limits import Limits
 
 PASSWORD_ENV = env.SSH_PASSWORD
@@ -23,7 +24,8 @@ def port_number(text: str) -> int:
     except ValueError:
         port = -1
     if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {text!r}")
+        raise argparse.ArgumentTypeError(
+            _("a port is a number from 0 to 65535, not {text}").format(text=repr(text)))
     return port
 
 
@@ -32,52 +34,65 @@ def add_serve(subparsers: Any) -> argparse.ArgumentParser:
     d = Limits()
     p: argparse.ArgumentParser = subparsers.add_parser(
         "serve",
-        help="host the game over SSH: visitors play with just an ssh client",
-        description=(
+        help=_("host the game over SSH: visitors play with just an ssh client"),
+        # TRANSLATORS: `ssh -p PORT NAME@HOST` is typed as it is: keep it in English.
+        description=_(
             "Host the game over SSH: `ssh -p PORT NAME@HOST` puts each visitor into a game "
             "of their own, and a lobby where visitors challenge each other to duels. "
             "The ssh user name becomes the player's name."
         ),
     )
     p.add_argument("--port", type=port_number, default=2222,
-                   help="port to listen on (default 2222)")
+                   help=_("port to listen on (default 2222)"))
     p.add_argument(
         "--host", default="127.0.0.1",
-        help="address to listen on (default 127.0.0.1: this machine only; "
-             "0.0.0.0 or :: lets others connect)",
+        help=_("address to listen on (default 127.0.0.1: this machine only; "
+               "0.0.0.0 or :: lets others connect)"),
     )
     p.add_argument(
         "--password", default=None,
-        help=f"a password every visitor must give (default: none; the environment variable "
-             f"{PASSWORD_ENV} keeps it out of the process list)",
+        # TRANSLATORS: {variable}: the environment variable's name.
+        help=_("a password every visitor must give (default: none; the environment variable "
+               "{variable} keeps it out of the process list)").format(variable=PASSWORD_ENV),
     )
     p.add_argument("--authorized-keys", type=Path, default=None, metavar="FILE",
-                   help="only visitors with a key in this file (OpenSSH format) get in "
-                        "(or with the password, when one is set as well)")
+                   help=_("only visitors with a key in this file (OpenSSH format) get in "
+                          "(or with the password, when one is set as well)"))
     p.add_argument("--max-visitors", type=int, default=d.max_visitors,
-                   help=f"visitors at once (default {d.max_visitors})")
+                   help=_("visitors at once (default {default})").format(
+                       default=d.max_visitors))
     p.add_argument("--per-address", type=int, default=d.max_per_address, metavar="N",
-                   help=f"connections at once from one address (default {d.max_per_address})")
+                   help=_("connections at once from one address (default {default})").format(
+                       default=d.max_per_address))
     p.add_argument("--rate", type=int, default=d.rate_count, metavar="N",
-                   help=f"new connections per address and minute (default {d.rate_count})")
+                   help=_("new connections per address and minute (default {default})")
+                   .format(default=d.rate_count))
     p.add_argument("--login-grace", type=float, default=d.login_grace, metavar="S",
-                   help=f"close a connection that opens no game this many seconds after "
-                        f"logging in (default {d.login_grace:g})")
+                   help=_("close a connection that opens no game this many seconds after "
+                          "logging in (default {default})").format(
+                       default=f"{d.login_grace:g}"))
     p.add_argument("--idle-minutes", type=float, default=d.idle_timeout / 60,
-                   help=f"disconnect a visitor idle this long (default "
-                        f"{d.idle_timeout / 60:g}; 0: never)")
+                   help=_("disconnect a visitor idle this long (default {default}; 0: never)")
+                   .format(default=f"{d.idle_timeout / 60:g}"))
     p.add_argument("--stall-seconds", type=float, default=d.stall_timeout,
-                   help=f"disconnect a client that takes no output this long "
-                        f"(default {d.stall_timeout:g})")
+                   help=_("disconnect a client that takes no output this long "
+                          "(default {default})").format(default=f"{d.stall_timeout:g}"))
+    # TRANSLATORS: S is the option's value as the help shows it (--keepalive S): keep it;
+    # {n}: how many times S (3).
     p.add_argument("--keepalive", type=float, default=d.keepalive_interval, metavar="S",
-                   help=f"ask a silent client every S seconds whether it is there; "
-                        f"silent for {d.keepalive_count_max + 1} times S, its visit ends "
-                        f"(default {d.keepalive_interval:g}; 0: never)")
+                   help=ngettext("ask a silent client every S seconds whether it is there; "
+                                 "silent for {n} time S, its visit ends "
+                                 "(default {default}; 0: never)",
+                                 "ask a silent client every S seconds whether it is there; "
+                                 "silent for {n} times S, its visit ends "
+                                 "(default {default}; 0: never)",
+                                 d.keepalive_count_max + 1).format(
+                       n=d.keepalive_count_max + 1, default=f"{d.keepalive_interval:g}"))
     p.add_argument("--host-key", type=Path, default=None, metavar="FILE",
-                   help="the ed25519 host key (default: made on the first start and kept "
-                        "in the data directory)")
+                   help=_("the ed25519 host key (default: made on the first start and kept "
+                          "in the data directory)"))
     p.add_argument("--verbose", "-v", action="store_true",
-                   help="log every arrival, departure and refusal")
+                   help=_("log every arrival, departure and refusal"))
     p.set_defaults(handler=run_serve)
     return p
 
@@ -99,14 +114,16 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         import asyncssh  # noqa: F401
     except ImportError:
-        print("tui-domino serve needs asyncssh: pip install asyncssh", file=sys.stderr)
+        # TRANSLATORS: "tui-domino serve" and "pip install asyncssh" are commands: keep them.
+        print(_("tui-domino serve needs asyncssh: pip install asyncssh"), file=sys.stderr)
         return 2
     from tui_domino.ssh.hostkey import HostKeyError
     from tui_domino.ssh.server import GameServer, serve_forever
 
     password = args.password or os.environ.get(PASSWORD_ENV) or None
     if args.authorized_keys is not None and not args.authorized_keys.is_file():
-        print(f"tui-domino: no such file: {args.authorized_keys}", file=sys.stderr)
+        print("tui-domino: " + _("no such file: {path}").format(path=args.authorized_keys),
+              file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
@@ -128,14 +145,18 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"tui-domino: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:
-        print(f"tui-domino: cannot listen on {args.host} port {args.port}: {exc.strerror or exc}",
-              file=sys.stderr)
+        print("tui-domino: " + _("cannot listen on {host} port {port}: {reason}").format(
+            host=args.host, port=args.port, reason=exc.strerror or exc), file=sys.stderr)
         return 1
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m tui_domino.ssh.cli``: the same as ``tui-domino serve``."""
+    """``python -m tui_domino.ssh.cli``: the same as ``tui-domino serve`` (in the
+    environment's language: only ``tui-domino`` reads the one chosen in Settings)."""
+    from tui_domino import i18n
+
+    i18n.use(None)  # before the parser: its help texts are looked up as it is made
     parser = argparse.ArgumentParser(prog="tui-domino")
     add_serve(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
