@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tui_domino.i18n import _
 from tui_domino.rules import dominoes as D
 from tui_domino.rules.domino_round import DominoRound
 from tui_domino.rules.events import ScoreEvent
@@ -137,29 +138,40 @@ class ClassicState(DominoRound):
     def _explain(self, move: Move) -> str:
         p = self.to_move
         assert p is not None
+        # A move refused, in the player's words (a notice titled "Not allowed").
         if move.kind == "draw":
             if self.playable_mask(p):
-                return "you cannot draw while you hold a playable tile"
-            return (
-                f"you cannot draw: the last {self.reserve} tiles of the bazaar stay there; pass"
-            )
+                return _("you cannot draw while you hold a playable tile")
+            # TRANSLATORS: a move refused; {n} is a number of tiles (the rules have no
+            # plural forms: word it so that the noun need not agree with the number)
+            return _("you cannot draw: the last {n} tiles of the bazaar stay there; "
+                     "pass").format(n=self.reserve)
         if move.kind == "pass":
             if self.playable_mask(p):
-                return "you cannot pass while you hold a playable tile"
-            return "you cannot pass while you can still draw"
+                return _("you cannot pass while you hold a playable tile")
+            return _("you cannot pass while you can still draw")
         assert move.tile is not None
         a, b = move.tile[0], move.tile[1]
         if not self.hand_masks[p] >> D.INDEX[(a, b)] & 1:
-            return f"tile {a}-{b} is not in your hand"
+            # TRANSLATORS: a move refused; {tile} is a tile such as 6-3
+            return _("tile {tile} is not in your hand").format(tile=f"{a}-{b}")
         if not self.line:
             if move.end != "center":
-                return "the first tile goes in the center"
+                return _("the first tile goes in the center")
             fa, fb = D.TILES[self.forced]
-            return f"the first tile of this round must be {fa}-{fb}"
+            # TRANSLATORS: a move refused; {tile} is a tile such as 6-6
+            return _("the first tile of this round must be {tile}").format(tile=f"{fa}-{fb}")
         if move.end == "center":
-            return "the center is taken: play on the left or the right end"
-        end = self.left if move.end == "left" else self.right
-        return f"{a}-{b} does not match the {move.end} end ({end})"
+            return _("the center is taken: play on the left or the right end")
+        if move.end == "left":
+            # TRANSLATORS: a move refused; {tile} is a tile such as 6-3, {number} the number
+            # at the line's left end
+            return _("{tile} does not match the left end ({number})").format(
+                tile=f"{a}-{b}", number=self.left)
+        # TRANSLATORS: a move refused; {tile} is a tile such as 6-3, {number} the number at
+        # the line's right end
+        return _("{tile} does not match the right end ({number})").format(
+            tile=f"{a}-{b}", number=self.right)
 
     def _play(self, move: Move) -> tuple[list[ScoreEvent], Tile | None]:
         p = self.to_move

@@ -7,6 +7,7 @@ import itertools
 import random
 from typing import Any
 
+from tui_domino.i18n import _
 from tui_domino.rules import dominoes as D
 from tui_domino.rules.classic import deal_masks
 from tui_domino.rules.domino_round import DominoRound
@@ -176,44 +177,52 @@ class SpiderState(DominoRound):
     def _explain(self, move: Move) -> str:
         p = self.to_move
         assert p is not None
+        # A move refused, in the player's words (a notice titled "Not allowed").
         if move.kind == "draw":
             if self.playable_mask(p):
-                return "you cannot draw while you hold a playable tile"
-            return "the bazaar is empty: pass"
+                return _("you cannot draw while you hold a playable tile")
+            return _("the bazaar is empty: pass")
         if move.kind == "pass":
             if self.playable_mask(p):
-                return "you cannot pass while you hold a playable tile"
-            return "you cannot pass while the bazaar has tiles: draw"
+                return _("you cannot pass while you hold a playable tile")
+            return _("you cannot pass while the bazaar has tiles: draw")
         assert move.placements is not None
         hand = self.hand_masks[p]
         seen: set[str] = set()
         for pl in move.placements:
             a, b = pl.tile
             if not hand >> D.INDEX[(a, b)] & 1:
-                return f"tile {a}-{b} is not in your hand"
+                return _("tile {tile} is not in your hand").format(tile=f"{a}-{b}")
             if pl.arm in seen:
-                return "two tiles cannot go on the same arm in one turn"
+                return _("two tiles cannot go on the same arm in one turn")
             seen.add(pl.arm)
         if self.center == NONE:
             n = self.opening_double
-            return f"the round opens with {n}-{n} in the center"
+            # TRANSLATORS: a move refused; {tile} is a double such as 6-6
+            return _("the round opens with {tile} in the center").format(tile=f"{n}-{n}")
         if len(move.placements) > 1:
             if any(pl.tile[0] != pl.tile[1] for pl in move.placements):
-                return "only doubles can be played several in one turn"
+                return _("only doubles can be played several in one turn")
             if len({pl.tile for pl in move.placements}) != len(move.placements):
-                return "the same tile twice"
+                # TRANSLATORS: a move refused: one tile was laid twice in one turn
+                return _("the same tile twice")
         for pl in move.placements:
             a, b = pl.tile
             if pl.arm == "center":
-                return "the center is taken"
+                # TRANSLATORS: a move refused: the centre double is down already
+                return _("the center is taken")
             ai = ARM_INDEX[pl.arm]
             if self.closed[ai]:
-                return f"the {pl.arm} arm is closed"
+                # TRANSLATORS: a move refused; {arm} is the arm's letter, N, E, S or W
+                return _("the {arm} arm is closed").format(arm=pl.arm)
             if self.ends[ai] not in (a, b):
-                return f"{a}-{b} does not match the {pl.arm} arm's end ({self.ends[ai]})"
+                # TRANSLATORS: a move refused; {tile} is a tile such as 6-3, {arm} the arm's
+                # letter (N, E, S or W), {number} the number at the arm's end
+                return _("{tile} does not match the {arm} arm's end ({number})").format(
+                    tile=f"{a}-{b}", arm=pl.arm, number=self.ends[ai])
             if pl.close and a != b:
-                return "only a double can close an arm"
-        return "that move is not allowed"
+                return _("only a double can close an arm")
+        return _("that move is not allowed")
 
     def _play(self, move: Move) -> tuple[list[ScoreEvent], Tile | None]:
         p = self.to_move

@@ -7,6 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any, cast
 
+from tui_domino.i18n import _
 from tui_domino.rules.errors import IllegalMove
 from tui_domino.rules.events import ScoreEvent
 from tui_domino.rules.moves import Move, move_from_json
@@ -72,7 +73,9 @@ class RoundState(ABC):
         if not isinstance(move, Move):
             move = move_from_json(self.variant, move)
         if self.to_move is None:
-            raise IllegalMove("the round is over")
+            # TRANSLATORS: a move refused (a notice titled "Not allowed"), as are the rules'
+            # other sentences in lower case
+            raise IllegalMove(_("the round is over"))
         if not self.is_legal(move):
             raise IllegalMove(self._explain(move))
         player = self.to_move
@@ -145,7 +148,8 @@ class RoundState(ABC):
 
     @abstractmethod
     def _explain(self, move: Move) -> str:
-        """Why ``move`` (known to be illegal) is illegal, in a player's words."""
+        """Why ``move`` (known to be illegal) is illegal, in a player's words (in the
+        language in use: ``_``)."""
 
     @abstractmethod
     def _board_json(self) -> JSON:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tui_domino.i18n import _
 from tui_domino.rules import triangle_grid as grid
 from tui_domino.rules.events import ScoreEvent
 from tui_domino.rules.moves import DRAW, PASS, Move, is_tile_rotation, triomino_place
@@ -112,6 +113,23 @@ FITTING: dict[Need, tuple[tuple[Tile3, Corners], ...]] = {
 
 def _point_str(p: Point) -> str:
     return f"({p[0]}, {p[1]})"
+
+
+def _corner_mismatch(number: int, name: str, need: int, have: int) -> str:
+    """Why corner ``number`` (named ``name``, one of ``grid.CORNER_NAMES``) refuses the
+    number ``have``, in a player's words: a whole sentence for each corner's name, so that
+    a translation words the name its own way."""
+    # TRANSLATORS: a move refused in Triominos (this and the next five): corner {number} of
+    # the cell, named in parentheses, must show the number {need}, not {have}
+    sentences = {
+        "apex": _("corner {number} (apex) must be {need} to match, not {have}"),
+        "right": _("corner {number} (right) must be {need} to match, not {have}"),
+        "left": _("corner {number} (left) must be {need} to match, not {have}"),
+        "top-left": _("corner {number} (top-left) must be {need} to match, not {have}"),
+        "top-right": _("corner {number} (top-right) must be {need} to match, not {have}"),
+        "bottom": _("corner {number} (bottom) must be {need} to match, not {have}"),
+    }
+    return sentences[name].format(number=number, need=need, have=have)
 
 
 # -- the state ------------------------------------------------------------------------------------
@@ -352,16 +370,23 @@ class TriominosState(RoundState):
 
     def _placement_error(self, cell: Cell, corners: Corners) -> str | None:
         """Why ``corners`` cannot go on ``cell`` on this board (ignoring hands), or None."""
+        # A move refused, in the player's words (a notice titled "Not allowed").
         if not self._board:
-            return None if cell == grid.ORIGIN else "the first tile goes on cell (0, 0)"
+            if cell == grid.ORIGIN:
+                return None
+            return _("the first tile goes on cell (0, 0)")
         if cell in self._cells:
-            return f"cell {_point_str(cell)} is taken"
+            # TRANSLATORS: a move refused in Triominos; {cell} is a cell's row and column,
+            # "(2, -1)"
+            return _("cell {cell} is taken").format(cell=_point_str(cell))
         if not any(nb in self._cells for nb in grid.edge_neighbours(cell)):
-            return f"cell {_point_str(cell)} does not share an edge with a tile on the board"
+            # TRANSLATORS: a move refused in Triominos; {cell} is a cell's row and column
+            return _("cell {cell} does not share an edge with a tile on the board").format(
+                cell=_point_str(cell))
         names = grid.CORNER_NAMES[grid.is_up(cell)]
         for i, (need, have) in enumerate(zip(self._needs(cell), corners, strict=True)):
             if need is not None and need != have:
-                return f"corner {i + 1} ({names[i]}) must be {need} to match, not {have}"
+                return _corner_mismatch(i + 1, names[i], need, have)
         return None
 
     def _placements(self, tiles: set[Tile3]) -> list[Move]:
@@ -508,23 +533,29 @@ class TriominosState(RoundState):
 
     def _explain(self, move: Move) -> str:
         player = self.to_move
+        # A move refused, in the player's words (a notice titled "Not allowed").
         if player is None:
-            return "the round is over"
+            return _("the round is over")
         hand = self._hands[player]
         can_place = bool(self._placements(
             {self._forced} if self._forced is not None else hand))
         if move.kind == "draw":
             if can_place:
-                return "you have a playable tile: you cannot draw"
+                return _("you have a playable tile: you cannot draw")
             if not self._bazaar:
-                return "the bazaar is empty: you must pass"
-            return f"you have drawn {self._draws} tiles this turn, the limit: you must pass"
+                return _("the bazaar is empty: you must pass")
+            # TRANSLATORS: a move refused; {n} is a number of tiles, the most a player may
+            # draw in a turn (the rules have no plural forms: word it so that the noun need
+            # not agree with the number)
+            return _("you have drawn {n} tiles this turn, the limit: you must pass").format(
+                n=self._draws)
         if move.kind == "pass":
             if can_place:
-                return "you have a playable tile: you cannot pass"
-            return "you must draw: you have no playable tile"
+                return _("you have a playable tile: you cannot pass")
+            return _("you must draw: you have no playable tile")
         if move.kind != "place" or move.tile is None or move.cell is None or move.corners is None:
-            return f"not a Triominos move: {move}"
+            # TRANSLATORS: a move refused; {move} is the move as the program writes it
+            return _("not a Triominos move: {move}").format(move=move)
         try:
             tile = parse_tile(move.tile)
             corners = move.corners
@@ -532,17 +563,21 @@ class TriominosState(RoundState):
         except ValueError as exc:
             return str(exc)
         if not is_tile_rotation(tile, corners):
-            return (f"corners {tile_str(corners)} are not tile {tile_str(tile)} read clockwise"
-                    " (tiles turn, they never flip)")
+            # TRANSLATORS: a move refused; {corners} and {tile} are three numbers such as
+            # 1-2-3: a tile's numbers read clockwise must be one of its turns
+            return _("corners {corners} are not tile {tile} read clockwise (tiles turn, they "
+                     "never flip)").format(corners=tile_str(corners), tile=tile_str(tile))
         if tile not in hand:
-            return f"tile {tile_str(tile)} is not in your hand"
+            return _("tile {tile} is not in your hand").format(tile=tile_str(tile))
         if self._forced is not None and tile != self._forced:
-            return f"the first tile must be {tile_str(self._forced)}"
+            # TRANSLATORS: a move refused; {tile} is a tile such as 5-5-5
+            return _("the first tile must be {tile}").format(tile=tile_str(self._forced))
         cell = move.cell
         why = self._placement_error(cell, corners)
         if why is not None:
             return why
-        return f"{move} is not a legal move now"
+        # TRANSLATORS: a move refused; {move} is the move as the program writes it
+        return _("{move} is not a legal move now").format(move=move)
 
     # -- JSON and copies ----------------------------------------------------------------------
 

@@ -7,9 +7,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tui_domino import rules
+from tui_domino.i18n import N_, _
 from tui_domino.ui.drawing.triangle_grid import LABELS
 
-ARM_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West", "center": "centre"}
+# Spider's arms by name (translated where shown: _(ARM_NAMES[arm])).
+ARM_NAMES = {
+    # TRANSLATORS: Spider's arm that runs up from the centre; "on the {arm} arm"
+    "N": N_("North"),
+    "E": N_("East"),
+    "S": N_("South"),
+    "W": N_("West"),
+    "center": N_("centre"),
+}
 # How soon (seconds) a second digit must follow a 1 to pick the tenth tile or a later one.
 TWO_DIGITS = 0.8
 
@@ -266,24 +275,48 @@ class Selection:
         return move if isinstance(move, rules.Move) else None
 
     def describe(self, place: Place, board_taken: bool = True) -> str:
-        """Where ``place`` is, in the hint line's words ("on the North arm and close it",
-        "on the left end", "at b, turn 2/3"); ``board_taken``: Triominos has a tile down
-        already (else the first tile opens the round, with no place to name)."""
+        """The hint line's words for playing ``place``'s tile there, one whole sentence for
+        each kind of place ("⏎ play 3-3 on the North arm and close it", "⏎ play 6-3 on the
+        left end", "⏎ play 1-2-3 at b, turn 2/3"); ``board_taken``: Triominos has a tile
+        down already (else the first tile opens the round, with no place to name)."""
+        tile = "-".join(str(n) for n in place.tile or ())
         if isinstance(place, ArmPlace):
             if place.arm == "center":
-                return "in the centre"
-            close = " and close it" if self.close and self.can_close(place) else ""
-            return f"on the {ARM_NAMES[place.arm]} arm{close}"
+                # TRANSLATORS: the hint line's sentences to play a tile (this and the next
+                # ones): ⏎ is the Enter key, {tile} a tile such as 6-3. The line has 80
+                # columns, shared with the other keys' words: keep it short
+                return _("⏎ play {tile} in the centre").format(tile=tile)
+            arm = _(ARM_NAMES[place.arm])
+            if self.close and self.can_close(place):
+                # TRANSLATORS: {arm} is North, East, South or West (Spider's arms)
+                return _("⏎ play {tile} on the {arm} arm and close it").format(tile=tile,
+                                                                               arm=arm)
+            # TRANSLATORS: {arm} is North, East, South or West (Spider's arms)
+            return _("⏎ play {tile} on the {arm} arm").format(tile=tile, arm=arm)
         if place.end is not None:
-            return "to open the round" if place.end == "center" else f"on the {place.end} end"
+            if place.end == "left":
+                return _("⏎ play {tile} on the left end").format(tile=tile)
+            if place.end == "right":
+                return _("⏎ play {tile} on the right end").format(tile=tile)
+            return _("⏎ play {tile} to open the round").format(tile=tile)
         n = self.rotations_here()
         here = [m for m in self.move_places() if m.cell == place.cell]
-        rot = f", turn {1 + here.index(place)}/{n}" if n > 1 else ""
+        turn = 1 + here.index(place)
         if not board_taken:
-            return f"to open the round{rot}"
+            if n > 1:
+                # TRANSLATORS: Triominos: {turn} of {turns} ways the tile can be turned here
+                return _("⏎ play {tile} to open the round, turn {turn}/{turns}").format(
+                    tile=tile, turn=turn, turns=n)
+            return _("⏎ play {tile} to open the round").format(tile=tile)
         cells = list(dict.fromkeys(m.cell for m in self.move_places()))
         label = LABELS[cells.index(place.cell) % len(LABELS)]
-        return f"at {label}{rot}"
+        if n > 1:
+            # TRANSLATORS: Triominos: {cell} is the letter of a place on the board, {turn} of
+            # {turns} ways the tile can be turned there
+            return _("⏎ play {tile} at {cell}, turn {turn}/{turns}").format(
+                tile=tile, cell=label, turn=turn, turns=n)
+        # TRANSLATORS: Triominos: {cell} is the letter of a place marked on the board
+        return _("⏎ play {tile} at {cell}").format(tile=tile, cell=label)
 
     def pick(self, n: int, now: float) -> int | None:
         """The hand's index for the digit key ``n`` typed at ``now`` (seconds): 1-9 the

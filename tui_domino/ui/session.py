@@ -15,28 +15,35 @@ from typing import TypedDict, cast
 
 from tui_domino import ai, rules
 from tui_domino.files import quarantine
+from tui_domino.i18n import N_, _, ngettext, pgettext
 from tui_domino.text import visible
 from tui_domino.ui import storage
 from tui_domino.ui.table import match_scores
 
+# The games' names (translated where shown: _(VARIANT_TITLES[variant])).
 VARIANT_TITLES = {
-    "classic": "Classic dominoes",
-    "spider": "Domino Spider",
-    "triominos": "Triominos",
+    "classic": N_("Classic dominoes"),
+    "spider": N_("Domino Spider"),
+    "triominos": N_("Triominos"),
 }
 
 # The bonuses of Triominos, told apart from a tile's own points in the log.
 BONUSES = ("opening", "hexagon", "bridge")
 
+# What points came from: the round summary's rows, and the bonuses in the log (translated
+# where shown: _(REASON_WORDS[reason])).
 REASON_WORDS = {
-    "tile": "tiles played",
-    "opening": "opening bonus",
-    "hexagon": "hexagon",
-    "bridge": "bridge",
-    "draw": "drawing",
-    "pass": "passing",
-    "domino": "going out",
-    "blocked": "blocked round",
+    # TRANSLATORS: a row of the round summary (at most 36 characters), as are the next ones
+    "tile": N_("tiles played"),
+    "opening": N_("opening bonus"),
+    "hexagon": N_("hexagon"),
+    "bridge": N_("bridge"),
+    # TRANSLATORS: a row of the round summary: the points of drawing from the bazaar
+    "draw": N_("drawing"),
+    # TRANSLATORS: a row of the round summary: the points of passing
+    "pass": N_("passing"),
+    "domino": N_("going out"),
+    "blocked": N_("blocked round"),
 }
 
 
@@ -79,19 +86,22 @@ def two_people(first: str, second: str) -> list[Seat]:
     names = [name.strip() for name in (first, second)]
     for i, name in enumerate(names):
         if not name or name.casefold() == "you":
-            names[i] = f"Player {i + 1}"
+            # TRANSLATORS: the name of a person at a shared terminal who gave none
+            names[i] = _("Player {number}").format(number=i + 1)
     if names[1] == names[0]:
         names[1] += " 2"
     return [Seat(names[0]), Seat(names[1])]
 
 
 def count(n: int, word: str, plural: str = "") -> str:
-    """``n`` and its noun in agreement: "1 tile", "2 tiles", "1 pip", "0 points"."""
+    """``n`` and its noun in agreement: "1 tile", "2 tiles", "1 pip", "0 points" (English
+    only: what a player reads is a whole sentence of ``ngettext``)."""
     return f"{n} {word if n == 1 else plural or word + 's'}"
 
 
 def agree(name: str, third: str, base: str) -> str:
-    """A player's name and a verb in agreement: "Ann wins", but "You win"."""
+    """A player's name and a verb in agreement: "Ann wins", but "You win" (English only:
+    what a player reads is a whole sentence, one for "You", one for a name)."""
     return f"{name} {base if name.strip().casefold() == 'you' else third}"
 
 
@@ -161,7 +171,9 @@ class Session:
         except ValueError as exc:
             kept = quarantine(storage.save_path())
             raise storage.SaveError(
-                f"The saved match could not be read ({exc}). It was kept as {kept}."
+                # TRANSLATORS: {error} is the reason in English; {path} is a file's path
+                _("The saved match could not be read ({error}). It was kept as {path}.")
+                .format(error=exc, path=kept)
             ) from exc
 
     def save(self) -> None:
@@ -314,7 +326,7 @@ class Session:
         pips = [hand_pips(hand) for hand in self.state.hands]
         for rec in self.state.history:
             for e in rec["events"]:
-                key = self._end_label(e, pips) or REASON_WORDS.get(e["reason"], e["reason"])
+                key = self._end_label(e, pips) or reason_words(e["reason"])
                 pts, counts = rows.setdefault(key, ([0, 0], [0, 0]))
                 pts[e["player"]] += e["points"]
                 counts[e["player"]] += 1
@@ -327,20 +339,42 @@ class Session:
         if reason not in ("domino", "blocked") or state.winner is None:
             return None
         w = state.winner
+        theirs, own = pips[1 - w], pips[w]
         if self.variant == "triominos":
-            if reason == "domino":
-                return f"going out ({event.get('detail') or 'bonus'})"  # "25 + 9 left in hand"
+            if reason == "domino":  # the bonus and the points left in the other hand
+                # TRANSLATORS: a row of the round summary (at most 36 characters): the bonus
+                # for going out plus the points left in the other hand, "25 + 9"
+                return _("going out ({bonus} + {left} left in hand)").format(
+                    bonus=event["points"] - theirs, left=theirs)
             if event["points"] > 0:  # the winner's: the other hand's value less his own
-                return f"hands left ({pips[1 - w]} - {pips[w]})"
-            return "blocked round"
+                # TRANSLATORS: a row of the round summary (at most 36 characters): the points
+                # left in the other hand less the winner's, "31 - 12"
+                return _("hands left ({theirs} - {own})").format(theirs=theirs, own=own)
+            return reason_words("blocked")
         if reason == "blocked":
             if self.variant == "spider":
-                return f"fish ({count(pips[1 - w], 'pip')} in hand)"
-            return f"blocked round ({pips[1 - w]} - {count(pips[w], 'pip')})"
+                # TRANSLATORS: a row of the round summary (at most 36 characters): Spider's
+                # blocked round, with the pips the loser keeps
+                return ngettext("fish ({n} pip in hand)", "fish ({n} pips in hand)",
+                                theirs).format(n=theirs)
+            # TRANSLATORS: a row of the round summary (at most 36 characters): the loser's
+            # pips less the winner's, "31 - 12 pips"; the form follows the second number
+            return ngettext("blocked round ({theirs} - {n} pip)",
+                            "blocked round ({theirs} - {n} pips)", own).format(theirs=theirs,
+                                                                               n=own)
         if self.variant == "spider" and state.hands[1 - w] == ((0, 0),) and event["points"]:
-            return f"going out (a lone 0-0: {event['points']})"
-        return f"going out ({count(pips[1 - w], 'pip')} left)"
+            # TRANSLATORS: a row of the round summary (at most 36 characters): the loser kept
+            # only the 0-0, which counts {points}
+            return _("going out (a lone 0-0: {points})").format(points=event["points"])
+        # TRANSLATORS: a row of the round summary (at most 36 characters)
+        return ngettext("going out ({n} pip left)", "going out ({n} pips left)",
+                        theirs).format(n=theirs)
 
+
+def reason_words(reason: str) -> str:
+    """What points came from (``REASON_WORDS``), in the language in use; an unknown reason
+    as it is."""
+    return _(REASON_WORDS[reason]) if reason in REASON_WORDS else reason
 
 
 def describe_record(variant: str, name: Callable[[int], str], record: rules.HistoryRecord,
@@ -356,22 +390,46 @@ def describe_record(variant: str, name: Callable[[int], str], record: rules.Hist
         for e in record["events"]:
             e["points"] *= count
     pts = sum(e["points"] for e in record["events"])
+    # The log's lines are short: 24 columns in the side panel, folded between words.
     if kind == "draw":
         if sees_drawn_tile(record, viewer):
-            text = f"{who} drew {tile_text(record['tile'])}"
+            # TRANSLATORS: a line of the move log; {who} is a player's name as given (or
+            # "You"), {tile} a tile such as 6-3. "{who}: …" spares a verb agreeing with it
+            text = _("{who} drew {tile}").format(who=who, tile=tile_text(record["tile"]))
+        elif count > 1:
+            # TRANSLATORS: a line of the move log; {who} is a player's name as given
+            text = ngettext("{who} drew {n} tile", "{who} drew {n} tiles", count).format(
+                who=who, n=count)
         else:
-            text = f"{who} drew {count} tiles" if count > 1 else f"{who} drew a tile"
+            # TRANSLATORS: a line of the move log; {who} is a player's name as given
+            text = _("{who} drew a tile").format(who=who)
     elif kind == "pass":
-        text = f"{who} passed"
+        # TRANSLATORS: a line of the move log; {who} is a player's name as given
+        text = _("{who} passed").format(who=who)
     elif "placements" in move:
         parts = []
         for p in move["placements"]:
-            arm = "centre" if p["arm"] == "center" else p["arm"]
-            parts.append(f"{tile_text(p['tile'])} {arm}{' closed' if p.get('close') else ''}")
+            tile = tile_text(p["tile"])
+            if p["arm"] == "center":
+                # TRANSLATORS: a tile of the move log laid on Spider's centre, "6-6 centre"
+                parts.append(_("{tile} centre").format(tile=tile))
+            elif p.get("close"):
+                # TRANSLATORS: a double laid on an arm (N, E, S or W) that it closes,
+                # "3-3 N closed"
+                parts.append(_("{tile} {arm} closed").format(tile=tile, arm=p["arm"]))
+            else:
+                parts.append(f"{tile} {p['arm']}")
         text = f"{who}: " + ", ".join(parts)
     elif "end" in move:
-        where = "" if move["end"] == "center" else f" {move['end']}"
-        text = f"{who}: {tile_text(move['tile'])}{where}"
+        tile = tile_text(move["tile"])
+        if move["end"] == "left":
+            # TRANSLATORS: a line of the move log: a tile laid on the line's left end
+            text = _("{who}: {tile} left").format(who=who, tile=tile)
+        elif move["end"] == "right":
+            # TRANSLATORS: a line of the move log: a tile laid on the line's right end
+            text = _("{who}: {tile} right").format(who=who, tile=tile)
+        else:
+            text = f"{who}: {tile}"
     else:
         text = f"{who}: {tile_text(move['corners'])}"
     reasons = {e["reason"] for e in record["events"]}
@@ -384,11 +442,14 @@ def describe_record(variant: str, name: Callable[[int], str], record: rules.Hist
         for reason in BONUSES:
             got = sum(e["points"] for e in own if e["reason"] == reason)
             if any(e["reason"] == reason for e in own):
-                text += f", {REASON_WORDS[reason]} {got:+d}"
+                text += f", {reason_words(reason)} {got:+d}"
     if "domino" in reasons:
-        text += " · out"
+        # TRANSLATORS: after a move of the log: with it the player went out (played the
+        # last tile), "Ann: 6-3 left +12 · out"
+        text += " · " + pgettext("log", "out")
     elif "blocked" in reasons:
-        text += " · blocked"
+        # TRANSLATORS: after a move of the log: with it the round is blocked
+        text += " · " + pgettext("log", "blocked")
     return text
 
 

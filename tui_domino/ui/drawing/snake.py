@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tui_domino import rules
+from tui_domino.i18n import _
 from tui_domino.rules.types import HistoryRecord, SeatView
 from tui_domino.ui.drawing.canvas import Canvas
 from tui_domino.ui.drawing.tiles import DIGITS, TileShape
@@ -133,7 +134,9 @@ def layout_classic(
             x = width // 2 - g.width(shape) // 2
             _draw(cv, shape, g, x, 0, 1)
         else:
-            cv.text(width // 2 - 9, 2, "the table is empty", "dim")
+            # TRANSLATORS: drawn in the middle of the table before the first tile
+            empty = _("the table is empty")
+            cv.text(width // 2 - len(empty) // 2, 2, empty, "dim")
         cv.freeze()
         return cv
     k = opener_index(history)

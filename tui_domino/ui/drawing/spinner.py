@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from tui_domino.i18n import _
 from tui_domino.rules.types import ArmJSON, HistoryRecord, SeatView
 from tui_domino.ui.drawing.canvas import Canvas
 from tui_domino.ui.drawing.tiles import DIGITS, TileShape
@@ -162,7 +163,7 @@ class ArmWalker:
         if self.last is None or self._fits(box):
             return box
         saved = (self.direction, self.line, self.pos, self.legs)
-        for _ in range(3):
+        for _turn in range(3):
             self._turn()
             box = self._box(double)
             if self._fits(box):
@@ -170,7 +171,7 @@ class ArmWalker:
         # past the table's edge (the board then scrolls): straight on where that is free,
         # else the first free way round
         self.direction, self.line, self.pos, self.legs = saved
-        for _ in range(4):
+        for _way in range(4):
             box = self._box(double)
             if self._free(box):
                 return box
@@ -178,7 +179,7 @@ class ArmWalker:
         # hemmed in all round: on past whatever is in the way, never over it
         self.direction, self.line, self.pos, self.legs = saved
         step = 1 if self.direction in ("down", "right") else -1
-        for _ in range(200):
+        for _step in range(200):
             self.pos += step
             box = self._box(double)
             if self._free(box):
@@ -309,7 +310,9 @@ def layout_spider(
                 cv.hit(*centre_box, key)
             cv.add_focus(*centre_box, selected=True)
         if not ghosts.get("center"):
-            cv.text(-9, 0, "the table is empty", "dim")
+            # TRANSLATORS: drawn in the middle of the table before the first tile
+            words = _("the table is empty")
+            cv.text(-(len(words) // 2), 0, words, "dim")
         cv.freeze()
         return cv
     bounds = None

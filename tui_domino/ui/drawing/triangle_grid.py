@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tui_domino import rules
+from tui_domino.i18n import _
 from tui_domino.rules.types import HistoryRecord, SeatView
 from tui_domino.ui.drawing.canvas import Canvas
 
@@ -134,6 +135,8 @@ def layout_triominos(
     for (vr, vx), n in numbers.items():
         cv.put(3 * vx, 3 * vr, str(n), "point")
     if not board and not places:
-        cv.text(-9, 0, "the table is empty", "dim")
+        # TRANSLATORS: drawn in the middle of the table before the first tile
+        empty = _("the table is empty")
+        cv.text(-(len(empty) // 2), 0, empty, "dim")
     cv.freeze()
     return cv

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from tui_domino import rules
 from tui_domino.ai import coach, worker
+from tui_domino.i18n import _
 from tui_domino.ui import history_db
 from tui_domino.ui.selection import Selection
 
@@ -30,7 +31,9 @@ async def coach_hint(screen: GameScreen, turn: int) -> None:
     best = rules.move_from_json(screen.session.variant, ranked[0]["move"])
     if history_db.select_move(screen.sel, best):
         screen.redraw_choice()
-    screen.notify(coach.hint_line(ranked), title="Coach: expected points", timeout=12)
+    # TRANSLATORS: the title of the coach's hint: the best moves, each with the points it
+    # is expected to bring
+    screen.notify(coach.hint_line(ranked), title=_("Coach: expected points"), timeout=12)
 
 
 def take_back(screen: GameScreen) -> None:
@@ -38,16 +41,17 @@ def take_back(screen: GameScreen) -> None:
     "no take-backs" setting; counted on the round summary and in the history)."""
     settings = getattr(screen.app, "settings", None)
     if settings is not None and not settings.take_backs:
-        screen.notify("Take-backs are off (Settings).", timeout=3)
+        # TRANSLATORS: a notice: taking moves back is turned off in the Settings screen
+        screen.notify(_("Take-backs are off (Settings)."), timeout=3)
         return
     s = screen.local
     if s.take_back_index() is None:
-        screen.notify("There is no move of yours to take back in this round.", timeout=3)
+        screen.notify(_("There is no move of yours to take back in this round."), timeout=3)
         return
     screen.workers.cancel_group(screen, "computer")  # its reply to that move is void too
     screen._turn += 1
     if not s.take_back():
-        screen.notify("This round cannot be taken back.", timeout=3)
+        screen.notify(_("This round cannot be taken back."), timeout=3)
         return
     history_db.take_back_used(s)
     screen.sel = Selection(s.variant)

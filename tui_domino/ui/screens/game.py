@@ -8,19 +8,20 @@ from collections.abc import Sequence
 
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
 from tui_domino import rules
+from tui_domino.i18n import _, ngettext
 from tui_domino.ui import storage
 from tui_domino.ui.ascii import key_words
 from tui_domino.ui.drawing.table import table_layout
+from tui_domino.ui.keys import Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.selection import Selection
-from tui_domino.ui.session import Session, count, tile_text
+from tui_domino.ui.session import Session, tile_text
 from tui_domino.ui.table import Table
 from tui_domino.ui.widgets.board import BoardView
 from tui_domino.ui.widgets.hand import HandView
@@ -38,27 +39,43 @@ class GameScreen(Screen[None]):
 
     # The arrows choose in the hand. They are bound here, not in the hand widget, so that they
     # run in order with ⏎ and the other keys when a terminal read brings several at once.
+    # The footer's words share one line of 80 columns: one short word each.
     BINDINGS = [
-        Binding("left", "step('tile', -1)", "Tile", show=False),
-        Binding("right", "step('tile', 1)", "Tile", key_display="←→"),
-        Binding("up", "step('place', -1)", "Place", show=False),
-        Binding("down", "step('place', 1)", "Place", key_display="↑↓"),
-        Binding("enter", "play", "Play", key_display="⏎"),
-        Binding("d", "draw", "Draw"),
-        Binding("p", "pass_turn", "Pass"),
-        Binding("r", "rotate", "Rotate"),
-        Binding("c", "close_arm", "Close"),
-        Binding("m", "mark", "Add"),
-        Binding("z", "recentre", "Centre", show=False),
-        Binding("h", "hint", "Hint", show=False),
-        Binding("u", "take_back", "Take back", show=False),
-        Binding("H", "pan(-4, 0)", "Pan", show=False),
-        Binding("l", "pan(4, 0)", "Pan", show=False),
-        Binding("k", "pan(0, -2)", "Pan", show=False),
-        Binding("j", "pan(0, 2)", "Pan", show=False),
-        Binding("question_mark", "help", "Help", key_display="?"),
-        Binding("escape", "menu", "Menu"),
-        *[Binding(str(n), f"pick({n})", "Pick", show=False) for n in range(0, 10)],
+        # TRANSLATORS: the footer, 80 columns for every key: ←→ choose another tile
+        Key("left", "step('tile', -1)", "Tile", show=False),
+        Key("right", "step('tile', 1)", "Tile", key_display="←→"),
+        # TRANSLATORS: the footer, 80 columns for every key: ↑↓ choose where the tile goes
+        Key("up", "step('place', -1)", "Place", show=False),
+        Key("down", "step('place', 1)", "Place", key_display="↑↓"),
+        # TRANSLATORS: the footer (80 columns for every key): play the chosen tile
+        Key("enter", "play", "Play", key_display="⏎"),
+        # TRANSLATORS: the footer (80 columns for every key): draw from the bazaar
+        Key("d", "draw", "Draw"),
+        # TRANSLATORS: the footer (80 columns for every key): pass the turn
+        Key("p", "pass_turn", "Pass"),
+        # TRANSLATORS: the footer (80 columns for every key): turn the Triominos tile
+        Key("r", "rotate", "Rotate"),
+        # TRANSLATORS: the footer (80 columns for every key): close Spider's arm with a double
+        Key("c", "close_arm", "Close"),
+        # TRANSLATORS: the footer (80 columns for every key): add a double to the turn (Spider)
+        Key("m", "mark", "Add"),
+        # TRANSLATORS: the keys panel: bring the table's middle back into view
+        Key("z", "recentre", "Centre", show=False),
+        # TRANSLATORS: the keys panel: the coach's hint
+        Key("h", "hint", "Hint", show=False),
+        # TRANSLATORS: the keys panel: take your last move back
+        Key("u", "take_back", "Take back", show=False),
+        # TRANSLATORS: the keys panel: move the view of the table
+        Key("H", "pan(-4, 0)", "Pan", show=False),
+        Key("l", "pan(4, 0)", "Pan", show=False),
+        Key("k", "pan(0, -2)", "Pan", show=False),
+        Key("j", "pan(0, 2)", "Pan", show=False),
+        # TRANSLATORS: the footer (80 columns for every key)
+        Key("question_mark", "help", "Help", key_display="?"),
+        # TRANSLATORS: the footer (80 columns for every key): back to the main menu
+        Key("escape", "menu", "Menu"),
+        # TRANSLATORS: the keys panel: a digit picks that tile of the hand
+        *[Key(str(n), "pick(" + str(n) + ")", "Pick", show=False) for n in range(0, 10)],
     ]
 
     def __init__(self, session: Table) -> None:
@@ -175,9 +192,16 @@ class GameScreen(Screen[None]):
         self.query_one(ScorePanel).show(s, self.thinking)
         self.show_hint()
         box = self.query_one("#hand-box")
-        owner = "Your hand" if not s.hot_seat else f"{s.seats[s.viewer].name}'s hand"
         n = len(view["hand"])
-        box.border_title = plain(f"{owner} · {n} tile{'' if n == 1 else 's'}")
+        if not s.hot_seat:
+            # TRANSLATORS: the title of the hand's box
+            title = ngettext("Your hand · {n} tile", "Your hand · {n} tiles", n).format(n=n)
+        else:
+            # TRANSLATORS: the title of the hand's box when two people share the terminal;
+            # {name} is a player's name as given ("Hand: {name}" spares declining it)
+            title = ngettext("{name}'s hand · {n} tile", "{name}'s hand · {n} tiles",
+                             n).format(name=s.seats[s.viewer].name, n=n)
+        box.border_title = plain(title)
 
     def update_choice(self, hand: Sequence[Sequence[int]], legal: list[rules.Move]) -> None:
         """The selection after a change of the round (``legal`` is empty unless it is the
@@ -230,60 +254,102 @@ class GameScreen(Screen[None]):
     def hint(self) -> str:
         s = self.session
         state = s.state
+        # The hint line: 80 columns (less the legend's arrows at its right).
         if isinstance(self.focused, BoardView) and not state.is_over:
-            return "The arrows pan the table · Tab or a click on the hand: back to the tiles"
+            # TRANSLATORS: the hint line (80 columns) while the table has the focus
+            return _("The arrows pan the table · Tab or a click on the hand: back to the tiles")
         if state.is_over:
             if self._looking:  # the hands the others kept (the viewer's is in the hand box)
-                kept = "; ".join(
-                    f"{s.seats[p].name} kept "
-                    + (" ".join(tile_text(t) for t in self.local.state.hands[p]) or "nothing")
-                    for p in (0, 1) if p != s.viewer)
-                return f"The final table · {kept} · ⏎ the summary"
-            return "The round is over."
+                kept = []
+                for p in (0, 1):
+                    if p == s.viewer:
+                        continue
+                    tiles = " ".join(tile_text(t) for t in self.local.state.hands[p])
+                    # TRANSLATORS: the hint line (80 columns) after a round: the tiles a
+                    # player kept, "Ann kept 6-6 5-3"
+                    kept.append(_("{name} kept {tiles}").format(name=s.seats[p].name,
+                                                                tiles=tiles) if tiles
+                                else _("{name} kept nothing").format(name=s.seats[p].name))
+                # TRANSLATORS: the hint line (80 columns) after a round; {kept} is the tiles
+                # the other player kept; ⏎ (Enter) brings the round summary back
+                return _("The final table · {kept} · ⏎ the summary").format(kept="; ".join(kept))
+            return _("The round is over.")
         if self._hidden:
-            return f"Hand hidden: pass the keyboard to {s.seats[state.to_move or 0].name}."
+            # TRANSLATORS: the hint line (80 columns): two people share the terminal
+            return _("Hand hidden: pass the keyboard to {name}.").format(
+                name=s.seats[state.to_move or 0].name)
         if not s.is_human_turn():
-            return f"{s.seats[state.to_move or 0].name} is thinking…"
+            return _("{name} is thinking…").format(name=s.seats[state.to_move or 0].name)
         sel = self.sel
         tile = sel.current_tile()
         place = sel.current_place()
         opts = s.state.options
+        # The hint line's parts after the first are joined by " · ": each is a key (a
+        # letter or an arrow) and what it does.
         if place is not None and tile is not None:
             places = sel.places()
             taken = s.variant != "triominos" or bool(s.view()["board"])
-            text = f"⏎ play {tile_text(tile)} {sel.describe(place, taken)}"
+            text = sel.describe(place, taken)
             if s.variant == "triominos":
                 cells = len(set(m.cell for m in sel.move_places()))
                 if cells > 1:
-                    text += f" · ↑↓ {cells} places"
+                    # TRANSLATORS: the hint line (80 columns): ↑↓ choose among {n} places
+                    text += " · " + ngettext("↑↓ {n} place", "↑↓ {n} places", cells).format(
+                        n=cells)
                 if sel.rotations_here() > 1:
-                    text += " · r turn"
+                    # TRANSLATORS: the hint line (80 columns): the key r turns the tile
+                    text += " · " + _("r turn")
             elif len(places) > 1:
-                text += f" · ↑↓ {len(places)} places"
+                text += " · " + ngettext("↑↓ {n} place", "↑↓ {n} places", len(places)).format(
+                    n=len(places))
             if s.variant == "spider" and sel.can_close(place):  # a double on an arm
-                text += " · c close" if not sel.close else " · c keep open"
-                text += " · m +double"
+                # TRANSLATORS: the hint line (80 columns): the key c closes the arm, or
+                # keeps it open (Spider)
+                text += " · " + (_("c close") if not sel.close else _("c keep open"))
+                # TRANSLATORS: the hint line (80 columns): the key m adds another double
+                # to the turn (Spider)
+                text += " · " + _("m +double")
             if sel.pending:
                 chosen = ", ".join(
-                    f"{tile_text(p.tile)} {p.arm}{' closed' if p.close else ''}"
+                    _("{tile} {arm} closed").format(tile=tile_text(p.tile), arm=p.arm)
+                    if p.close else f"{tile_text(p.tile)} {p.arm}"
                     for p in sel.pending
                 )
-                text = f"with {chosen}: " + text
+                # TRANSLATORS: the hint line (80 columns) in Spider: the doubles chosen for
+                # this turn ("3-3 N, 5-5 E closed"), then the hint to play the next one
+                text = _("with {chosen}: {hint}").format(chosen=chosen, hint=text)
             return text
         if sel.pending:
             chosen = ", ".join(f"{tile_text(p.tile)} {p.arm}" for p in sel.pending)
-            return f"⏎ play {chosen} · m on a chosen tile takes it back"
+            # TRANSLATORS: the hint line (80 columns) in Spider: {tiles} are the doubles
+            # chosen for this turn, "3-3 N, 5-5 E"; m is a key
+            return _("⏎ play {tiles} · m on a chosen tile takes it back").format(tiles=chosen)
         if sel.playable():
-            name = tile_text(tile) if tile else "This tile"
-            return f"{name} does not fit: ←→ choose a bright tile"
+            if tile:
+                # TRANSLATORS: the hint line (80 columns): ←→ are the arrow keys; the tiles
+                # that fit are drawn bright
+                return _("{tile} does not fit: ←→ choose a bright tile").format(
+                    tile=tile_text(tile))
+            return _("This tile does not fit: ←→ choose a bright tile")
         if sel.can("draw"):
             pen = opts.get("draw_penalty") if s.variant == "triominos" else 0
-            extra = f" ({count(pen, 'point')} off)" if pen else ""
-            return f"No tile fits: press d to draw from the bazaar{extra}"
+            if pen:
+                # TRANSLATORS: the hint line (80 columns): d is a key; drawing costs points
+                return ngettext("No tile fits: press d to draw from the bazaar ({n} point off)",
+                                "No tile fits: press d to draw from the bazaar ({n} points off)",
+                                pen).format(n=pen)
+            # TRANSLATORS: the hint line (80 columns): d is a key
+            return _("No tile fits: press d to draw from the bazaar")
         if sel.can("pass"):
             pen = opts.get("stuck_penalty") if s.variant == "triominos" else 0
-            extra = f" ({count(pen, 'point')} off)" if pen else ""
-            return f"Nothing fits and you cannot draw: press p to pass{extra}"
+            if pen:
+                # TRANSLATORS: the hint line (80 columns): p is a key; passing costs points
+                return ngettext(
+                    "Nothing fits and you cannot draw: press p to pass ({n} point off)",
+                    "Nothing fits and you cannot draw: press p to pass ({n} points off)",
+                    pen).format(n=pen)
+            # TRANSLATORS: the hint line (80 columns): p is a key
+            return _("Nothing fits and you cannot draw: press p to pass")
         return ""
 
     # -- the flow of play ----------------------------------------------------------------------
@@ -348,10 +414,11 @@ class GameScreen(Screen[None]):
                 move = await self.local.computer_move_in_process()
             except Exception as exc:  # the worker could not run (a cancel is not an Exception)
                 self._search_here = True
-                self.notify("The computer's thinking process failed "
-                            f"({type(exc).__name__}); it now thinks in the game's own process, "
-                            "and the screen may pause while it does.",
-                            title="Computer", severity="warning", timeout=8)
+                # TRANSLATORS: a notice; {error} is the name of a Python error, in English
+                self.notify(_("The computer's thinking process failed ({error}); it now thinks "
+                              "in the game's own process, and the screen may pause while it "
+                              "does.").format(error=type(exc).__name__),
+                            title=_("Computer"), severity="warning", timeout=8)
         if move is None:
             move = await asyncio.to_thread(self.local.computer_move)
         if delay:
@@ -368,10 +435,13 @@ class GameScreen(Screen[None]):
         try:
             self.local.play(move)
         except rules.IllegalMove as exc:
-            self.notify(str(exc), title="Not allowed", severity="warning")
+            # TRANSLATORS: the title of a notice that says why a move is refused
+            self.notify(str(exc), title=_("Not allowed"), severity="warning")
             return False
         except OSError as exc:
-            self.notify(f"The match could not be saved: {exc}", severity="error")
+            # TRANSLATORS: a notice; {error} is the system's reason, in English
+            self.notify(_("The match could not be saved: {error}").format(error=exc),
+                        severity="error")
         self.sel.reset()
         self.next_step()
         return True
@@ -402,7 +472,7 @@ class GameScreen(Screen[None]):
         if self.session.state.is_over:
             return False
         if not self.session.is_human_turn():
-            self.notify("Wait for your turn.", severity="information", timeout=2)
+            self.notify(_("Wait for your turn."), severity="information", timeout=2)
             return False
         return not self._hidden
 
@@ -436,13 +506,14 @@ class GameScreen(Screen[None]):
         if not self.sel.can("draw"):
             s = self.session
             if self.sel.playable():
-                msg = "You can play a tile, so you may not draw."
+                msg = _("You can play a tile, so you may not draw.")
             elif s.view()["bazaar_size"] == 0:
-                msg = "The bazaar is empty."
+                msg = _("The bazaar is empty.")
             else:
-                msg = "You may not draw now: the last tiles of the bazaar stay there."
+                msg = _("You may not draw now: the last tiles of the bazaar stay there.")
             self.app.ring()  # type: ignore[attr-defined]
-            self.notify(msg, title="No drawing", severity="warning")
+            # TRANSLATORS: the title of a notice: drawing from the bazaar is refused
+            self.notify(msg, title=_("No drawing"), severity="warning")
             return
         self.apply_move(rules.DRAW)
 
@@ -450,10 +521,14 @@ class GameScreen(Screen[None]):
         if not self._my_turn():
             return
         if not self.sel.can("pass"):
-            msg = ("You can play a tile, so you may not pass." if self.sel.playable()
-                   else "You can still draw from the bazaar (d).")
+            if self.sel.playable():
+                msg = _("You can play a tile, so you may not pass.")
+            else:
+                # TRANSLATORS: a notice; (d) is the key that draws
+                msg = _("You can still draw from the bazaar (d).")
             self.app.ring()  # type: ignore[attr-defined]
-            self.notify(msg, title="No passing", severity="warning")
+            # TRANSLATORS: the title of a notice: passing is refused
+            self.notify(msg, title=_("No passing"), severity="warning")
             return
         self.apply_move(rules.PASS)
 
@@ -461,14 +536,14 @@ class GameScreen(Screen[None]):
         if not self._my_turn():
             return
         if not self.sel.rotate():
-            self.notify("This tile fits here only one way.", timeout=2)
+            self.notify(_("This tile fits here only one way."), timeout=2)
         self.redraw_choice()
 
     def action_close_arm(self) -> None:
         if not self._my_turn():
             return
         if not self.sel.toggle_close():
-            self.notify("Only a double laid on an arm can close it.", timeout=3)
+            self.notify(_("Only a double laid on an arm can close it."), timeout=3)
         self.redraw_choice()
 
     def action_mark(self) -> None:
@@ -476,13 +551,15 @@ class GameScreen(Screen[None]):
             return
         what = self.sel.toggle_mark()
         if what == "not-double":
-            self.notify("Only doubles can be played together, one per arm.", timeout=3)
+            self.notify(_("Only doubles can be played together, one per arm."), timeout=3)
         elif what == "centre":
-            self.notify("The centre double opens the round alone.", timeout=3)
+            self.notify(_("The centre double opens the round alone."), timeout=3)
         elif what == "no-arm":
             tile = self.sel.current_tile() or (0, 0)
-            self.notify(f"{tile_text(tile)} fits no arm: no open arm ends in {tile[0]}.",
-                        timeout=4)
+            # TRANSLATORS: a notice in Spider: {tile} is a double such as 3-3, {number} its
+            # number
+            self.notify(_("{tile} fits no arm: no open arm ends in {number}.").format(
+                tile=tile_text(tile), number=tile[0]), timeout=4)
         self.redraw_choice()
 
     def action_hint(self) -> None:
@@ -491,9 +568,9 @@ class GameScreen(Screen[None]):
         if self.is_duel() or not self._my_turn():
             return
         if len(self.session.state.legal_moves()) < 2:
-            self.notify("There is only one move to make here.", title="Coach", timeout=3)
+            self.notify(_("There is only one move to make here."), title=_("Coach"), timeout=3)
             return
-        self.notify("The coach is thinking…", title="Coach", timeout=2)
+        self.notify(_("The coach is thinking…"), title=_("Coach"), timeout=2)
         self.coach_hint(self._turn)
 
     @work(exclusive=True, group="coach")
@@ -578,7 +655,9 @@ class GameScreen(Screen[None]):
         self.redraw_choice()
 
     def on_board_view_panned(self, message: BoardView.Panned) -> None:
-        text = f"more {message.more}" if message.more else ""
+        # TRANSLATORS: at the right of the hint line: the arrows (↑↓←→) point where more of
+        # the table is out of view; keep it short
+        text = _("more {arrows}").format(arrows=message.more) if message.more else ""
         if text != getattr(self, "_legend_text", None):  # its width follows the text
             self._legend_text = text
             self.query_one("#legend", Static).update(text)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Static
 
+from tui_domino.i18n import _
+from tui_domino.ui.keys import Key
 from tui_domino.ui.plain import assemble, plain
 
 
@@ -16,9 +17,11 @@ class HandoverScreen(ModalScreen[str | None]):
     match is saved; Continue hands over again)."""
 
     BINDINGS = [
-        Binding("enter", "ready", "Ready", key_display="⏎"),
-        Binding("escape", "menu", "Menu"),
-        Binding("q", "menu", "Menu", show=False),
+        # TRANSLATORS: the footer: the next player is at the keyboard
+        Key("enter", "ready", "Ready", key_display="⏎"),
+        # TRANSLATORS: the footer: back to the main menu
+        Key("escape", "menu", "Menu"),
+        Key("q", "menu", "Menu", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -36,9 +39,14 @@ class HandoverScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(assemble((self.player_name, "bold"), ", your turn."))
-            yield Static("The other player looks away.", classes="dim")
-            yield Button(plain(f"Show {self.player_name}'s hand"), variant="primary")
+            # TRANSLATORS: {name} is the next player's name as given, shown in bold
+            before, _name, after = _("{name}, your turn.").partition("{name}")
+            yield Static(assemble(before, (self.player_name, "bold"), after))
+            yield Static(_("The other player looks away."), classes="dim")
+            # TRANSLATORS: a button; {name} is a player's name as given ("Show the hand:
+            # {name}" spares declining it)
+            yield Button(plain(_("Show {name}'s hand").format(name=self.player_name)),
+                         variant="primary")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

@@ -5,22 +5,24 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
 from tui_domino import rules
+from tui_domino.i18n import _
 from tui_domino.ui.contrast import muted_of
+from tui_domino.ui.keys import Key
 from tui_domino.ui.plain import plain
-from tui_domino.ui.session import VARIANT_TITLES, Session, agree
+from tui_domino.ui.session import VARIANT_TITLES, Session
 
 
 class MatchOverScreen(Screen[None]):
     BINDINGS = [
-        Binding("n", "again", "New match"),
-        Binding("escape", "menu", "Menu"),
-        Binding("q", "menu", "Menu", show=False),
+        Key("n", "again", "New match"),
+        # TRANSLATORS: the footer: back to the main menu
+        Key("escape", "menu", "Menu"),
+        Key("q", "menu", "Menu", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -44,13 +46,23 @@ class MatchOverScreen(Screen[None]):
         quiet = muted_of(self, "background")
         winner = m.winner
         if winner is not None:
-            title.append(f"{agree(names[winner], 'wins', 'win')} the match!\n", style="bold")
+            name = names[winner]
+            if name.strip().casefold() == "you":
+                won = _("You win the match!")
+            else:
+                # TRANSLATORS: {name} is a player's name as given
+                won = _("{name} wins the match!").format(name=name)
+            title.append(won + "\n", style="bold")
         if s.variant == "spider":
-            title.append(f"Points charged, limit {m.target}.\n", style=quiet)
+            # TRANSLATORS: Spider's points are charged (a cost); the match ends at the limit
+            title.append(_("Points charged, limit {limit}.").format(limit=m.target) + "\n",
+                         style=quiet)
         else:
-            title.append(f"Target {m.target}.\n", style=quiet)
+            # TRANSLATORS: the points that win the match
+            title.append(_("Target {target}.").format(target=m.target) + "\n", style=quiet)
         table = Table(box=None, padding=(0, 2))
-        table.add_column("Round", justify="left")
+        # TRANSLATORS: the heading of the column of round numbers
+        table.add_column(_("Round"), justify="left")
         for n in names:
             table.add_column(plain(n[:14]), justify="right")
         rounds = [*m.past, rules.RoundSummary(round=m.round_no, points=s.state.points,
@@ -58,14 +70,16 @@ class MatchOverScreen(Screen[None]):
                                               end_reason=s.state.end_reason)]
         for r in rounds:
             table.add_row(str(r["round"]), *(str(p) for p in r["points"]))
-        table.add_row("Total", *(str(t) for t in m.totals), style="bold")
+        # TRANSLATORS: the row of the match's totals
+        table.add_row(_("Total"), *(str(t) for t in m.totals), style="bold")
         with Vertical() as box:
-            box.border_title = f"{VARIANT_TITLES[s.variant]}: match over"
+            # TRANSLATORS: a box's title; {game} is the game's name, "Triominos: match over"
+            box.border_title = _("{game}: match over").format(game=_(VARIANT_TITLES[s.variant]))
             yield Static(title)
             yield Center(Static(table))
             with Horizontal(id="buttons"):
-                yield Button("New match", id="again", variant="primary", compact=True)
-                yield Button("Main menu", id="menu", compact=True)
+                yield Button(_("New match"), id="again", variant="primary", compact=True)
+                yield Button(_("Main menu"), id="menu", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:

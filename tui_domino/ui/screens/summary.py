@@ -7,14 +7,15 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from tui_domino.i18n import _, ngettext
 from tui_domino.ui.contrast import muted_of
+from tui_domino.ui.keys import Key
 from tui_domino.ui.plain import plain
-from tui_domino.ui.session import Session, count, hand_pips, tile_text
+from tui_domino.ui.session import Session, hand_pips, reason_words, tile_text
 
 if TYPE_CHECKING:
     from tui_domino.history.records import RoundRecord
@@ -29,7 +30,8 @@ def summary_table(session: Session) -> Table:
     table.add_column("", max_width=36)
     for name in names:
         table.add_column(plain(name[:12]), justify="right", no_wrap=True)
-    counted = ("tiles played", "drawing", "passing", "hexagon", "bridge")
+    # the rows that say how many times too (as round_lines names them, in the language in use)
+    counted = {reason_words(r) for r in ("tile", "draw", "pass", "hexagon", "bridge")}
 
     def points(p: int) -> str:
         # Spider's points are charged, a cost: no plus sign to read as a gain
@@ -45,12 +47,17 @@ def summary_table(session: Session) -> Table:
             else:
                 cells.append(points(p))
         table.add_row(plain(what), *(plain(c) for c in cells))
+    # TRANSLATORS: a row of the round summary (at most 36 characters): Spider's points are
+    # charged, a cost
+    this_round = _("this round (charged)") if spider else _("this round")
     table.add_row(
-        Text("this round" + (" (charged)" if spider else ""), style="bold"),
+        Text(this_round, style="bold"),
         *(Text(str(p), style="bold") for p in state.points),
     )
     table.add_row(
-        Text("match total", style="bold"), *(Text(str(t), style="bold") for t in match.totals)
+        # TRANSLATORS: a row of the round summary (at most 36 characters)
+        Text(_("match total"), style="bold"),
+        *(Text(str(t), style="bold") for t in match.totals)
     )
     return table
 
@@ -61,22 +68,36 @@ def summary_text(session: Session, quiet: str = "dim") -> Text:
     names = [s.name for s in session.seats]
     t = Text()
     if state.winner is None:
-        how = "The round is blocked" if state.end_reason == "blocked" else "The round is over"
-        t.append(f"{how}: a tie, nobody wins it.\n", style="bold")
+        if state.end_reason == "blocked":
+            how = _("The round is blocked: a tie, nobody wins it.")
+        else:
+            how = _("The round is over: a tie, nobody wins it.")
     elif state.end_reason == "blocked":
-        t.append(f"The round is blocked: {names[state.winner]} won it.\n", style="bold")
+        # TRANSLATORS: {name} is a player's name as given ("…: the winner is {name}" spares
+        # a verb agreeing with it)
+        how = _("The round is blocked: {name} won it.").format(name=names[state.winner])
     else:
-        t.append(f"{names[state.winner]} played the last tile and won the round.\n", style="bold")
+        # TRANSLATORS: {name} is a player's name as given
+        how = _("{name} played the last tile and won the round.").format(
+            name=names[state.winner])
+    t.append(how + "\n", style="bold")
     hands = state.hands
-    unit = "point" if session.variant == "triominos" else "pip"
-    t.append("Left in hand:\n", style=quiet)
+    # TRANSLATORS: the round summary: the tiles each player still holds are listed below
+    t.append(_("Left in hand:") + "\n", style=quiet)
     for p in (0, 1):
-        tiles = " ".join(tile_text(x) for x in hands[p]) or "nothing"
+        # TRANSLATORS: the round summary: a player holds no tile
+        tiles = " ".join(tile_text(x) for x in hands[p]) or _("nothing")
         t.append(f"  {names[p][:12]:<12} ", style="bold")
         t.append(f"{tiles}")
-        n = len(hands[p])
-        t.append(f" · {count(n, 'tile')}, {count(hand_pips(hands[p]), unit)}\n",
-                 style=quiet)
+        n, value = len(hands[p]), hand_pips(hands[p])
+        if session.variant == "triominos":
+            worth = ngettext("{n} point", "{n} points", value).format(n=value)
+        else:
+            # TRANSLATORS: the pips of the tiles a player holds
+            worth = ngettext("{n} pip", "{n} pips", value).format(n=value)
+        # the hand's size and worth: two numbers, each with its own plural
+        tiles_n = ngettext("{n} tile", "{n} tiles", n).format(n=n)
+        t.append(f" · {tiles_n}, {worth}\n", style=quiet)
     return t
 
 
@@ -84,9 +105,11 @@ class RoundSummary(ModalScreen[str]):
     """Shows the round's scoring; Enter goes on."""
 
     BINDINGS = [
-        Binding("enter", "next", "Continue", key_display="⏎"),
-        Binding("escape", "look", "The table"),
-        Binding("v", "review", "Review"),
+        Key("enter", "next", "Continue", key_display="⏎"),
+        # TRANSLATORS: the footer: back to the table as the round left it
+        Key("escape", "look", "The table"),
+        # TRANSLATORS: the footer: the coach's review of the round
+        Key("v", "review", "Review"),
     ]
 
     DEFAULT_CSS = """
@@ -108,19 +131,24 @@ class RoundSummary(ModalScreen[str]):
         s = self.session
         over = s.match.is_over
         with Vertical() as box:
-            box.border_title = f"Round {s.match.round_no} is over"
+            box.border_title = _("Round {number} is over").format(number=s.match.round_no)
             with VerticalScroll():
                 yield Static(summary_text(s, muted_of(self, "panel")))
                 yield Static(summary_table(s))
                 rec = self._record()
                 if rec is not None:
-                    yield Static(f"Hints used this round: {rec.get('hints', 0)} · "
-                                 f"moves taken back: {rec.get('take_backs', 0)}", id="hints")
-            label = "See the result" if over else "Next round"
+                    # TRANSLATORS: the round summary: how many times the coach's hint was
+                    # asked for, and how many moves were taken back
+                    yield Static(_("Hints used this round: {hints} · moves taken back: "
+                                   "{take_backs}").format(hints=rec.get("hints", 0),
+                                                          take_backs=rec.get("take_backs", 0)),
+                                 id="hints")
+            label = _("See the result") if over else _("Next round")
             with Horizontal(id="buttons"):
                 yield Button(label, id="next", variant="primary", compact=True)
                 if rec is not None:
-                    yield Button("Review", id="review", compact=True)
+                    # TRANSLATORS: a button: the coach's review of the round
+                    yield Button(_("Review"), id="review", compact=True)
 
     def on_mount(self) -> None:
         self.query_one(Button).focus()

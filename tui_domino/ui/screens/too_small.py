@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from rich.markup import escape
 from textual.app import ComposeResult
 from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from tui_domino.i18n import _
 
 
 class TooSmallScreen(ModalScreen[None]):
@@ -23,8 +26,11 @@ class TooSmallScreen(ModalScreen[None]):
     def show_size(self, width: int, height: int) -> None:
         w, h = self.need
         self.query_one("#msg", Static).update(
-            f"[b]Please enlarge the terminal[/b]\n\nThe game needs {w}×{h};\n"
-            f"this one is {width}×{height}."
+            "[b]" + escape(_("Please enlarge the terminal")) + "[/b]\n\n"
+            # TRANSLATORS: {need} and {size} are terminal sizes in columns × lines, "80×24";
+            # the terminal is small: keep the line break and the lines short
+            + escape(_("The game needs {need};\nthis one is {size}.").format(
+                need=f"{w}×{h}", size=f"{width}×{height}"))
         )
 
     def on_mount(self) -> None:

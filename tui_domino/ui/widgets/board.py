@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from rich.segment import Segment
 from rich.style import Style
-from textual.binding import Binding
 from textual.events import Click
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -22,6 +21,7 @@ from textual.strip import Strip
 
 from tui_domino.ui.drawing.canvas import Canvas
 from tui_domino.ui.drawing.table import Layout
+from tui_domino.ui.keys import Key
 from tui_domino.ui.widgets.canvas_lines import StyleBook, canvas_strip, component_classes
 
 
@@ -31,7 +31,8 @@ class BoardView(ScrollView, can_focus=True):
     COMPONENT_CLASSES = component_classes("board")
 
     BINDINGS = [
-        Binding("z", "recentre", "Recentre", show=False),
+        # TRANSLATORS: the keys panel: bring the table's middle back into view
+        Key("z", "recentre", "Recentre", show=False),
     ]
 
     DEFAULT_CSS = """
