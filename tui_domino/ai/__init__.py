@@ -13,17 +13,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from tui_domino.i18n import N_
+
 Choose = Callable[..., "Move"]
 
 # The strengths, weakest first (``PLAYERS`` has exactly these keys: a test checks it).
 NAMES: tuple[str, ...] = ("random", "easy", "greedy", "normal", "hard")
 
+# The words are marked for translation (N_) and translated where a menu shows them, _(word).
 MENU: tuple[tuple[str, str], ...] = (
-    ("random", "random moves"),
-    ("easy", "easy"),
-    ("greedy", "greedy: heaviest tile, best score"),
-    ("normal", "normal"),
-    ("hard", "hard: searches ahead"),
+    # TRANSLATORS: the computer's strengths, shown after "Computer, " in New game's
+    # choice of opponent.
+    ("random", N_("random moves")),
+    ("easy", N_("easy")),
+    ("greedy", N_("greedy: heaviest tile, best score")),
+    ("normal", N_("normal")),
+    ("hard", N_("hard: searches ahead")),
 )
 
 # Strengths whose thinking is a search: run in a separate process, never in the UI's.

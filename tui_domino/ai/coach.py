@@ -21,10 +21,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypedDict, cast
 
-from tui_domino import rules
+from tui_domino import i18n, rules
 from tui_domino.ai import classic_search, search
 from tui_domino.ai.inference import Knowledge, knowledge
 from tui_domino.ai.simulation import Sim, Variant, variant_of
+from tui_domino.i18n import N_, _, ngettext, pgettext
 from tui_domino.rules.types import HistoryRecord, MoveJSON, SeatView
 
 # What a hint or one move of a review may spend: iterations, and a wall-clock cap in ms.
@@ -139,7 +140,7 @@ def _forced_value(var: Variant, base: Sim, know: Knowledge, rng: random.Random,
     playout = search.PLAYOUTS.get(var.name)
     move = base.legal()[0]
     total = 0.0
-    for _ in range(FORCED_PLAYOUTS):
+    for _playout in range(FORCED_PLAYOUTS):
         sim = base.clone()
         oh, bz = know.sample(rng)
         var.deal_hidden(sim, 1 - me, oh, bz)
@@ -162,7 +163,26 @@ def rank_json(view: SeatView, seed: int, iterations: int | None = None, ms: floa
 
 # -- words --------------------------------------------------------------------------------------
 
-ARMS = {"N": "North", "E": "East", "S": "South", "W": "West", "center": "centre"}
+# The words are marked for translation (N_) and translated where they are shown, _(word).
+# TRANSLATORS: Spider's arms, named after the tile laid on one ("5-5 North, closed").
+ARMS = {"N": N_("North"), "E": N_("East"), "S": N_("South"), "W": N_("West"),
+        "center": N_("centre")}
+# A classic tile laid at an end of the line, or opening it.
+ENDS = {
+    # TRANSLATORS: a classic move: {tile} laid at the left end of the line ("6-4").
+    "left": N_("{tile} on the left"),
+    # TRANSLATORS: a classic move: {tile} laid at the right end of the line ("6-4").
+    "right": N_("{tile} on the right"),
+    # TRANSLATORS: a classic move: {tile} laid first, opening the line.
+    "center": N_("{tile} to open"),
+}
+# The marks of a judgement (``mark_of``; kept as they are in a review's record).
+MARK_WORDS = {
+    # TRANSLATORS: the coach's marks of a move that cost points: a mistake (the larger
+    # loss) and an inaccuracy (the smaller).
+    "mistake": N_("mistake"),
+    "inaccuracy": N_("inaccuracy"),
+}
 
 
 def _tile(t: Iterable[int]) -> str:
@@ -174,24 +194,46 @@ def describe(move: rules.Move | MoveJSON) -> str:
     d = move.to_json() if isinstance(move, rules.Move) else move
     kind = d.get("kind")
     if kind == "draw":
-        return "draw"
+        # TRANSLATORS: a move, drawing a tile from the bazaar ("Ann: draw", "Best: draw").
+        return pgettext("move", "draw")
     if kind == "pass":
-        return "pass"
+        # TRANSLATORS: a move, passing the turn ("Ann: pass", "Best: pass").
+        return pgettext("move", "pass")
     if "placements" in d:
         parts = []
         for p in d["placements"]:
-            where = "in the centre" if p["arm"] == "center" else ARMS.get(p["arm"], p["arm"])
-            parts.append(f"{_tile(p['tile'])} {where}{', closed' if p.get('close') else ''}")
+            tile, closed = _tile(p["tile"]), bool(p.get("close"))
+            if p["arm"] == "center":
+                # TRANSLATORS: a Spider move: {tile} laid on the centre ("3-3").
+                text = (_("{tile} in the centre, closed") if closed
+                        else _("{tile} in the centre"))
+            else:
+                # TRANSLATORS: a Spider move: {tile} ("5-5") laid on the arm {arm} (North,
+                # East, South, West), which it closes.
+                text = _("{tile} {arm}, closed") if closed else _("{tile} {arm}")
+            arm = ARMS.get(p["arm"])
+            parts.append(text.format(tile=tile, arm=_(arm) if arm else p["arm"]))
         return " + ".join(parts)
     if "end" in d:
-        return f"{_tile(d['tile'])} " + ("to open" if d["end"] == "center"
-                                         else f"on the {d['end']}")
+        end = ENDS.get(d["end"])
+        if end is None:  # not an end of the game's
+            return f"{_tile(d['tile'])} on the {d['end']}"
+        return _(end).format(tile=_tile(d["tile"]))
     cell = d.get("cell") or (0, 0)
-    return f"{_tile(d.get('corners') or d.get('tile') or ())} at {cell[0]},{cell[1]}"
+    # TRANSLATORS: a Triominos move: {tile} ("1-2-3") laid on the board's cell {row},{col}.
+    return _("{tile} at {row},{col}").format(
+        tile=_tile(d.get("corners") or d.get("tile") or ()), row=cell[0], col=cell[1])
 
 
 def points_text(x: float) -> str:
-    return f"{x:+.1f}"
+    """Expected points with their sign, as the language writes a decimal: "+3.1"."""
+    return i18n.decimal(x, sign=True)
+
+
+def mark_word(mark: str) -> str:
+    """A judgement's mark ("mistake", "inaccuracy") in the language in use."""
+    word = MARK_WORDS.get(mark)
+    return _(word) if word else mark
 
 
 def hint_line(ranked: Sequence[Ranked | RankedJSON], count: int = 3) -> str:
@@ -200,7 +242,10 @@ def hint_line(ranked: Sequence[Ranked | RankedJSON], count: int = 3) -> str:
     for r in ranked[:count]:
         move, expected = (r.move, r.expected) if isinstance(r, Ranked) else (
             r["move"], r["expected"])
-        parts.append(f"{describe(move)}: {points_text(expected)}")
+        # TRANSLATORS: one move of the coach's hint and the points it is expected to bring
+        # ("6-4 on the right: +3.1"); the hint lists up to three, separated by "; ".
+        parts.append(_("{move}: {points}").format(move=describe(move),
+                                                 points=points_text(expected)))
     return "; ".join(parts)
 
 
@@ -403,21 +448,61 @@ def review_round(state: rules.RoundState, moves: Sequence[HistoryRecord],
     return out
 
 
-def summary(judgements: list[Judgement], player: int, who: str = "your") -> str:
-    """"your choices cost about 9 points this round; biggest: move 7"."""
+def summary(judgements: list[Judgement], player: int, who: str = "your", *,
+            name: str | None = None) -> str:
+    """"Your choices cost about 9 points this round; biggest: move 7", in the language in
+    use: the player of this terminal's, or those of the player ``name`` ("Ann's choices
+    cost ..."). ``who`` is the older way to say whose: "your", or a name's possessive
+    ("Ann's")."""
+    if name is None and who != "your":
+        name = who.removesuffix("'s")
     mine = [j for j in judgements if j.player == player]
     if not mine:
-        return f"{who} had no choice to make this round".capitalize()
+        if name is None:
+            # TRANSLATORS: the coach's review of a round where the player had no choice to
+            # make (every move was forced). The English reads "Your had" by a slip of the
+            # code: translate it as "You had no choice to make this round".
+            return _("Your had no choice to make this round")
+        # TRANSLATORS: the coach's review of a round where the player {name} had no choice
+        # to make (every move was forced): "Ann had no choice to make this round".
+        return _upper_first(_("{name}'s had no choice to make this round").format(name=name))
     cost = sum(j.loss for j in mine)
     worst = max(mine, key=lambda j: j.loss)
     n = round(cost)
-    text = f"{who} choices cost about {n} point{'' if n == 1 else 's'} this round"
-    if worst.loss >= 0.5:
-        text += f"; biggest: move {worst.index + 1}"
+    move = worst.index + 1
+    if name is None and worst.loss >= 0.5:
+        # TRANSLATORS: the coach's review of a round: what the player's choices cost in all
+        # (about {n} points, {n} a whole number), and the number of the move that cost most.
+        text = ngettext("Your choices cost about {n} point this round; biggest: move {move}",
+                        "Your choices cost about {n} points this round; biggest: move {move}",
+                        n)
+    elif name is None:
+        # TRANSLATORS: the coach's review of a round where every move the player chose was
+        # the coach's best (the cost, about {n} points, is from rounding).
+        text = ngettext("Your choices cost about {n} point this round: every choice was the "
+                        "coach's",
+                        "Your choices cost about {n} points this round: every choice was the "
+                        "coach's", n)
+    elif worst.loss >= 0.5:
+        # TRANSLATORS: as "Your choices cost about …", for another player, {name}.
+        text = ngettext("{name}'s choices cost about {n} point this round; biggest: move "
+                        "{move}",
+                        "{name}'s choices cost about {n} points this round; biggest: move "
+                        "{move}", n)
     else:
-        text += ": every choice was the coach's"
-    return text[0].upper() + text[1:]
+        # TRANSLATORS: as "Your choices cost about …: every choice was the coach's", for
+        # another player, {name}.
+        text = ngettext("{name}'s choices cost about {n} point this round: every choice was "
+                        "the coach's",
+                        "{name}'s choices cost about {n} points this round: every choice was "
+                        "the coach's", n)
+    return _upper_first(text.format(n=n, move=move, name=name))
+
+
+def _upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 __all__ = ["MARKS", "BadView", "Judgement", "Ranked", "check_view", "choices", "describe",
-           "hint_line", "judge", "mark_of", "rank", "rank_json", "review_round", "summary"]
+           "hint_line", "judge", "mark_of", "mark_word", "points_text", "rank", "rank_json",
+           "review_round", "summary"]

@@ -15,7 +15,9 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
+from tui_domino import i18n
 from tui_domino.history import db as hdb
+from tui_domino.i18n import _, ngettext
 
 Z95 = 1.959963984540054
 
@@ -83,7 +85,7 @@ def compute(db: sqlite3.Connection, variant: str | None = None,
     st = Stats(variant, opponent)
     summary = hdb.stats_summary(db, variant, opponent)
     streak = 0
-    for _, won in summary["matches"]:
+    for _match, won in summary["matches"]:
         st.matches += 1
         if won:
             st.matches_won += 1
@@ -119,7 +121,9 @@ def chart(periods: list[tuple[str, float, int]], width: int = 40, rows: int = 8)
     if not shown:
         return []
     top = max(c for _, c, _ in shown)
-    return [f"{p:<10} {bar(c, top, width):<{width}} {c:5.1f} ({n})" for p, c, n in shown]
+    # (the period as the history keys it, ISO: "2025-03", "2025-03-04")
+    return [f"{p:<10} {bar(c, top, width):<{width}} {i18n.decimal(c):>5} ({n})"
+            for p, c, n in shown]
 
 
 def pct(x: float) -> str:
@@ -127,22 +131,37 @@ def pct(x: float) -> str:
 
 
 def lines(st: Stats) -> list[str]:
-    """The statistics as lines of text (the screen's and the command line's)."""
+    """The statistics as lines of text (the screen's and the command line's), in the
+    language in use: a label, then its figures, the figures aligned in a column."""
     m, ml, mh = st.match_rate
     r, rl, rh = st.round_rate
+    # TRANSLATORS: matches (or rounds) won of all those played, the share won, and the 95%
+    # confidence interval of that share ("12 of 20: 60% (95% interval 39% to 78%)").
+    rate = _("{won} of {n}: {rate} (95% interval {low} to {high})")
     best = "–" if st.best_round is None else f"{st.best_round:+d}"
-    out = [
-        f"Matches won   {st.matches_won} of {st.matches}: {pct(m)} "
-        f"(95% interval {pct(ml)} to {pct(mh)})",
-        f"Rounds won    {st.rounds_won:g} of {st.rounds}: {pct(r)} "
-        f"(95% interval {pct(rl)} to {pct(rh)})",
-        f"Mean margin   {st.mean_margin:+.1f} points a round",
-        f"Best round    {best}" + (f" (match {st.best_round_at[0]}, round "
-                                   f"{st.best_round_at[1]})" if st.best_round_at else ""),
-        f"Longest run   {st.longest_streak} match{'' if st.longest_streak == 1 else 'es'} won "
-        "in a row",
+    if st.best_round_at:
+        # TRANSLATORS: the best round's margin ("+35"), then which match and round it was.
+        best = _("{best} (match {match}, round {round})").format(
+            best=best, match=st.best_round_at[0], round=st.best_round_at[1])
+    half = st.rounds_won != int(st.rounds_won)  # a tied round counts half
+    rows = [
+        # TRANSLATORS: the statistics' labels, left of their figures (which line up after
+        # the longest label).
+        (_("Matches won"), rate.format(won=st.matches_won, n=st.matches, rate=pct(m),
+                                       low=pct(ml), high=pct(mh))),
+        (_("Rounds won"), rate.format(won=i18n.decimal(st.rounds_won, digits=1 if half else 0),
+                                      n=st.rounds, rate=pct(r), low=pct(rl), high=pct(rh))),
+        # TRANSLATORS: the mean margin of a round (his points less the other's).
+        (_("Mean margin"),
+         # TRANSLATORS: {margin} is a decimal number with its sign ("+3.5").
+         _("{margin} points a round").format(margin=i18n.decimal(st.mean_margin, sign=True))),
+        (_("Best round"), best),
+        # TRANSLATORS: the longest run of matches won one after another.
+        (_("Longest run"), ngettext("{n} match won in a row", "{n} matches won in a row",
+                                    st.longest_streak).format(n=st.longest_streak)),
     ]
-    return out
+    width = max(len(label) for label, _figures in rows) + 3
+    return [f"{label:<{width}}{figures}" for label, figures in rows]
 
 
 __all__ = ["Stats", "bar", "chart", "compute", "lines", "wilson"]

@@ -24,11 +24,13 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from tui_domino import i18n, rules
+from tui_domino.i18n import _
 from tui_domino.terminal import is_terminal
 from tui_domino.text import visible
 from tui_domino.ui import storage
 from tui_domino.ui.ascii import AsciiFilter, key_words
 from tui_domino.ui.contrast import muted, readable_variables
+from tui_domino.ui.keys import Key
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.screens.menu import MenuScreen
 from tui_domino.ui.screens.too_small import TooSmallScreen
@@ -56,7 +58,7 @@ class DominoApp(App[None]):
     TITLE = "tui-domino"
     CSS_PATH = "app.tcss"
     ENABLE_COMMAND_PALETTE = True
-    BINDINGS = [Binding("question_mark", "help", "Help", key_display="?", show=False)]
+    BINDINGS = [Key("question_mark", "help", "Help", key_display="?", show=False)]
     # Whether this game may listen on a port or connect to an address (the menu's Network
     # duel). Not in an SSH visitor's game: the server is no stepping stone to its network.
     NETWORK_DUELS = True
@@ -74,6 +76,7 @@ class DominoApp(App[None]):
         without ``settings`` they are read here, and so is what was wrong."""
         super().__init__()
         if settings is None:
+            i18n.use(None)  # what is wrong with the settings is told in the environment's
             settings, settings_problem = storage.load_settings()
         self.settings = settings
         self.settings_problem = settings_problem
@@ -222,12 +225,13 @@ class DominoApp(App[None]):
         try:
             session = Session.load_saved()
         except storage.SaveError as exc:
-            self.notify(str(exc), title="Saved match unreadable", severity="error", timeout=12)
+            self.notify(str(exc), title=_("Saved match unreadable"), severity="error",
+                        timeout=12)
             if isinstance(self.screen, MenuScreen):
                 self.screen.fill()
             return
         if session is None:
-            self.notify("There is no saved match.", title="Continue")
+            self.notify(_("There is no saved match."), title=_("Continue"))
             return
         session.autosave = self.autosave
         self._show_game(session)
@@ -330,44 +334,52 @@ class DominoApp(App[None]):
             for title, help_text, callback in duel_commands():
                 yield SystemCommand(title, help_text, callback)
         elif isinstance(screen, GameScreen):
-            yield SystemCommand("Play", "Play the selected tile at the selected place",
+            # TRANSLATORS: the command palette's commands (Ctrl+P), a short title and a line
+            # on what it does, each: play the chosen tile.
+            yield SystemCommand(_("Play"), _("Play the selected tile at the selected place"),
                                 screen.action_play)
-            yield SystemCommand("Draw", "Draw a tile from the bazaar", screen.action_draw)
-            yield SystemCommand("Pass", "Pass when nothing fits", screen.action_pass_turn)
-            yield SystemCommand("Recentre", "Recentre the table on the play",
+            yield SystemCommand(_("Draw"), _("Draw a tile from the bazaar"), screen.action_draw)
+            yield SystemCommand(_("Pass"), _("Pass when nothing fits"), screen.action_pass_turn)
+            yield SystemCommand(_("Recentre"), _("Recentre the table on the play"),
                                 screen.action_recentre)
-            yield SystemCommand("Hint", "The coach's best moves from what you see (h)",
+            # TRANSLATORS: h is the key, kept as it is.
+            yield SystemCommand(_("Hint"), _("The coach's best moves from what you see (h)"),
                                 screen.action_hint)
-            yield SystemCommand("Rules", "The rules and keys of this game", screen.action_help)
-            yield SystemCommand("Main menu", "Leave the table (the match is saved)",
+            yield SystemCommand(_("Rules"), _("The rules and keys of this game"),
+                                screen.action_help)
+            yield SystemCommand(_("Main menu"), _("Leave the table (the match is saved)"),
                                 screen.action_menu)
             if screen.session.variant == "triominos":
-                yield SystemCommand("Rotate", "Turn the triomino", screen.action_rotate)
+                yield SystemCommand(_("Rotate"), _("Turn the triomino"), screen.action_rotate)
             if screen.session.variant == "spider":
-                yield SystemCommand("Close arm", "Close the arm with this double",
+                yield SystemCommand(_("Close arm"), _("Close the arm with this double"),
                                     screen.action_close_arm)
-                yield SystemCommand("Add double", "Play this double with others",
+                yield SystemCommand(_("Add double"), _("Play this double with others"),
                                     screen.action_mark)
         else:
-            yield SystemCommand("New game", "Start a new match",
+            yield SystemCommand(_("New game"), _("Start a new match"),
                                 lambda: self.push_screen(NewGameScreen()))
-            yield SystemCommand("Continue", "Resume the saved match", self.continue_match)
-            yield SystemCommand("Rules", "How each game is played",
+            yield SystemCommand(_("Continue"), _("Resume the saved match"), self.continue_match)
+            yield SystemCommand(_("Rules"), _("How each game is played"),
                                 lambda: self.push_screen(HelpScreen()))
-            yield SystemCommand("History", "Every match played, its rounds and reviews",
+            yield SystemCommand(_("History"), _("Every match played, its rounds and reviews"),
                                 self.show_history)
-            yield SystemCommand("Statistics", "Wins, margins and the coach's figures",
+            yield SystemCommand(_("Statistics"), _("Wins, margins and the coach's figures"),
                                 self.show_stats)
-        yield SystemCommand("Settings", "Theme, ASCII mode, animations, names",
+        yield SystemCommand(_("Settings"), _("Theme, ASCII mode, animations, names"),
                             lambda: self.push_screen(SettingsScreen()))
-        yield SystemCommand("ASCII mode", "Toggle drawing with plain ASCII characters",
+        yield SystemCommand(_("ASCII mode"), _("Toggle drawing with plain ASCII characters"),
                             self.toggle_ascii)
-        yield SystemCommand("Bell", "Toggle the bell on a refused move and on your turn "
-                            "after a long think", self.toggle_bell)
+        # TRANSLATORS: the terminal's bell (a beep), which the command turns on or off.
+        yield SystemCommand(_("Bell"), _("Toggle the bell on a refused move and on your turn "
+                                         "after a long think"), self.toggle_bell)
         for command in super().get_system_commands(screen):
             if command.title == "Screenshot":  # Textual's saves where there may be no folder
                 yield SystemCommand(
-                    "Screenshot", f"Save a picture of the screen (SVG) in {screenshot_dir()}",
+                    _("Screenshot"),
+                    # TRANSLATORS: {folder} is where the picture is saved.
+                    _("Save a picture of the screen (SVG) in {folder}").format(
+                        folder=screenshot_dir()),
                     lambda: self.set_timer(0.1, self.take_screenshot))  # the palette closes
             else:
                 yield command
@@ -397,12 +409,15 @@ class DominoApp(App[None]):
                     target, n = path.with_name(f"{path.stem}-{n}.svg"), n + 1
                 target.write_text(svg, encoding="utf-8")
             except OSError as exc:
-                self.call_from_thread(
-                    self.notify, f"The screenshot could not be saved in {folder}: "
-                    f"{exc.strerror or exc}", title="Screenshot", severity="error")
+                # TRANSLATORS: {error} is the system's reason, in English.
+                told = _("The screenshot could not be saved in {folder}: {error}").format(
+                    folder=folder, error=exc.strerror or exc)
+                self.call_from_thread(self.notify, told, title=_("Screenshot"),
+                                      severity="error")
                 return
-            self.call_from_thread(self.notify, f"Saved the screen as {target}",
-                                  title="Screenshot", timeout=8)
+            # TRANSLATORS: {path} is the picture's file.
+            self.call_from_thread(self.notify, _("Saved the screen as {path}").format(
+                path=target), title=_("Screenshot"), timeout=8)
 
         self.run_worker(write, thread=True, group="screenshot", exit_on_error=False)
 
@@ -424,14 +439,16 @@ class DominoApp(App[None]):
         self.settings.bell = not self.bell_on()
         with contextlib.suppress(OSError):
             self.settings.save()
-        self.notify("The bell is on." if self.settings.bell else "The bell is off.")
+        self.notify(_("The bell is on.") if self.settings.bell else _("The bell is off."))
 
     def toggle_ascii(self) -> None:
         self.settings.ascii = not self.settings.ascii
         with contextlib.suppress(OSError):
             self.settings.save()
         self.apply_ascii()
-        self.notify("ASCII drawing on." if self.settings.ascii else "Box drawing on.")
+        # TRANSLATORS: the screen is drawn with plain ASCII characters now, or with the
+        # terminal's box-drawing characters.
+        self.notify(_("ASCII drawing on.") if self.settings.ascii else _("Box drawing on."))
 
 
 def _start_resource_tracker() -> None:
@@ -457,9 +474,15 @@ def main_app(
 
     if opponent is not None and opponent != "person" and opponent not in ai.NAMES:
         names = ", ".join([*ai.NAMES, "person"])
-        raise SystemExit(f"unknown opponent {opponent!r}: choose one of {names}")
+        # TRANSLATORS: the command line's error; {names} are the names the option takes
+        # (random, easy, …, person), kept as they are.
+        raise SystemExit(_("unknown opponent {opponent}: choose one of {names}").format(
+            opponent=repr(opponent), names=names))
     if variant is not None and variant not in rules.VARIANTS:
-        raise SystemExit(f"unknown game {variant!r}: choose one of {', '.join(rules.VARIANTS)}")
+        # TRANSLATORS: the command line's error; {names} are the names the option takes
+        # (classic, spider, triominos), kept as they are.
+        raise SystemExit(_("unknown game {variant}: choose one of {names}").format(
+            variant=repr(variant), names=", ".join(rules.VARIANTS)))
     settings, problem = storage.load_settings()
     if ascii_mode is not None:
         settings.ascii = ascii_mode
@@ -479,8 +502,11 @@ def main_app(
         app.call_later(begin)
     app.run()
     if app.crash_path is not None:
-        print(f"\ntui-domino stopped on an error of its own. A report is in {app.crash_path}"
-              " (your saved match is kept: Continue resumes it).", file=sys.stderr)
+        # TRANSLATORS: printed after the game ended on an error of its own; {path} is the
+        # report's file; Continue is the menu's choice of that name.
+        print("\n" + _("tui-domino stopped on an error of its own. A report is in {path} "
+                       "(your saved match is kept: Continue resumes it).").format(
+                           path=app.crash_path), file=sys.stderr)
     return app.return_code or 0
 
 

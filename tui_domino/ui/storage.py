@@ -19,6 +19,7 @@ import msgspec
 
 from tui_domino import ai, env, files, i18n, rules
 from tui_domino.files import quarantine
+from tui_domino.i18n import N_, _
 
 SAVE_NAME = "current-match.json"
 SETTINGS_NAME = "settings.json"
@@ -101,14 +102,18 @@ class Settings(msgspec.Struct, kw_only=True):
         except FileNotFoundError:
             return cls()
         except OSError as exc:
-            raise SettingsError(f"The settings could not be read ({exc}); the defaults are "
-                                "used.") from exc
+            # TRANSLATORS: {error} is the system's reason, in English.
+            raise SettingsError(N_("The settings could not be read ({error}); the defaults "
+                                   "are used."), error=exc) from exc
         try:
             return msgspec.json.decode(data, type=cls, strict=False)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             kept = quarantine(path)
-            raise SettingsError(f"The settings could not be read ({exc}). They were kept "
-                                f"as {kept}; the defaults are used.") from exc
+            # TRANSLATORS: {error} is what is wrong with the file, in English ("Expected
+            # `str`, got `int` - at `$.name`"); {path} is where the file was kept.
+            raise SettingsError(N_("The settings could not be read ({error}). They were kept "
+                                   "as {path}; the defaults are used."),
+                                error=exc, path=kept) from exc
 
     @classmethod
     def load(cls) -> Settings:
@@ -120,7 +125,13 @@ class Settings(msgspec.Struct, kw_only=True):
 
 
 class SettingsError(Exception):
-    """Settings that cannot be read; the message says what was wrong and what was done."""
+    """Settings that cannot be read; the message says what was wrong and what was done, in
+    the language in use when it was raised (``logged``: in English, for the log)."""
+
+    def __init__(self, message: str, **fields: object) -> None:
+        """``message``: a message marked for translation, with ``fields`` in its braces."""
+        super().__init__(_(message).format(**fields))
+        self.logged = message.format(**fields)
 
 
 def load_settings() -> tuple[Settings, str | None]:
@@ -129,7 +140,7 @@ def load_settings() -> tuple[Settings, str | None]:
     try:
         return Settings.read(), None
     except SettingsError as exc:
-        log.warning("%s", exc)
+        log.warning("%s", exc.logged)
         return Settings(), str(exc)
 
 
@@ -161,14 +172,21 @@ def read_save() -> dict[str, object] | None:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(raw, dict) or raw.get("kind") != SAVE_KIND:
-            raise ValueError("it is not a tui-domino saved match")
+            # TRANSLATORS: why the saved match could not be read (the file is another's).
+            raise ValueError(_("it is not a tui-domino saved match"))
         if raw.get("format") != 1:
-            raise ValueError(f"its format {raw.get('format')!r} is not one this version reads")
+            # TRANSLATORS: why the saved match could not be read; {format} is the file's
+            # format number, as written in it.
+            raise ValueError(_("its format {format} is not one this version reads").format(
+                format=repr(raw.get("format"))))
         return raw
     except (OSError, ValueError) as exc:
         kept = quarantine(path)
         raise SaveError(
-            f"The saved match could not be read ({exc}). It was kept as {kept}."
+            # TRANSLATORS: {error} is the reason (the system's in English, or one of the
+            # reasons above); {path} is a file's path
+            _("The saved match could not be read ({error}). It was kept as {path}.")
+            .format(error=exc, path=kept)
         ) from exc
 
 

@@ -7,6 +7,7 @@ rows are there (the newest ``PAGE`` matches of the filter; the count says how ma
 
 from __future__ import annotations
 
+import datetime
 import json
 import sqlite3
 from typing import TYPE_CHECKING
@@ -14,11 +15,13 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui_domino import i18n
+from tui_domino.i18n import N_, _, ngettext, pgettext
+from tui_domino.ui.keys import Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.session import VARIANT_TITLES
 
@@ -42,6 +45,37 @@ def row_text(*cells: str) -> Text:
         out.append(cell.rjust(width) if right else cell.ljust(width))
     return plain(" ".join(out).rstrip())
 GAMES = (None, "classic", "spider", "triominos")
+
+# A game in the list's column of 9 (translated where shown).
+SHORT_TITLES = {
+    # TRANSLATORS: the history's column of the game, 9 columns: Classic dominoes, Domino
+    # Spider, Triominos in a word.
+    "classic": N_("Classic"),
+    "spider": N_("Spider"),
+    "triominos": N_("Triominos"),
+}
+# A game as the filter names it ("classic · Ann"), translated where shown.
+FILTER_WORDS = {
+    # TRANSLATORS: the game the history and the statistics count (key g): classic
+    # dominoes, Domino Spider, Triominos, lowercase.
+    "classic": N_("classic"),
+    "spider": N_("spider"),
+    "triominos": N_("triominos"),
+}
+
+
+def filter_text(variant: str | None, opponent: str | None) -> str:
+    """What a filter counts: "classic · Ann", "all games"."""
+    shown = [_(FILTER_WORDS.get(variant, variant)) if variant else "", opponent or ""]
+    return " · ".join(x for x in shown if x) or _("all games")
+
+
+def when_text(played_at: str) -> str:
+    """When a match was played (its record's time, UTC), as the language writes it."""
+    try:
+        return i18n.when(datetime.datetime.fromisoformat(played_at))
+    except ValueError:
+        return played_at[:16].replace("T", " ")
 
 
 class Filters:
@@ -73,12 +107,14 @@ def _connect() -> sqlite3.Connection:
 
 class HistoryScreen(Filters, Screen[None]):
     BINDINGS = [
-        Binding("enter", "open", "Open", key_display="⏎"),
-        Binding("g", "game", "Game"),
-        Binding("o", "opponent", "Opponent"),
-        Binding("s", "stats", "Statistics"),
-        Binding("x", "export", "Export"),
-        Binding("escape", "close", "Back"),
+        # TRANSLATORS: the history's footer, a short word under each key: open the match,
+        # choose the game, the opponent, the statistics, save the match as a file, back.
+        Key("enter", "open", "Open", key_display="⏎"),
+        Key("g", "game", "Game"),
+        Key("o", "opponent", "Opponent"),
+        Key("s", "stats", "Statistics"),
+        Key("x", "export", "Export"),
+        Key("escape", "close", "Back"),
     ]
 
     DEFAULT_CSS = """
@@ -93,19 +129,34 @@ class HistoryScreen(Filters, Screen[None]):
         self.opponent: str | None = None
         self.opponents: list[str | None] = [None]
         self.ids: list[int] = []
+        self._keep: int | None = None  # the match to choose again when the list is read
         self.loaded = False
 
     def compose(self) -> ComposeResult:
-        yield Static("Reading the history…", id="status")
-        yield Static(row_text("When", "Game", "Players", "Score", "Opponent", "Rounds"),
-                     id="heads")
+        yield Static(_("Reading the history…"), id="status")
+        yield Static(self.heads(), id="heads")
         # one line a match, its columns aligned (a list draws far faster than a data table:
         # the screen opens at once on 10,000 matches)
         yield OptionList(id="matches")
         yield Footer()
 
+    @staticmethod
+    def heads() -> Text:
+        # TRANSLATORS: the heads of the history's columns, cut to 16, 9, 27, 7, 9 and 6
+        # columns: when the match was played, the game, the players, the score, the
+        # opponent, the number of rounds.
+        return row_text(_("When"), _("Game"), _("Players"), _("Score"), _("Opponent"),
+                        _("Rounds"))
+
     def on_mount(self) -> None:
         self.query_one("#matches", OptionList).focus()
+        self.reload()
+
+    def relabel(self) -> None:
+        """The language changed: the heads anew, and the list read again in it (the same
+        match chosen)."""
+        self.query_one("#heads", Static).update(self.heads())
+        self._keep = self.selected_id()
         self.reload()
 
     @work(exclusive=True, group="history", thread=True)
@@ -125,7 +176,8 @@ class HistoryScreen(Filters, Screen[None]):
         self.app.call_from_thread(self._fill, rows, total, opponents)
 
     def _failed(self, exc: Exception) -> None:
-        self.query_one("#status", Static).update(plain(f"The history cannot be read: {exc}"))
+        self.query_one("#status", Static).update(plain(
+            _("The history cannot be read: {error}").format(error=exc)))
 
     def _fill(self, rows: list[MatchRow], total: int, opponents: list[str]) -> None:
         with self.app.batch_update():  # one layout and one frame for the list and its line
@@ -136,9 +188,10 @@ class HistoryScreen(Filters, Screen[None]):
         menu = self.query_one("#matches", OptionList)
         menu.clear_options()
         self.ids = [r.id for r in rows]
+        # (the time as recorded, ISO: the column has 16 places)
         options = [Option(row_text(
             r.played_at[:16].replace("T", " "),
-            VARIANT_TITLES[r.variant].split()[-1] if r.variant != "classic" else "Classic",
+            _(SHORT_TITLES.get(r.variant, r.variant)),
             f"{r.players[0][:12]} – {r.players[1][:12]}", f"{r.totals[0]}–{r.totals[1]}",
             r.opponent, str(r.rounds)), id=str(r.id)) for r in rows]
         # the lines a screen shows at once first, the rest of the page once they are drawn
@@ -146,12 +199,28 @@ class HistoryScreen(Filters, Screen[None]):
         if options[FIRST:]:
             self.call_after_refresh(menu.add_options, options[FIRST:])
         if rows:
-            menu.highlighted = 0
-        what = " · ".join(x for x in (self.variant, self.opponent) if x) or "all games"
-        shown = f", the newest {len(rows)}" if len(rows) < total else ""
-        self.query_one("#status", Static).update(plain(
-            f"{total} match{'' if total == 1 else 'es'} ({what}){shown}. "
-            "g: game, o: opponent."))
+            keep = self.ids.index(self._keep) if self._keep in self.ids else 0
+            if keep < FIRST:
+                menu.highlighted = keep
+            else:  # once its line is there
+                menu.highlighted = 0
+                self.call_after_refresh(setattr, menu, "highlighted", keep)
+        self._keep = None
+        what = filter_text(self.variant, self.opponent)
+        if len(rows) < total:
+            # TRANSLATORS: the history's first line: how many matches the filter counts
+            # ({what}: "all games", "classic · Ann"), of which the list shows the newest
+            # {shown}; g and o are keys.
+            status = ngettext("{n} match ({what}), the newest {shown}. g: game, o: opponent.",
+                              "{n} matches ({what}), the newest {shown}. g: game, o: opponent.",
+                              total).format(n=total, what=what, shown=len(rows))
+        else:
+            # TRANSLATORS: the history's first line: how many matches the filter counts
+            # ({what}: "all games", "classic · Ann"); g and o are keys.
+            status = ngettext("{n} match ({what}). g: game, o: opponent.",
+                              "{n} matches ({what}). g: game, o: opponent.",
+                              total).format(n=total, what=what)
+        self.query_one("#status", Static).update(plain(status))
         self.loaded = True
 
     def selected_id(self) -> int | None:
@@ -202,11 +271,14 @@ def export(screen: Screen[None], match_id: int) -> None:
             path = folder / f"match-{match_id}.json"
             storage.write_json_atomic(path, rec)
         except Exception as exc:
-            screen.app.call_from_thread(screen.notify, f"The match could not be exported: "
-                                        f"{exc}", title="Export", severity="error")
+            screen.app.call_from_thread(
+                screen.notify, _("The match could not be exported: {error}").format(error=exc),
+                title=_("Export"), severity="error")
             return
-        screen.app.call_from_thread(screen.notify, f"Saved the match as {path}",
-                                    title="Export", timeout=8)
+        # TRANSLATORS: {path} is the file the match was written to.
+        screen.app.call_from_thread(screen.notify,
+                                    _("Saved the match as {path}").format(path=path),
+                                    title=_("Export"), timeout=8)
 
     screen.run_worker(write, thread=True, group="export", exit_on_error=False)
 
@@ -215,9 +287,10 @@ class MatchScreen(Screen[None]):
     """One match of the history: its rounds; Enter reviews the chosen one."""
 
     BINDINGS = [
-        Binding("enter", "review", "Review", key_display="⏎"),
-        Binding("x", "export", "Export"),
-        Binding("escape", "close", "Back"),
+        # TRANSLATORS: the footer's key word: the coach's review of the chosen round.
+        Key("enter", "review", "Review", key_display="⏎"),
+        Key("x", "export", "Export"),
+        Key("escape", "close", "Back"),
     ]
 
     DEFAULT_CSS = """
@@ -231,7 +304,7 @@ class MatchScreen(Screen[None]):
         self.record: MatchRecord | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static("Reading the match…", id="head")
+        yield Static(_("Reading the match…"), id="head")
         table: DataTable[str | Text] = DataTable(cursor_type="row")
         yield table
         yield Footer()
@@ -239,6 +312,15 @@ class MatchScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one(DataTable).focus()
         self.load()
+
+    def relabel(self) -> None:
+        """The language changed: the match's words anew, the same round chosen."""
+        if self.record is None:
+            return  # still reading: its words come in the language in use
+        table = self.query_one(DataTable)
+        row = table.cursor_row
+        self._fill(self.record)
+        table.move_cursor(row=row)
 
     @work(exclusive=True, group="match", thread=True)
     def load(self) -> None:
@@ -251,34 +333,52 @@ class MatchScreen(Screen[None]):
             finally:
                 con.close()
         except Exception as exc:
-            self.app.call_from_thread(self.notify, f"The match cannot be read: {exc}",
-                                      severity="error")
+            self.app.call_from_thread(
+                self.notify, _("The match cannot be read: {error}").format(error=exc),
+                severity="error")
             return
         self.app.call_from_thread(self._fill, rec)
 
     def _fill(self, rec: MatchRecord | None) -> None:
         if rec is None:
-            self.query_one("#head", Static).update("This match is no longer in the history.")
+            self.query_one("#head", Static).update(_("This match is no longer in the history."))
             return
         self.record = rec
         names = [p["name"] for p in rec["players"]]
         table = self.query_one(DataTable)
         table.clear(columns=True)
-        table.add_columns("Round", plain(names[0][:14]), plain(names[1][:14]), "Winner",
-                          "Hints", "Your choices cost")
+        # TRANSLATORS: the heads of a match's table of rounds (between them, the two players'
+        # names): the round's number, its winner, the hints asked, what the player's choices
+        # cost by the coach's review.
+        table.add_columns(_("Round"), plain(names[0][:14]), plain(names[1][:14]), _("Winner"),
+                          _("Hints"), _("Your choices cost"))
         for r in rec["rounds"]:
             w = r.get("winner")
             review = r.get("review")
             me = rec.get("me")
-            cost = ("not reviewed" if not review else
-                    f"{sum(j['loss'] for j in review if j['player'] == me):.1f} points"
-                    if me is not None else "reviewed")
+            if not review:
+                # TRANSLATORS: a round the coach has not reviewed (yet).
+                cost = _("not reviewed")
+            elif me is not None:
+                # TRANSLATORS: {points} is a decimal number ("3.5"): the points the player's
+                # choices cost in the round.
+                cost = _("{points} points").format(points=i18n.decimal(
+                    sum(j["loss"] for j in review if j["player"] == me)))
+            else:  # two people at one terminal: no "your"
+                cost = _("reviewed")
+            # TRANSLATORS: the winner of a tied round (in the Winner column).
+            winner: str | Text = pgettext("winner", "tie")
+            if w in (0, 1):
+                winner = plain(names[w][:14])
             table.add_row(str(r["number"]), str(r["points"][0]), str(r["points"][1]),
-                          plain(names[w][:14]) if w in (0, 1) else "tie", str(r["hints"]),
-                          cost)
-        head = (f"{VARIANT_TITLES[rec['variant']]}, {rec['played_at'][:16].replace('T', ' ')}"
-                f": {names[0]} {rec['totals'][0]} – {rec['totals'][1]} {names[1]}. "
-                f"Take-backs {rec['take_backs']}, hints {rec['hints']}.")
+                          winner, str(r["hints"]), cost)
+        # TRANSLATORS: the head of a match in the history: the game, when it was played, the
+        # players and their totals ("Ann 120 – 95 Computer"), the take-backs and hints used.
+        head = _("{game}, {when}: {first} {first_total} – {second_total} {second}. "
+                 "Take-backs {take_backs}, hints {hints}.").format(
+            game=_(VARIANT_TITLES[rec["variant"]]), when=when_text(rec["played_at"]),
+            first=names[0], first_total=rec["totals"][0], second_total=rec["totals"][1],
+            second=names[1], take_backs=rec["take_backs"], hints=rec["hints"])
         self.query_one("#head", Static).update(plain(head))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:

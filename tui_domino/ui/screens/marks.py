@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import cast
 
+from tui_domino.i18n import _
 from tui_domino.rules.types import ArmJSON, BoardCellJSON, SeatView
 from tui_domino.ui.drawing.canvas import Canvas
 from tui_domino.ui.drawing.spinner import layout_spider
@@ -25,9 +26,13 @@ def _classic() -> str:
     domino_v(cv, 10, 0, 6, 6)
     domino_h(cv, 13, 1, 6, 2)
     cv.freeze()
-    return (_block(cv) + "\nA double lies crosswise. The line's two end numbers (here 1 and 2) "
-            "are its open ends: a tile must match one. A round is **blocked** when no tile "
-            "left fits either end and nobody may draw (2 tiles always stay in the bazaar).\n")
+    # TRANSLATORS: below a drawing of a classic line of tiles in the help (Markdown: keep
+    # the **…**).
+    return (_block(cv) + "\n" + _(
+        "A double lies crosswise. The line's two end numbers (here 1 and 2) "
+        "are its open ends: a tile must match one. A round is **blocked** when no tile "
+        "left fits either end and nobody may draw (2 tiles always stay in the bazaar).")
+        + "\n")
 
 
 def _spider() -> str:
@@ -36,11 +41,14 @@ def _spider() -> str:
     view = cast(SeatView, {"center": 1, "history": [], "arms": {
         "N": {"tiles": [[1, 3], [3, 3]], "end": 3, "closed": True},
         "E": {"tiles": [[1, 5]], "end": 5, "closed": False}, "S": empty, "W": empty}})
-    return (_block(layout_spider(view, [], None, [])) +
-            "\nN, E, S and W name the arms where they leave the centre double. `·` marks "
-            "an open end; a bar (`━` or `┃`) ends a **closed arm**: nothing more goes on it "
-            "(here North, closed with 3-3). A double on an arm lies across it; several "
-            "doubles go down at once, one an arm (`m`). A **fish**: nobody can play or draw.\n")
+    # TRANSLATORS: below a drawing of a spider in the help (Markdown: keep the **…** and
+    # `…`). N, E, S and W are the letters drawn on the table, and `m` a key: keep them.
+    return (_block(layout_spider(view, [], None, [])) + "\n" + _(
+        "N, E, S and W name the arms where they leave the centre double. `·` marks "
+        "an open end; a bar (`━` or `┃`) ends a **closed arm**: nothing more goes on it "
+        "(here North, closed with 3-3). A double on an arm lies across it; several "
+        "doubles go down at once, one an arm (`m`). A **fish**: nobody can play or draw.")
+        + "\n")
 
 
 def _triominos() -> str:
@@ -56,12 +64,15 @@ def _triominos() -> str:
         board.append({"cell": list(cell), "corners": corners, "tile": sorted(corners),
                       "player": i % 2})
     cv = layout_triominos(cast(SeatView, {"board": board, "history": []}), [], None, 0)
-    return (_block(cv) + "\nEach number sits on a point of the grid, shared by every tile "
-            "that touches it. Your tiles are tinted, your opponent's carry a dot (`·`), the "
-            "last move is lit; letters `a`, `b`, … mark where the chosen tile fits. A "
-            "**hexagon** is six tiles round one point (above, round the 3): +50. A **bridge** "
-            "is a tile that touches the board along one edge and, at its opposite corner, "
-            "another tile: +40.\n")
+    # TRANSLATORS: below a drawing of Triominos in the help (Markdown: keep the **…** and
+    # `…`). The letters `a`, `b` are drawn on the table as they are.
+    return (_block(cv) + "\n" + _(
+        "Each number sits on a point of the grid, shared by every tile "
+        "that touches it. Your tiles are tinted, your opponent's carry a dot (`·`), the "
+        "last move is lit; letters `a`, `b`, … mark where the chosen tile fits. A "
+        "**hexagon** is six tiles round one point (above, round the 3): +50. A **bridge** "
+        "is a tile that touches the board along one edge and, at its opposite corner, "
+        "another tile: +40.") + "\n")
 
 
 MARKS = {"classic": _classic, "spider": _spider, "triominos": _triominos}
@@ -69,4 +80,5 @@ MARKS = {"classic": _classic, "spider": _spider, "triominos": _triominos}
 
 def marks(variant: str) -> str:
     """The section of the help on ``variant``'s table."""
-    return "## The table's marks\n\n" + MARKS[variant]()
+    # TRANSLATORS: a heading of the help: what the marks drawn on the table mean.
+    return "## " + _("The table's marks") + "\n\n" + MARKS[variant]()

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets.option_list import Option, OptionDoesNotExist
 
+from tui_domino.i18n import N_, _
 from tui_domino.ui import storage
+from tui_domino.ui.keys import Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.session import VARIANT_TITLES, Session
 
-NO_NETWORK = ("Duels on this server are played through the lobby (F2): this game cannot "
-              "listen on a port or connect to an address.")
+NO_NETWORK = N_("Duels on this server are played through the lobby (F2): this game cannot "
+                "listen on a port or connect to an address.")
 
 TITLE = """\
 ┌───┬───┐  ┌───┐
@@ -31,13 +34,16 @@ TITLE_ART = """\
 
 class MenuScreen(Screen[None]):
     BINDINGS = [
-        Binding("n", "choose('new')", "New game"),
-        Binding("c", "choose('continue')", "Continue"),
-        Binding("d", "choose('duel')", "Duel"),
-        Binding("s", "choose('settings')", "Settings"),
-        Binding("h", "choose('history')", "History", show=False),  # the footer is full
-        Binding("question_mark", "choose('rules')", "Rules", key_display="?"),
-        Binding("q", "choose('quit')", "Quit"),
+        # TRANSLATORS: the menu's footer, a word or two under each key; six of them share
+        # one line of 80 columns with their keys.
+        Key("n", "choose('new')", "New game"),
+        Key("c", "choose('continue')", "Continue"),
+        # TRANSLATORS: the footer's key for a network duel (one short word).
+        Key("d", "choose('duel')", "Duel"),
+        Key("s", "choose('settings')", "Settings"),
+        Key("h", "choose('history')", "History", show=False),  # the footer is full
+        Key("question_mark", "choose('rules')", "Rules", key_display="?"),
+        Key("q", "choose('quit')", "Quit"),
     ]
 
     DEFAULT_CSS = """
@@ -71,26 +77,37 @@ class MenuScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         self.fill()
 
+    def relabel(self) -> None:
+        """The language changed: the menu's words anew, the same choice still highlighted."""
+        menu = self.query_one(OptionList)
+        index = menu.highlighted
+        chosen = menu.get_option_at_index(index).id if index is not None else None
+        self.fill()
+        if chosen is not None:
+            with contextlib.suppress(OptionDoesNotExist):
+                menu.highlighted = menu.get_option_index(chosen)
+
     def fill(self) -> None:
         menu = self.query_one(OptionList)
         menu.clear_options()
         line = self.saved_match()
         saved = line is not None
         options = [
-            Option("New game", id="new"),
-            Option("Continue", id="continue", disabled=not saved),
-            Option("Network duel", id="duel"),
-            Option("History", id="history"),
-            Option("Rules", id="rules"),
-            Option("Settings", id="settings"),
-            Option("Quit", id="quit"),
+            # TRANSLATORS: the main menu's choices, in a box 30 columns wide.
+            Option(_("New game"), id="new"),
+            Option(_("Continue"), id="continue", disabled=not saved),
+            Option(_("Network duel"), id="duel"),
+            Option(_("History"), id="history"),
+            Option(_("Rules"), id="rules"),
+            Option(_("Settings"), id="settings"),
+            Option(_("Quit"), id="quit"),
         ]
         if not self.network_duels():
             options = [o for o in options if o.id != "duel"]
         menu.add_options(options)
         menu.highlighted = 1 if saved else 0
         menu.focus()
-        self.query_one("#saved", Static).update(plain(line or "No saved match."))
+        self.query_one("#saved", Static).update(plain(line or _("No saved match.")))
 
     def saved_match(self) -> str | None:
         """A line on the saved match (None without one). A save that cannot be read is
@@ -98,14 +115,18 @@ class MenuScreen(Screen[None]):
         try:
             session = Session.load_saved()
         except storage.SaveError as exc:
-            self.notify(str(exc), title="Saved match unreadable", severity="error", timeout=12)
+            self.notify(str(exc), title=_("Saved match unreadable"), severity="error",
+                        timeout=12)
             return None
         if session is None:
             return None
         scores = " · ".join(f"{seat.name} {points}"
                             for seat, points in zip(session.seats, session.scores(), strict=True))
-        return (f"Continue: {VARIANT_TITLES[session.variant]}, "
-                f"round {session.match.round_no}: {scores}")
+        # TRANSLATORS: the menu's line on the saved match; {game} is the game's name,
+        # {scores} the players' names and points ("Ann 12 · Computer 30").
+        return _("Continue: {game}, round {round}: {scores}").format(
+            game=_(VARIANT_TITLES[session.variant]), round=session.match.round_no,
+            scores=scores)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_choose(event.option.id or "")
@@ -120,7 +141,7 @@ class MenuScreen(Screen[None]):
             app.continue_match()  # type: ignore[attr-defined]
         elif what == "duel":
             if not self.network_duels():
-                self.notify(NO_NETWORK, title="Network duel", severity="warning")
+                self.notify(_(NO_NETWORK), title=_("Network duel"), severity="warning")
                 return
             from tui_domino.ui.screens.net_setup import DuelSetupScreen
 

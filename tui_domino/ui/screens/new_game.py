@@ -5,47 +5,60 @@ from __future__ import annotations
 import contextlib
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from tui_domino import ai, rules
+from tui_domino.i18n import N_, _
+from tui_domino.ui.keys import Key
 from tui_domino.ui.session import VARIANT_TITLES, Seat, two_people
 
 # House rules offered on this screen: option -> (label, [(choice label, value), ...]).
+# The labels are marked (N_) and translated where they are shown.
 OptionValue = int | list[int] | None
 HOUSE_RULES: dict[str, dict[str, tuple[str, list[tuple[str, OptionValue]]]]] = {
     "classic": {
-        "hand_size": ("Tiles dealt", [("7", 7), ("6", 6), ("5", 5)]),
-        "bazaar_reserve": ("Tiles that stay", [("2", 2), ("1", 1), ("0", 0)]),
+        # TRANSLATORS: New game's house rules: a label of at most 20 columns, then a choice.
+        "hand_size": (N_("Tiles dealt"), [("7", 7), ("6", 6), ("5", 5)]),
+        # TRANSLATORS: how many tiles stay in the bazaar, never drawn (2, 1 or 0).
+        "bazaar_reserve": (N_("Tiles that stay"), [("2", 2), ("1", 1), ("0", 0)]),
     },
     "spider": {
-        "hand_size": ("Tiles dealt", [("7", 7), ("6", 6), ("5", 5)]),
-        "lone_blank_double": ("Lone 0-0 costs", [("25", 25), ("0", 0), ("50", 50)]),
+        "hand_size": (N_("Tiles dealt"), [("7", 7), ("6", 6), ("5", 5)]),
+        # TRANSLATORS: the points charged for a 0-0 left alone in a hand (25, 0 or 50).
+        "lone_blank_double": (N_("Lone 0-0 costs"), [("25", 25), ("0", 0), ("50", 50)]),
     },
     "triominos": {
-        "hand_size": ("Tiles dealt", [("16", 16), ("9 (boxed game)", 9)]),
+        # TRANSLATORS: 9 tiles each, as the boxed game deals them (a choice beside "16").
+        "hand_size": (N_("Tiles dealt"), [("16", 16), (N_("9 (boxed game)"), 9)]),
         "hexagon_bonus": (
-            "Hexagons x1/x2/x3",
+            # TRANSLATORS: the bonus for one, two and three hexagons ("50/100/150").
+            N_("Hexagons x1/x2/x3"),
             [("50/100/150", [50, 100, 150]), ("50/60/70", [50, 60, 70])],
         ),
-        "max_draws": ("Draws per turn", [("no limit", None), ("3, then pass", 3)]),
-        "stuck_penalty": ("Passing costs", [("10", 10), ("0", 0)]),
+        "max_draws": (N_("Draws per turn"), [(N_("no limit"), None),
+                                             # TRANSLATORS: draw at most 3 tiles, then pass.
+                                             (N_("3, then pass"), 3)]),
+        "stuck_penalty": (N_("Passing costs"), [("10", 10), ("0", 0)]),
     },
 }
 
 def opponent_choices() -> list[tuple[str, str]]:
-    out = [(f"Computer, {word}", f"computer:{name}") for name, word in ai.MENU]
-    out.append(("A person on this terminal (hands hidden in turn)", "person"))
+    # TRANSLATORS: New game's choice of opponent; {level} is one of the computer's
+    # strengths ("easy", "hard: searches ahead").
+    out = [(_("Computer, {level}").format(level=_(word)), f"computer:{name}")
+           for name, word in ai.MENU]
+    out.append((_("A person on this terminal (hands hidden in turn)"), "person"))
     return out
 
 
 class NewGameScreen(Screen[None]):
     BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("f5", "start", "Start"),
+        # TRANSLATORS: the footer's key words (short): go back to the menu, start the match.
+        Key("escape", "back", "Back"),
+        Key("f5", "start", "Start"),
     ]
 
     DEFAULT_CSS = """
@@ -78,30 +91,35 @@ class NewGameScreen(Screen[None]):
         if level not in {v for _, v in opponent_choices()}:
             level = "computer:normal"
         with Vertical() as box:
-            box.border_title = "New game"
+            box.border_title = _("New game")
             with Grid(id="main"):
-                yield Label("Game")
+                # TRANSLATORS: New game's labels, at most 20 columns: the game (Classic,
+                # Spider, Triominos), the opponent, the player's name, the points to reach.
+                yield Label(_("Game"), id="game-label")
                 yield Select(
-                    [(VARIANT_TITLES[v], v) for v in rules.VARIANTS],
+                    self._variant_options(),
                     value=variant, allow_blank=False, id="variant", compact=True,
                 )
-                yield Label("Opponent")
+                yield Label(_("Opponent"), id="opponent-label")
                 yield Select(opponent_choices(), value=level, allow_blank=False, id="opponent",
                              compact=True)
-                yield Label("Your name")
+                yield Label(_("Your name"), id="name-label")
                 yield Input(settings.name, id="name", max_length=14, compact=True)
-                yield Label("Target", id="target-label")
+                yield Label(self._target_word(variant), id="target-label")
                 yield Select(self._targets(variant), value=self._target_for(variant),
                              allow_blank=False, id="target", compact=True)
                 # shown only for a second person at this keyboard
-                yield Label("Second player", id="second-label")
+                yield Label(_("Second player"), id="second-label")
                 yield Input(settings.second_name, id="second", max_length=14, compact=True)
-            yield Static("House rules", id="rules-title")
+            yield Static(_("House rules"), id="rules-title")
             yield Grid(id="house")
-            yield Static("Tab moves between choices · Enter opens one · F5 starts", id="note")
+            # TRANSLATORS: the key names Tab, Enter and F5 stay as they are.
+            yield Static(_("Tab moves between choices · Enter opens one · F5 starts"),
+                         id="note")
             with Horizontal(id="buttons"):
-                yield Button("Start", variant="primary", id="start", compact=True)
-                yield Button("Back", id="back", compact=True)
+                # TRANSLATORS: buttons (12 columns): start the match, back to the menu.
+                yield Button(_("Start"), variant="primary", id="start", compact=True)
+                yield Button(_("Back"), id="back", compact=True)
         yield Footer()
 
     def _target_for(self, variant: str) -> int:
@@ -113,6 +131,50 @@ class NewGameScreen(Screen[None]):
 
     def _targets(self, variant: str) -> list[tuple[str, int]]:
         return [(str(t), t) for t in rules.TARGETS[variant]]
+
+    @staticmethod
+    def _variant_options() -> list[tuple[str, str]]:
+        return [(_(VARIANT_TITLES[v]), v) for v in rules.VARIANTS]
+
+    @staticmethod
+    def _target_word(variant: str) -> str:
+        # TRANSLATORS: Spider's match is lost at the limit (the points charged), where the
+        # other games' is won at the target.
+        return _("Limit") if variant == "spider" else _("Target")
+
+    @staticmethod
+    def _house_options(choices: list[tuple[str, OptionValue]]) -> list[tuple[str, int]]:
+        return [(_(label), i) for i, (label, _value) in enumerate(choices)]
+
+    def relabel(self) -> None:
+        """The language changed: every word anew, in place, each choice and name kept."""
+        self.query_one(Vertical).border_title = _("New game")
+        for widget_id, word in (("game-label", _("Game")), ("opponent-label", _("Opponent")),
+                                ("name-label", _("Your name")),
+                                ("target-label", self._target_word(self.variant)),
+                                ("second-label", _("Second player"))):
+            self.query_one(f"#{widget_id}", Label).update(word)
+        self.query_one("#rules-title", Static).update(_("House rules"))
+        self.query_one("#note", Static).update(
+            _("Tab moves between choices · Enter opens one · F5 starts"))
+        self.query_one("#start", Button).label = _("Start")
+        self.query_one("#back", Button).label = _("Back")
+        self._reoption("#variant", self._variant_options())
+        self._reoption("#opponent", opponent_choices())
+        for key, (label, choices) in HOUSE_RULES[self.variant].items():
+            for widget in self.query(f"#label-{key}").results(Label):
+                widget.update(_(label))
+            if self.query(f"#opt-{key}"):
+                self._reoption(f"#opt-{key}", self._house_options(choices))
+
+    def _reoption(self, selector: str, options: list[tuple[str, str]] | list[tuple[str, int]]
+                  ) -> None:
+        """A choice's options in other words, the value kept (and no change told)."""
+        select: Select[object] = self.query_one(selector, Select)
+        value = select.value
+        with self.prevent(Select.Changed):
+            select.set_options(options)
+            select.value = value
 
     async def on_mount(self) -> None:
         await self._fill_house(self.variant)
@@ -130,14 +192,13 @@ class NewGameScreen(Screen[None]):
         for key, (label, choices) in HOUSE_RULES[variant].items():
             default = rules.DEFAULTS[variant][key]
             idx = next((i for i, (_, v) in enumerate(choices) if v == default), 0)
-            widgets.append(Label(label))
+            widgets.append(Label(_(label), id=f"label-{key}"))
             widgets.append(
-                Select([(lab, i) for i, (lab, _) in enumerate(choices)], value=idx,
+                Select(self._house_options(choices), value=idx,
                        allow_blank=False, id=f"opt-{key}", compact=True)
             )
         await grid.mount_all(widgets)
-        title = "Limit" if variant == "spider" else "Target"
-        self.query_one("#target-label", Label).update(title)
+        self.query_one("#target-label", Label).update(self._target_word(variant))
 
     def _sync_second(self) -> None:
         person = self.query_one("#opponent", Select).value == "person"
@@ -156,7 +217,7 @@ class NewGameScreen(Screen[None]):
 
     def options(self) -> rules.Options:
         out: dict[str, OptionValue] = {}
-        for key, (_, choices) in HOUSE_RULES[self.variant].items():
+        for key, (_label, choices) in HOUSE_RULES[self.variant].items():
             sel = self.query(f"#opt-{key}")
             if sel:
                 out[key] = choices[int(sel.first(Select).value)][1]  # type: ignore[arg-type]

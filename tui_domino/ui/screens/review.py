@@ -15,15 +15,16 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 
-from tui_domino import rules
+from tui_domino import i18n, rules
 from tui_domino.ai import coach
 from tui_domino.history.records import RoundRecord, start_of
+from tui_domino.i18n import _, ngettext
 from tui_domino.ui.drawing.canvas import Canvas
+from tui_domino.ui.keys import Key
 from tui_domino.ui.plain import assemble, plain
 from tui_domino.ui.session import tile_text
 from tui_domino.ui.widgets.board import BoardView
@@ -38,12 +39,14 @@ class ReviewScreen(Screen[None]):
     """One round of a match, move by move."""
 
     BINDINGS = [
-        Binding("left", "step(-1)", "Back", key_display="←"),
-        Binding("right", "step(1)", "Next", key_display="→"),
-        Binding("home", "jump(0)", "Start"),
-        Binding("end", "jump(-1)", "End"),
-        Binding("n", "next_mark", "Next mistake"),
-        Binding("escape", "close", "Close"),
+        # TRANSLATORS: the review's footer, a short word under each key: a move back, the
+        # next move, the round's first move, its end, the next move the coach marked, close.
+        Key("left", "step(-1)", "Back", key_display="←"),
+        Key("right", "step(1)", "Next", key_display="→"),
+        Key("home", "jump(0)", "Start"),
+        Key("end", "jump(-1)", "End"),
+        Key("n", "next_mark", "Next mistake"),
+        Key("escape", "close", "Close"),
     ]
 
     DEFAULT_CSS = """
@@ -93,12 +96,22 @@ class ReviewScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(BoardView).border_title = f"Round {self.rnd.get('number', 1)}: review"
+        self.title_board()
         bar = self.query_one(ProgressBar)
         if self.complete:
             bar.display = False
         else:
             self.analyse()
+        self.show()
+
+    def title_board(self) -> None:
+        # TRANSLATORS: the title of the review's board: the coach's review of round {n}.
+        self.query_one(BoardView).border_title = _("Round {n}: review").format(
+            n=self.rnd.get("number", 1))
+
+    def relabel(self) -> None:
+        """The language changed: the review's words anew, at the same move."""
+        self.title_board()
         self.show()
 
     # -- the analysis ---------------------------------------------------------------------------
@@ -133,13 +146,16 @@ class ReviewScreen(Screen[None]):
     def summary_line(self) -> str:
         done = [j for j in self.judged.values() if j.player in self.seats]
         if not self.complete:
-            return (f"The coach is looking at the round: {len(done)} of {len(self.todo)} "
-                    "choices.")
+            # TRANSLATORS: the review's first line while the coach works: {done} of the
+            # round's {n} choices judged so far.
+            return ngettext("The coach is looking at the round: {done} of {n} choice.",
+                            "The coach is looking at the round: {done} of {n} choices.",
+                            len(self.todo)).format(done=len(done), n=len(self.todo))
         if len(self.seats) == 1:
-            who = "your" if self.names[self.me].strip().casefold() == "you" \
-                else f"{self.names[self.me]}'s"
-            return coach.summary(list(self.judged.values()), self.me, who)
-        return " · ".join(coach.summary(list(self.judged.values()), p, f"{self.names[p]}'s")
+            mine = self.names[self.me]
+            name = None if mine.strip().casefold() == "you" else mine
+            return coach.summary(list(self.judged.values()), self.me, name=name)
+        return " · ".join(coach.summary(list(self.judged.values()), p, name=self.names[p])
                           for p in self.seats)
 
     def show(self) -> None:
@@ -185,30 +201,46 @@ class ReviewScreen(Screen[None]):
         n = len(self.moves)
         out = Text()
         if played is None:
-            out.append(f"The round is over ({n} moves).\n", style="bold")
+            # TRANSLATORS: the review's side panel (28 columns) at the end of the round.
+            out.append(ngettext("The round is over ({n} move).", "The round is over ({n} moves).",
+                                n).format(n=n) + "\n", style="bold")
         else:
             who = self.names[self.moves[self.pos]["player"]]
-            out.append(f"Move {self.pos + 1} of {n}\n", style="bold")
+            # TRANSLATORS: the review's side panel: which move of the round this is.
+            out.append(_("Move {move} of {n}").format(move=self.pos + 1, n=n) + "\n",
+                       style="bold")
             out.append_text(assemble((who, "bold"), ": ", coach.describe(played), "\n"))
             if j is not None:
-                out.append(f"  {coach.points_text(j.expected)} expected\n")
+                # TRANSLATORS: the points a move is expected to bring ("+3.1 expected"),
+                # under the move in the review's side panel (28 columns).
+                out.append("  " + _("{points} expected").format(
+                    points=coach.points_text(j.expected)) + "\n")
                 if j.loss >= 0.05:
-                    out.append(f"Best: {coach.describe(j.best)}\n", style="bold")
-                    out.append(f"  {coach.points_text(j.best_expected)} expected\n")
-                    out.append(f"Cost: {j.loss:.1f} points", style="bold")
+                    # TRANSLATORS: the coach's best move in the review ("Best: 6-4 on the left").
+                    out.append(_("Best: {move}").format(move=coach.describe(j.best)) + "\n",
+                               style="bold")
+                    out.append("  " + _("{points} expected").format(
+                        points=coach.points_text(j.best_expected)) + "\n")
+                    # TRANSLATORS: what the move played cost, {points} a decimal ("2.5").
+                    out.append(_("Cost: {points} points").format(points=i18n.decimal(j.loss)),
+                               style="bold")
                     if j.mark:
-                        out.append(f" · {j.mark}", style="bold red" if j.mark == "mistake"
-                                   else "bold yellow")
+                        out.append(" · " + coach.mark_word(j.mark),
+                                   style="bold red" if j.mark == "mistake" else "bold yellow")
                     out.append("\n")
                 else:
-                    out.append("The coach's move too.\n")
-            elif any(i == self.pos for i, _, _ in self.todo):
-                out.append("  (the coach is still looking)\n")
+                    # TRANSLATORS: the move played was the coach's best move too.
+                    out.append(_("The coach's move too.") + "\n")
+            elif any(i == self.pos for i, _view, _move in self.todo):
+                out.append("  " + _("(the coach is still looking)") + "\n")
             else:
-                out.append("  (no choice to judge)\n")
-        out.append("\nHands now:\n")
+                # TRANSLATORS: a forced move (the only legal one): nothing to judge.
+                out.append("  " + _("(no choice to judge)") + "\n")
+        # TRANSLATORS: the review's side panel: the tiles each player holds at this move.
+        out.append("\n" + _("Hands now:") + "\n")
         for p in (0, 1):
-            tiles = " ".join(tile_text(t) for t in state.hands[p]) or "nothing"
+            # TRANSLATORS: an empty hand in the review ("Ann: nothing").
+            tiles = " ".join(tile_text(t) for t in state.hands[p]) or _("nothing")
             out.append_text(assemble((f"{self.names[p][:14]}", "bold"), f": {tiles}\n"))
         return out
 
@@ -229,7 +261,9 @@ class ReviewScreen(Screen[None]):
             self.pos = after[0]
             self.show()
         else:
-            self.notify("No move of this round is marked.", timeout=3)
+            # TRANSLATORS: the key n found no move the coach marked (a mistake or an
+            # inaccuracy) in the round.
+            self.notify(_("No move of this round is marked."), timeout=3)
 
     def action_close(self) -> None:
         self.workers.cancel_group(self, "review")

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Center, Grid, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from tui_domino import i18n
-from tui_domino.i18n import _
+from tui_domino.i18n import _, pgettext
+from tui_domino.ui.keys import Key
 
 
 class Tick(Checkbox):
@@ -22,7 +22,7 @@ class Tick(Checkbox):
 
 
 class SettingsScreen(Screen[None]):
-    BINDINGS = [Binding("escape", "back", "Back")]
+    BINDINGS = [Key("escape", "back", "Back")]
 
     DEFAULT_CSS = """
     SettingsScreen { align: center middle; }
@@ -41,36 +41,49 @@ class SettingsScreen(Screen[None]):
         s = self.app.settings  # type: ignore[attr-defined]
         themes = sorted(self.app.available_themes)
         with Vertical() as box:
-            box.border_title = "Settings"
+            box.border_title = _("Settings")
             with Grid():
                 yield Label(_("Language"))
                 yield Select([(_("as the terminal says (LANG)"), ""),
                               *((name, code) for code, name in i18n.LANGUAGES.items())],
                              value=s.language, allow_blank=False, id="language", compact=True)
-                yield Label("Theme")
+                # TRANSLATORS: the settings' labels, at most 24 columns each.
+                yield Label(_("Theme"))
                 yield Select([(t, t) for t in themes], value=s.theme if s.theme in themes
                              else self.app.theme, allow_blank=False, id="theme", compact=True)
-                yield Label("Drawing")
-                yield Tick("ASCII characters only", s.ascii, id="ascii", compact=True)
-                yield Label("Dominoes")
-                yield Tick("pips when there is room", s.pips, id="pips", compact=True)
-                yield Label("Animations")
-                yield Tick("animations and pauses", s.animations, id="animations",
+                # TRANSLATORS: how the screen is drawn (box characters, or ASCII only).
+                yield Label(_("Drawing"))
+                yield Tick(_("ASCII characters only"), s.ascii, id="ascii", compact=True)
+                yield Label(_("Dominoes"))
+                # TRANSLATORS: dominoes drawn with pips (dots) when the table has room,
+                # else with digits.
+                yield Tick(_("pips when there is room"), s.pips, id="pips", compact=True)
+                yield Label(_("Animations"))
+                yield Tick(_("animations and pauses"), s.animations, id="animations",
                            compact=True)
-                yield Label("Take-backs")
-                yield Tick("u takes your last move back", s.take_backs,
+                # TRANSLATORS: taking a move back (the key u) against the computer.
+                yield Label(_("Take-backs"))
+                # TRANSLATORS: u is the key, kept as it is.
+                yield Tick(_("u takes your last move back"), s.take_backs,
                            id="take_backs", compact=True)
-                yield Label("Computer's pause")
-                yield Select([("none", 0.0), ("short", 0.3), ("normal", 0.6), ("long", 1.2)],
+                # TRANSLATORS: how long the computer waits before it moves.
+                yield Label(_("Computer's pause"))
+                # TRANSLATORS: the length of the computer's pause before its move.
+                yield Select([(pgettext("pause", "none"), 0.0),
+                              (pgettext("pause", "short"), 0.3),
+                              (pgettext("pause", "normal"), 0.6),
+                              (pgettext("pause", "long"), 1.2)],
                              value=s.computer_delay if s.computer_delay in (0.0, 0.3, 0.6, 1.2)
                              else 0.6, allow_blank=False, id="delay", compact=True)
-                yield Label("Your name")
+                yield Label(_("Your name"))
                 yield Input(s.name, id="name", max_length=14, compact=True)
-                yield Label("Second player's name")
+                yield Label(_("Second player's name"))
                 yield Input(s.second_name, id="second", max_length=14, compact=True)
-            yield Static("ASCII drawing helps terminals that misdraw box characters.", id="note")
+            yield Static(_("ASCII drawing helps terminals that misdraw box characters."),
+                         id="note")
             with Center():
-                yield Button("Done", variant="primary", id="done", compact=True)
+                # TRANSLATORS: the button that closes the settings (at least 12 columns).
+                yield Button(_("Done"), variant="primary", id="done", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -85,7 +98,7 @@ class SettingsScreen(Screen[None]):
         try:
             self.app.settings.save()  # type: ignore[attr-defined]
         except OSError as exc:
-            self.notify(f"Settings not saved: {exc}", severity="error")
+            self.notify(_("Settings not saved: {error}").format(error=exc), severity="error")
 
     def on_select_changed(self, event: Select.Changed) -> None:
         s = self.app.settings  # type: ignore[attr-defined]

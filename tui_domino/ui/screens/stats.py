@@ -7,13 +7,14 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from tui_domino.i18n import _
+from tui_domino.ui.keys import Key
 from tui_domino.ui.plain import plain
-from tui_domino.ui.screens.history import Filters
+from tui_domino.ui.screens.history import Filters, filter_text
 
 if TYPE_CHECKING:
     from tui_domino.history.stats import Stats
@@ -21,9 +22,10 @@ if TYPE_CHECKING:
 
 class StatsScreen(Filters, Screen[None]):
     BINDINGS = [
-        Binding("g", "game", "Game"),
-        Binding("o", "opponent", "Opponent"),
-        Binding("escape", "close", "Back"),
+        # TRANSLATORS: the statistics' footer: choose the game, the opponent; back.
+        Key("g", "game", "Game"),
+        Key("o", "opponent", "Opponent"),
+        Key("escape", "close", "Back"),
     ]
 
     DEFAULT_CSS = """
@@ -39,12 +41,16 @@ class StatsScreen(Filters, Screen[None]):
         self.loaded = False
 
     def compose(self) -> ComposeResult:
-        yield Static("Statistics", id="title")
+        yield Static(_("Statistics"), id="title")
         with VerticalScroll():
-            yield Static("Reading the history…", id="body")
+            yield Static(_("Reading the history…"), id="body")
         yield Footer()
 
     def on_mount(self) -> None:
+        self.reload()
+
+    def relabel(self) -> None:
+        """The language changed: the statistics are read and written anew in it."""
         self.reload()
 
     @work(exclusive=True, group="stats", thread=True)
@@ -59,7 +65,8 @@ class StatsScreen(Filters, Screen[None]):
             finally:
                 con.close()
         except Exception as exc:
-            self.app.call_from_thread(self._show_text, f"The history cannot be read: {exc}")
+            self.app.call_from_thread(
+                self._show_text, _("The history cannot be read: {error}").format(error=exc))
             return
         self.app.call_from_thread(self._fill, st, opponents)
 
@@ -70,21 +77,26 @@ class StatsScreen(Filters, Screen[None]):
         from tui_domino.history import stats
 
         self.opponents = [None, *opponents]
-        what = " · ".join(x for x in (self.variant, self.opponent) if x) or "all games"
-        self.query_one("#title", Static).update(plain(
-            f"Statistics: {what}  (g: game, o: opponent)"))
+        what = filter_text(self.variant, self.opponent)
+        # TRANSLATORS: the statistics' title; {what} is what they count ("all games",
+        # "classic · Ann"); g and o are keys.
+        title = _("Statistics: {what}  (g: game, o: opponent)").format(what=what)
+        self.query_one("#title", Static).update(plain(title))
         body = Text()
         if not st.matches:
-            body.append("No match of yours here yet.\n")
+            body.append(_("No match of yours here yet.") + "\n")
         for line in stats.lines(st):
             body.append_text(plain(line + "\n"))
         chart = stats.chart(st.cost_by_period, width=36)
-        body.append("\nWhat your choices cost per reviewed round\n", style="bold")
+        # TRANSLATORS: the heading of a bar chart: the points the player's choices cost, on
+        # average per round the coach reviewed, month by month.
+        body.append("\n" + _("What your choices cost per reviewed round") + "\n", style="bold")
         if chart:
             for line in chart:
                 body.append_text(plain(line + "\n"))
         else:
-            body.append("No round reviewed yet (the round summary's Review).\n")
+            # TRANSLATORS: "Review" is the round summary's button of that name.
+            body.append(_("No round reviewed yet (the round summary's Review).") + "\n")
         self.query_one("#body", Static).update(body)
         self.loaded = True
 
