@@ -1,0 +1,116 @@
+"""The game screen's hint line: what Enter does now, what the other keys do, and why nothing
+can be played when nothing can (80 columns, less the legend's arrows at its right)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tui_domino.i18n import _, ngettext
+from tui_domino.ui.session import tile_text
+from tui_domino.ui.widgets.board import BoardView
+
+if TYPE_CHECKING:  # the screen imports this module
+    from tui_domino.ui.screens.game import GameScreen
+
+
+def hint_text(screen: GameScreen) -> str:
+    """The hint line of ``screen`` as it stands."""
+    s = screen.session
+    state = s.state
+    # The hint line: 80 columns (less the legend's arrows at its right).
+    if isinstance(screen.focused, BoardView) and not state.is_over:
+        # TRANSLATORS: the hint line (80 columns) while the table has the focus
+        return _("The arrows pan the table · Tab or a click on the hand: back to the tiles")
+    if state.is_over:
+        if screen._looking:  # the hands the others kept (the viewer's is in the hand box)
+            kept = []
+            for p in (0, 1):
+                if p == s.viewer:
+                    continue
+                tiles = " ".join(tile_text(t) for t in screen.local.state.hands[p])
+                # TRANSLATORS: the hint line (80 columns) after a round: the tiles a
+                # player kept, "Ann kept 6-6 5-3"
+                kept.append(_("{name} kept {tiles}").format(name=s.seats[p].name,
+                                                            tiles=tiles) if tiles
+                            else _("{name} kept nothing").format(name=s.seats[p].name))
+            # TRANSLATORS: the hint line (80 columns) after a round; {kept} is the tiles
+            # the other player kept; ⏎ (Enter) brings the round summary back
+            return _("The final table · {kept} · ⏎ the summary").format(kept="; ".join(kept))
+        return _("The round is over.")
+    if screen._hidden:
+        # TRANSLATORS: the hint line (80 columns): two people share the terminal
+        return _("Hand hidden: pass the keyboard to {name}.").format(
+            name=s.seats[state.to_move or 0].name)
+    if not s.is_human_turn():
+        return _("{name} is thinking…").format(name=s.seats[state.to_move or 0].name)
+    sel = screen.sel
+    tile = sel.current_tile()
+    place = sel.current_place()
+    opts = s.state.options
+    # The hint line's parts after the first are joined by " · ": each is a key (a
+    # letter or an arrow) and what it does.
+    if place is not None and tile is not None:
+        places = sel.places()
+        taken = s.variant != "triominos" or bool(s.view()["board"])
+        text = sel.describe(place, taken)
+        if s.variant == "triominos":
+            cells = len(set(m.cell for m in sel.move_places()))
+            if cells > 1:
+                # TRANSLATORS: the hint line (80 columns): ↑↓ choose among {n} places
+                text += " · " + ngettext("↑↓ {n} place", "↑↓ {n} places", cells).format(
+                    n=cells)
+            if sel.rotations_here() > 1:
+                # TRANSLATORS: the hint line (80 columns): the key r turns the tile
+                text += " · " + _("r turn")
+        elif len(places) > 1:
+            text += " · " + ngettext("↑↓ {n} place", "↑↓ {n} places", len(places)).format(
+                n=len(places))
+        if s.variant == "spider" and sel.can_close(place):  # a double on an arm
+            # TRANSLATORS: the hint line (80 columns): the key c closes the arm, or
+            # keeps it open (Spider)
+            text += " · " + (_("c close") if not sel.close else _("c keep open"))
+            # TRANSLATORS: the hint line (80 columns): the key m adds another double
+            # to the turn (Spider)
+            text += " · " + _("m +double")
+        if sel.pending:
+            chosen = ", ".join(
+                _("{tile} {arm} closed").format(tile=tile_text(p.tile), arm=p.arm)
+                if p.close else f"{tile_text(p.tile)} {p.arm}"
+                for p in sel.pending
+            )
+            # TRANSLATORS: the hint line (80 columns) in Spider: the doubles chosen for
+            # this turn ("3-3 N, 5-5 E closed"), then the hint to play the next one
+            text = _("with {chosen}: {hint}").format(chosen=chosen, hint=text)
+        return text
+    if sel.pending:
+        chosen = ", ".join(f"{tile_text(p.tile)} {p.arm}" for p in sel.pending)
+        # TRANSLATORS: the hint line (80 columns) in Spider: {tiles} are the doubles
+        # chosen for this turn, "3-3 N, 5-5 E"; m is a key
+        return _("⏎ play {tiles} · m on a chosen tile takes it back").format(tiles=chosen)
+    if sel.playable():
+        if tile:
+            # TRANSLATORS: the hint line (80 columns): ←→ are the arrow keys; the tiles
+            # that fit are drawn bright
+            return _("{tile} does not fit: ←→ choose a bright tile").format(
+                tile=tile_text(tile))
+        return _("This tile does not fit: ←→ choose a bright tile")
+    if sel.can("draw"):
+        pen = opts.get("draw_penalty") if s.variant == "triominos" else 0
+        if pen:
+            # TRANSLATORS: the hint line (80 columns): d is a key; drawing costs points
+            return ngettext("No tile fits: press d to draw from the bazaar ({n} point off)",
+                            "No tile fits: press d to draw from the bazaar ({n} points off)",
+                            pen).format(n=pen)
+        # TRANSLATORS: the hint line (80 columns): d is a key
+        return _("No tile fits: press d to draw from the bazaar")
+    if sel.can("pass"):
+        pen = opts.get("stuck_penalty") if s.variant == "triominos" else 0
+        if pen:
+            # TRANSLATORS: the hint line (80 columns): p is a key; passing costs points
+            return ngettext(
+                "Nothing fits and you cannot draw: press p to pass ({n} point off)",
+                "Nothing fits and you cannot draw: press p to pass ({n} points off)",
+                pen).format(n=pen)
+        # TRANSLATORS: the hint line (80 columns): p is a key
+        return _("Nothing fits and you cannot draw: press p to pass")
+    return ""
