@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
             tune_environment()
 
             async def duel_app(session: Any) -> Any:
-                from tui_domino.ui.screens.duel import run_duel_app
+                from tui_domino.ui.screens.duel_run import run_duel_app
 
                 return await run_duel_app(session)
 

@@ -21,7 +21,8 @@ from tui_domino.net import events as ev
 from tui_domino.net.core import MatchSettings
 from tui_domino.net.headless import run_bot
 from tui_domino.net.transport import DuelSession
-from tui_domino.ui.screens.duel import DuelOverScreen, DuelScreen, LeaveScreen, push_duel
+from tui_domino.ui.screens.duel import DuelOverScreen, DuelScreen, LeaveScreen
+from tui_domino.ui.screens.duel_run import push_duel
 from tui_domino.ui.screens.net_setup import DuelSetupScreen, duel_name
 from tui_domino.ui.screens.summary import RoundSummary
 from tui_domino.ui.widgets.hand import HandView

@@ -18,7 +18,8 @@ from tui_domino.net import messages as m
 from tui_domino.net.core import MatchSettings
 from tui_domino.net.transport import DuelSession
 from tui_domino.text import one_line, visible
-from tui_domino.ui.screens.duel import DuelOverScreen, DuelScreen, push_duel
+from tui_domino.ui.screens.duel import DuelOverScreen, DuelScreen
+from tui_domino.ui.screens.duel_run import push_duel
 from tui_domino.ui.screens.handover import HandoverScreen
 from tui_domino.ui.screens.match_over import MatchOverScreen
 from tui_domino.ui.screens.summary import RoundSummary

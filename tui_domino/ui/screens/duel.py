@@ -6,14 +6,13 @@ line, a chat line (``t``), and the verified end of every round."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Input, Static
 
@@ -31,12 +30,12 @@ from tui_domino.ui.duel_table import DuelTable, summary_session
 from tui_domino.ui.keys import Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.duel_end import DuelOverScreen, LeaveScreen, verdict_text
+from tui_domino.ui.screens.duel_log import Note, duel_move_text, log_text
 from tui_domino.ui.screens.duel_words import game_title, status_text, waiting_text
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.selection import Selection
-from tui_domino.ui.session import fold
 from tui_domino.ui.widgets.hand import HandView
-from tui_domino.ui.widgets.scoreboard import LOG_WIDTH, ScorePanel
+from tui_domino.ui.widgets.scoreboard import ScorePanel
 
 if TYPE_CHECKING:
     from tui_domino.net.transport import DuelSession
@@ -52,25 +51,6 @@ PROBLEMS = {
     "busy": N_("That host is already playing a match."),
     "token": N_("The host does not know this match any more."),
 }
-
-
-class Note:
-    """A line of the duel's log, in the language in use whenever it is shown: ``words``
-    is a ``Text`` kept as it is (a chat line: the player's own words) or a function that
-    says it anew (``lambda: _("{name} is back.").format(name=name)``)."""
-
-    def __init__(self, words: str | Text | Callable[[], str], style: str = "") -> None:
-        self.words = words
-        self.style = style
-
-    def text(self) -> Text:
-        words = self.words
-        if isinstance(words, Text):
-            return words
-        return Text(words() if callable(words) else words, style=self.style)
-
-    def __str__(self) -> str:
-        return str(self.text())
 
 
 # -- the screen ---------------------------------------------------------------------------------
@@ -396,54 +376,15 @@ class DuelScreen(GameScreen):
                             self.conn_detail, muted_of(self, "background"))
 
     def show_log(self) -> None:
-        view = self.table.view()
-        rnd = int(view["net"]["round"])
-        history = view["history"]
-        entries: list[list[Text]] = []
-        notes = sorted(((r, n, i, line) for i, (r, n, line) in enumerate(self._notes)),
-                       key=lambda x: (x[0], x[1], x[2]))
-        old = [note.text() for r, n, _i, note in notes if r < rnd]
-        here = [(n, note.text()) for r, n, _i, note in notes if r >= rnd]
-        entries.extend([line] for line in old)
-        width = LOG_WIDTH
-        # The notes cut the moves into runs (a run's unseen draws read as one line); a note
-        # stamped past the last move comes after it.
-        end = len(history)
-        start = 0
-        for cut in sorted({min(n, end) for n, _line in here} | {end}):
-            moves = self.table.log_lines(history[start:cut], self.table.me, self.describe_record)
-            entries.extend([Text(part) for part in fold(line, width)] for line in moves)
-            entries.extend([line] for n, line in here if min(n, end) == cut)
-            start = cut
-        out = Text()
-        lines: list[Text] = []
-        for entry in reversed(entries):
-            for line in entry:
-                lines.extend(line.wrap(self.app.console, width) if len(line) > width else [line])
-        for line in lines[:40]:
-            out.append_text(line)
-            out.append("\n")
-        if not lines:
-            out.append(_("(no moves yet)"))
         # TRANSLATORS: the title of the duel's log (narrow: about 30 columns)
         self.query_one("#log-title", Static).update(_("Moves and chat"))
-        self.query_one("#log", Static).update(out)
+        self.query_one("#log", Static).update(log_text(self))
 
     def describe_record(self, record: rules.HistoryRecord, viewer: int | None = None,
                         count: int = 1) -> str:
         """A move of the log (``count`` unseen draws alike); the end of the round's points
         wait for the check."""
-        reasons = {e["reason"] for e in record["events"]}
-        kept = [e for e in record["events"] if e["reason"] not in ("domino", "blocked")]
-        text = self.table.describe(rules.HistoryRecord(**{**record, "events": kept}),
-                                   self.table.me, count)
-        if "domino" in reasons:
-            # TRANSLATORS: in the log, after the move of a player who went out (short)
-            text += " · " + _("out")
-        elif "blocked" in reasons:
-            # TRANSLATORS: in the log, after the move that blocked the round (short)
-            text += " · " + _("blocked")
-        return text
+        return duel_move_text(self.table, record, count)
 
     def hint(self) -> str:
         if not self.table.has_view():
@@ -641,42 +582,4 @@ class DuelScreen(GameScreen):
             self.dismiss(None)
 
 
-# -- running a duel -----------------------------------------------------------------------------
-
-
-def push_duel(app: App[None], session: DuelSession, backlog: Iterable[ev.Event] = (),
-              then: Callable[[], None] | None = None) -> DuelScreen:
-    """Shows the duel; the session is closed when its screen goes away."""
-    screen = DuelScreen(session, backlog)
-
-    def done(_: object = None) -> None:
-        app.run_worker(_close(session), group="duel-close", exit_on_error=False)
-        if then is not None:
-            then()
-
-    app.push_screen(screen, done)
-    return screen
-
-
-async def _close(session: DuelSession) -> None:
-    with logged("closing the duel"):
-        await session.close()
-
-
-async def run_duel_app(session: DuelSession) -> MatchResult | None:
-    """The game's app on the duel screen (for ``tui-domino host|join``); returns the
-    match's result when it ended."""
-    from tui_domino.ui import storage
-    from tui_domino.ui.app import DominoApp
-
-    app = DominoApp(settings=storage.Settings.load())
-    app.call_later(lambda: push_duel(app, session, then=app.exit))
-    await app.run_async()
-    with logged("closing the duel"):
-        async with asyncio.timeout(3):
-            await session.close()
-    return session.core.result
-
-
-__all__ = ["DuelOverScreen", "DuelScreen", "DuelTable", "LeaveScreen", "push_duel",
-           "run_duel_app", "verdict_text"]
+__all__ = ["DuelOverScreen", "DuelScreen", "DuelTable", "LeaveScreen", "verdict_text"]

@@ -322,7 +322,7 @@ class DuelSetupScreen(Screen[None]):
         from tui_domino.net.core import MatchSettings
         from tui_domino.net.journal import default_path
         from tui_domino.net.transport import DuelSession
-        from tui_domino.ui.screens.duel import push_duel
+        from tui_domino.ui.screens.duel_run import push_duel
 
         variant = str(self.query_one("#variant", Select).value)
         target = int(self.query_one("#target", Select).value)  # type: ignore[arg-type]
@@ -363,7 +363,7 @@ class DuelSetupScreen(Screen[None]):
         from tui_domino.net.core import MatchSettings
         from tui_domino.net.journal import default_path
         from tui_domino.net.transport import DuelSession
-        from tui_domino.ui.screens.duel import push_duel
+        from tui_domino.ui.screens.duel_run import push_duel
 
         name = self.query_one("#join-name", Input).value.strip()
         typed = self.query_one("#code", Input).value
