@@ -88,6 +88,7 @@ def update() -> None:
                               charset="utf-8")
         catalog.update(template, update_header_comment=False)
         catalog.obsolete.clear()
+        catalog.fuzzy = False  # the header: its plural forms are Babel's, for the language
         write(path, catalog)
 
 

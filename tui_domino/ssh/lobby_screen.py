@@ -7,12 +7,12 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Center, Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, OptionList, Static
+from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui_domino.i18n import N_, _, ngettext
 from tui_domino.text import one_line
-from tui_domino.ui.keys import Key
+from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.duel_words import game_title, styled
 from tui_domino.ui.session import VARIANT_TITLES

@@ -24,7 +24,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from tui_domino import i18n, rules
-from tui_domino.i18n import _
+from tui_domino.i18n import N_, _
 from tui_domino.terminal import is_terminal
 from tui_domino.text import visible
 from tui_domino.ui import storage
@@ -50,6 +50,19 @@ def settle_memory() -> None:
     scans only what play creates: unfrozen, one took about 100 ms, a visible stall."""
     gc.collect()
     gc.freeze()
+
+
+# Textual's own words the game shows: its command palette's commands and footer key.
+TEXTUAL_WORDS = (
+    N_("Theme"), N_("Change the current theme"),
+    N_("Quit"), N_("Quit the application as soon as possible"),
+    N_("Keys"), N_("Hide the keys and widget help panel"),
+    N_("Show help for the focused widget and a summary of available keys"),
+    N_("Minimize"), N_("Minimize the widget and restore to normal size"),
+    N_("Maximize"), N_("Maximize the focused widget"),
+    # TRANSLATORS: the footer's last key, ^p, opens the command palette (one short word)
+    N_("palette"),
+)
 
 
 class DominoApp(App[None]):
@@ -381,8 +394,9 @@ class DominoApp(App[None]):
                     _("Save a picture of the screen (SVG) in {folder}").format(
                         folder=screenshot_dir()),
                     lambda: self.set_timer(0.1, self.take_screenshot))  # the palette closes
-            else:
-                yield command
+            else:  # Textual's own, in the game's language (TEXTUAL_WORDS)
+                yield SystemCommand(_(command.title), _(command.help), command.callback,
+                                    command.discover)
 
     def show_history(self) -> None:
         from tui_domino.ui.screens.history import HistoryScreen

@@ -1,22 +1,33 @@
-"""Key bindings whose words follow the game's language: ``Key`` is Textual's ``Binding``
-with its description (what the footer and the key panel show) looked up in the language
-in use each time it is read, so a language chosen in Settings shows at the next redraw."""
+"""Key bindings whose words follow the game's language.
+
+``Key`` is Textual's ``Binding``, written so that the catalogs' tool finds its description
+(``Key(key, action, description)``); ``Footer`` is Textual's footer showing each key's
+description in the language in use, looked up each time the footer is drawn (Textual copies
+a screen's bindings once, in English; a language chosen in Settings shows at the next
+redraw)."""
 
 from __future__ import annotations
 
+from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.widgets import Footer as TextualFooter
+from textual.widgets._footer import FooterKey
 
 from tui_domino.i18n import _
 
 
 class Key(Binding):
-    """A ``Binding`` whose description is translated where it is shown."""
-
-    def __getattribute__(self, name: str) -> object:
-        value = super().__getattribute__(name)
-        if name == "description" and isinstance(value, str) and value:
-            return _(value)
-        return value
+    """A ``Binding`` whose description is a message of the catalogs."""
 
 
-__all__ = ["Key"]
+class Footer(TextualFooter):
+    """The footer, its keys' words in the language in use."""
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            if isinstance(widget, FooterKey) and widget.description:
+                widget.description = _(widget.description)
+            yield widget
+
+
+__all__ = ["Footer", "Key"]

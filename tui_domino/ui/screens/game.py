@@ -11,14 +11,14 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from tui_domino import rules
 from tui_domino.i18n import _, ngettext
 from tui_domino.ui import storage
 from tui_domino.ui.ascii import key_words
 from tui_domino.ui.drawing.table import table_layout
-from tui_domino.ui.keys import Key
+from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.game_hint import hint_text
 from tui_domino.ui.selection import Selection

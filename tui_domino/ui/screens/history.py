@@ -16,12 +16,12 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, OptionList, Static
+from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui_domino import i18n
 from tui_domino.i18n import N_, _, ngettext, pgettext
-from tui_domino.ui.keys import Key
+from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.session import VARIANT_TITLES
 

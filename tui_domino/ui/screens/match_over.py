@@ -7,12 +7,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Center, Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from tui_domino import rules
 from tui_domino.i18n import _
 from tui_domino.ui.contrast import muted_of
-from tui_domino.ui.keys import Key
+from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.session import VARIANT_TITLES, Session
 

@@ -7,12 +7,12 @@ import contextlib
 from textual.app import ComposeResult
 from textual.containers import Center, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from tui_domino.i18n import N_, _
 from tui_domino.ui import storage
-from tui_domino.ui.keys import Key
+from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.session import VARIANT_TITLES, Session
 

@@ -17,23 +17,13 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import (
-    Button,
-    Footer,
-    Input,
-    Label,
-    Select,
-    Static,
-    TabbedContent,
-    TabPane,
-    Tabs,
-)
+from textual.widgets import Button, Input, Label, Select, Static, TabbedContent, TabPane, Tabs
 
 from tui_domino import rules
 from tui_domino.i18n import N_, _, ngettext
 from tui_domino.logs import logged
 from tui_domino.net import events as ev
-from tui_domino.ui.keys import Key
+from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.duel_words import game_title
 from tui_domino.ui.storage import DUEL_PORT, DuelForm

@@ -8,11 +8,11 @@ from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 from tui_domino import ai, rules
 from tui_domino.i18n import N_, _
-from tui_domino.ui.keys import Key
+from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.session import VARIANT_TITLES, Seat, two_people
 
 # House rules offered on this screen: option -> (label, [(choice label, value), ...]).

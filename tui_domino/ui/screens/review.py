@@ -17,14 +17,14 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, ProgressBar, Static
+from textual.widgets import ProgressBar, Static
 
 from tui_domino import i18n, rules
 from tui_domino.ai import coach
 from tui_domino.history.records import RoundRecord, start_of
 from tui_domino.i18n import _, ngettext
 from tui_domino.ui.drawing.canvas import Canvas
-from tui_domino.ui.keys import Key
+from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import assemble, plain
 from tui_domino.ui.session import tile_text
 from tui_domino.ui.widgets.board import BoardView

@@ -5,11 +5,11 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Center, Grid, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from tui_domino import i18n
 from tui_domino.i18n import _, pgettext
-from tui_domino.ui.keys import Key
+from tui_domino.ui.keys import Footer, Key
 
 
 class Tick(Checkbox):
