@@ -33,6 +33,7 @@ def build_parser(game_only: bool = False) -> argparse.ArgumentParser:
     if game_only:
         return p
 
+    # lazy: start-up (the game's own command line loads none of the other commands)
     from tui_domino.net.cli import seconds
 
     b = sub.add_parser("bench", help=_("measure the rules engine's speed"))
@@ -43,19 +44,23 @@ def build_parser(game_only: bool = False) -> argparse.ArgumentParser:
     b.add_argument("--variant", choices=("classic", "spider", "triominos"), action="append",
                    help=_("only this variant (repeatable)"))
 
+    # lazy: start-up (the game's own command line loads none of the other commands)
     from tui_domino.ai import arena
 
     a = sub.add_parser("arena", help=_("computer against computer: strength and speed"))
     arena.add_arguments(a)
 
+    # lazy: start-up (the game's own command line loads none of the other commands)
     from tui_domino.net.cli import add_host_join
 
     add_host_join(sub)
 
+    # lazy: start-up (the game's own command line loads none of the other commands)
     from tui_domino.ssh.cli import add_serve
 
     add_serve(sub)
 
+    # lazy: start-up (the game's own command line loads none of the other commands)
     from tui_domino.history.cli import add_commands
 
     add_commands(sub)  # hint, review, history, stats
@@ -66,6 +71,7 @@ def missing_terminal() -> str | None:
     """Why the game's screen cannot start here, or None when it can. The screen reads keys
     from standard input and draws on standard error; either one redirected (or input at its
     end, as from /dev/null) leaves no one to play, and the screen would wait for ever."""
+    # lazy: start-up (import tui_domino.cli stays light: only main() needs it)
     from tui_domino.terminal import is_terminal
 
     if not is_terminal(sys.__stdin__):
@@ -85,8 +91,10 @@ def saved_language() -> str | None:
     that cannot be read: the game says why when it starts, so a bad file is left where it
     is, and nothing is written). Cheap: the game's start loads these modules anyway, and
     the other commands' parsers load all but the settings' own module."""
+    # lazy: start-up (import tui_domino.cli stays light: main() reads the settings)
     import msgspec
 
+    # lazy: start-up (import tui_domino.cli stays light: main() reads the settings)
     from tui_domino import files
     from tui_domino.ui.storage import SETTINGS_NAME, Settings
 
@@ -110,30 +118,36 @@ def main(argv: list[str] | None = None) -> int:
         print(why, file=sys.stderr)
         return 2
     if args.command == "bench":
+        # lazy: start-up (only bench needs it)
         from tui_domino.rules.bench import VARIANTS, run
 
         run(as_json=args.json, seconds=args.seconds, seed=args.seed,
             variants=tuple(args.variant) if args.variant else VARIANTS)
         return 0
     if getattr(args, "history_handler", None):
+        # lazy: start-up (only the history commands need it)
         from tui_domino.history.cli import main as history_main
 
         return history_main(args)
     if args.command == "arena":
+        # lazy: start-up (only arena needs it)
         from tui_domino.ai import arena
 
         return arena.main(args)
+    # lazy: start-up (bench, arena and the history commands load no logging)
     from tui_domino import logs
 
     if args.command != "serve":  # (serve logs to its standard error, and here: below)
         logs.start()
     if getattr(args, "net_handler", None):
         if not args.headless and missing_terminal() is None:  # else the plain console
+            # lazy: start-up (import tui_domino.cli stays light: only main() needs it)
             from tui_domino.terminal import tune_environment
 
             tune_environment()
 
             async def duel_app(session: Any) -> Any:
+                # lazy: start-up (the duel screen and Textual load only for a duel on a terminal)
                 from tui_domino.ui.screens.duel_run import run_duel_app
 
                 return await run_duel_app(session)
@@ -142,9 +156,11 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.net_handler(args))
     if args.command == "serve":
         return int(args.handler(args))
+    # lazy: start-up (import tui_domino.cli stays light: only main() needs it)
     from tui_domino.terminal import tune_environment
 
     tune_environment()  # colours, escape delay, frame rate and mouse: before textual loads
+    # lazy: start-up (Textual loads after tune_environment(); the other commands load no UI)
     from tui_domino.ui.app import main_app
 
     if args.command == "play":

@@ -7,6 +7,8 @@ import os
 import time
 from pathlib import Path
 
+import platformdirs
+
 from tui_domino import env
 
 HOME_VARIABLE = env.HOME
@@ -19,8 +21,6 @@ def data_dir(create: bool = True) -> Path:
     if home:
         path = Path(home)
     else:
-        import platformdirs  # only where no home is set: tests and the server set one
-
         path = Path(platformdirs.user_data_dir("tui-domino", appauthor=False))
     if create:
         path.mkdir(mode=0o700, parents=True, exist_ok=True)

@@ -50,6 +50,7 @@ def start(level: int = logging.INFO) -> Path:
 
 def crash_report(error: BaseException, where: str = "the game") -> Path:
     """Writes ``error``'s report; returns its path (OSError when it cannot be written)."""
+    # lazy: start-up (importlib.metadata only for a crash report)
     from importlib.metadata import PackageNotFoundError, version
 
     try:

@@ -20,6 +20,7 @@ No module here imports Textual.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import MutableMapping
 from typing import TextIO
@@ -84,8 +85,6 @@ def tune_environment(environ: MutableMapping[str, str] | None = None) -> dict[st
     above, never overriding one the player set. Returns what it set. Must run before
     ``textual`` is imported to take effect in this process."""
     if environ is None:
-        import os
-
         environ = os.environ
     out: dict[str, str] = {}
 
@@ -118,6 +117,4 @@ def is_terminal(stream: TextIO | None) -> bool:
 
 def login_name() -> str:
     """The name a duel goes by when none is given: the login name, else "player"."""
-    import os
-
     return os.environ.get("USER", "").strip()[:20] or "player"

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 
 
 def _players() -> dict[str, Choose]:
+    # lazy: start-up (the players' modules and tables: the menu needs only the names)
     from tui_domino.ai.levels import LEVELS
     from tui_domino.ai.simple import greedy_player, random_player
 
@@ -59,6 +60,7 @@ def __getattr__(name: str) -> object:
         globals()["PLAYERS"] = players
         return players
     if name in ("greedy_player", "random_player"):
+        # lazy: start-up (the players' modules and tables: the menu needs only the names)
         from tui_domino.ai import simple
 
         return getattr(simple, name)

@@ -33,7 +33,7 @@ from typing import NotRequired, TextIO, TypedDict
 
 from tui_domino import rules
 from tui_domino.ai import PLAYERS
-from tui_domino.ai.search import Budget, BudgetLike
+from tui_domino.ai.search import DEFAULT_ITERATIONS, Budget, BudgetLike
 from tui_domino.i18n import _
 from tui_domino.rules.options import check_target
 
@@ -286,6 +286,7 @@ def records(pairing: Pairing, games: int, matches: bool, target: int | None,
         for g in range(games):
             yield play(pairing, g, matches, target)
         return
+    # lazy: start-up (the parser loads this module for every command; the pool only for --jobs)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -402,8 +403,6 @@ def main(args: argparse.Namespace) -> int:
     if args.budget_ms is not None or args.iterations is not None:
         budget = Budget(iterations=args.iterations, ms=args.budget_ms)
         if args.iterations is None:
-            from tui_domino.ai.search import DEFAULT_ITERATIONS
-
             budget = Budget(iterations=DEFAULT_ITERATIONS[args.variant], ms=args.budget_ms)
     t0 = time.perf_counter()
     r = run(args.variant, args.a, args.b, args.games, args.seed, budget, quiet=args.quiet,

@@ -26,6 +26,7 @@ from tui_domino.ai import classic_search, search
 from tui_domino.ai.inference import Knowledge, knowledge
 from tui_domino.ai.simulation import Sim, Variant, variant_of
 from tui_domino.i18n import N_, _, ngettext, pgettext
+from tui_domino.rules.round import check_history
 from tui_domino.rules.types import HistoryRecord, MoveJSON, SeatView
 
 # What a hint or one move of a review may spend: iterations, and a wall-clock cap in ms.
@@ -352,8 +353,6 @@ def _check_history(state: rules.RoundState) -> None:
     # Replayed from the deal it implies, led by whoever moved first: the opening rule is not
     # checked (who held the highest double depends on the tiles made up for the other hand;
     # Spider's opener likewise, so its history is checked for form alone).
-    from tui_domino.rules.round import check_history
-
     d = state.to_json()
     d["leader"] = state.history[0]["player"]
     check_history(rules.state_from_json(d))

@@ -27,6 +27,7 @@ from tui_domino.ai.simulation import VARIANTS, Variant
 from tui_domino.rules import dominoes as D
 from tui_domino.rules import triangle_grid as grid
 from tui_domino.rules.options import resolve_options
+from tui_domino.rules.round import board_tiles
 from tui_domino.rules.triominos_sim import PATTERN_MASK as T_PATTERN_MASK
 from tui_domino.rules.triominos_sim import TriominosSim
 from tui_domino.rules.types import HistoryRecord, MoveJSON, SeatView
@@ -245,8 +246,6 @@ def knowledge(view: SeatView) -> Knowledge:
     opp = 1 - me
     full = (1 << len(variant.tiles)) - 1
     seen = variant.mask_of(view["hand"])
-    from tui_domino.rules.round import board_tiles
-
     seen |= variant.mask_of(board_tiles(view))
     hidden = full & ~seen
     opp_size = view["hand_sizes"][opp]

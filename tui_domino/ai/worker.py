@@ -59,6 +59,7 @@ def _init_worker(cancel: Flag) -> None:
 def _run(view: SeatView, level: str, budget_ms: float | None, seed: int,
          job: int, iterations: int | None = None) -> MoveJSON:
     """In the worker: the level's move in ``view`` as JSON."""
+    # lazy: worker (the worker process loads the players, not the UI's)
     from tui_domino.ai.levels import LEVELS
     from tui_domino.ai.search import DEFAULT_ITERATIONS, Budget, hard
 
@@ -77,6 +78,7 @@ def _run(view: SeatView, level: str, budget_ms: float | None, seed: int,
 
 
 def _ping() -> bool:
+    # lazy: worker (warms the worker process up, not the UI's)
     import tui_domino.ai.levels  # noqa: F401  (imports the players and their tables)
 
     return True
@@ -177,6 +179,7 @@ async def choose_in_process(
 def _run_coach(view: SeatView, seed: int, iterations: int | None,
                budget_ms: float | None, job: int) -> list[RankedJSON]:
     """In the worker: the coach's ranked moves of ``view`` as JSON (``coach.rank_json``)."""
+    # lazy: worker (the coach loads in the worker process, not the UI's)
     from tui_domino.ai import coach
 
     cancel = _worker_cancel

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 def record_match(**kw: Unpack[MatchFields]) -> int:
     """Stores a finished match in the history (``db.record_match``); returns its id."""
+    # lazy: start-up (the parser loads this package for every command; sqlite3 only to record)
     from tui_domino.history.db import record_match as _record
 
     return _record(**kw)

@@ -107,6 +107,7 @@ def read_json(name: str, limit: int) -> Any:
 
 
 def run_hint(args: argparse.Namespace) -> int:
+    # lazy: start-up (the command line's parser loads this module for every command)
     from tui_domino.ai import coach
 
     raw = read_json(args.view, coach.MAX_VIEW_BYTES)
@@ -128,6 +129,7 @@ def run_hint(args: argparse.Namespace) -> int:
 
 
 def run_review(args: argparse.Namespace) -> int:
+    # lazy: start-up (the command line's parser loads this module for every command)
     from tui_domino.ai import coach
     from tui_domino.history import records
 
@@ -169,6 +171,7 @@ def run_review(args: argparse.Namespace) -> int:
 
 
 def _connect() -> Any:
+    # lazy: start-up (the command line's parser loads this module for every command)
     from tui_domino.history import db
 
     try:
@@ -180,6 +183,7 @@ def _connect() -> Any:
 
 
 def run_history(args: argparse.Namespace) -> int:
+    # lazy: start-up (the command line's parser loads this module for every command)
     from tui_domino.history import db
 
     con = _connect()
@@ -216,6 +220,7 @@ def run_history(args: argparse.Namespace) -> int:
 
 
 def run_stats(args: argparse.Namespace) -> int:
+    # lazy: start-up (the command line's parser loads this module for every command)
     from tui_domino.history import stats
 
     con = _connect()

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tui_domino.files import data_dir
 from tui_domino.history.records import MatchRecord, PlayerJSON, RoundRecord, match_json
 from tui_domino.rules.types import Options
 
@@ -94,8 +95,6 @@ MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _v1, 1: _v2}
 
 def db_path(folder: Path | None = None) -> Path:
     if folder is None:
-        from tui_domino.files import data_dir
-
         folder = data_dir()
     return folder / DB_NAME
 

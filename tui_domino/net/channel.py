@@ -33,6 +33,7 @@ from nacl.encoding import RawEncoder
 from nacl.exceptions import CryptoError
 from nacl.hash import blake2b
 from nacl.secret import SecretBox
+from spake2 import SPAKE2_A, SPAKE2_B  # type: ignore[import-untyped]
 
 from tui_domino.net.messages import MAX_LINE, PROTOCOL
 from tui_domino.net.words import EVEN, ODD
@@ -208,8 +209,6 @@ class Exchange:
     """One side's SPAKE2 exchange: ``message`` to send, then ``finish`` with the peer's."""
 
     def __init__(self, side: str, password: bytes) -> None:
-        from spake2 import SPAKE2_A, SPAKE2_B  # type: ignore[import-untyped]
-
         if side not in ("host", "join"):
             raise ValueError("side is host or join")
         self.side = side

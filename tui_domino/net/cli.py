@@ -17,11 +17,14 @@ import re
 import sys
 from pathlib import Path
 
-from tui_domino import rules
+from tui_domino import i18n, rules
 from tui_domino.i18n import _
 from tui_domino.net import events as ev
 from tui_domino.net.core import MatchSettings
+from tui_domino.net.journal import default_path
+from tui_domino.net.transport import DuelSession
 from tui_domino.terminal import login_name
+from tui_domino.text import visible
 
 VARIANTS = ("classic", "spider", "triominos")
 
@@ -121,8 +124,6 @@ def _journal_path(args: argparse.Namespace, host: str, port: int) -> Path | None
     if args.journal:
         path = Path(args.journal)
     else:
-        from tui_domino.net.journal import default_path
-
         path = default_path(args.net_role, host, port)
     if args.fresh and path.exists():
         path.unlink()
@@ -137,8 +138,6 @@ def handle(args: argparse.Namespace) -> int:
 
 
 async def _main(args: argparse.Namespace) -> int:
-    from tui_domino.net.transport import DuelSession
-
     role = args.net_role
     try:
         host, port = parse_addr(args.address, "0.0.0.0" if role == "host" else None)
@@ -149,6 +148,7 @@ async def _main(args: argparse.Namespace) -> int:
         print(f"tui-domino {role}: " + _("--headless needs --bot LEVEL"), file=sys.stderr)
         return 2
     if args.bot:
+        # lazy: start-up (the command line's parser loads this module for every command)
         from tui_domino.net.headless import bot_levels
 
         if args.bot not in bot_levels():
@@ -159,6 +159,7 @@ async def _main(args: argparse.Namespace) -> int:
             return 2
     code: str | None = None
     if role == "join" and not args.open:
+        # lazy: start-up (the parser loads this module; the channel and PyNaCl only for a code)
         from tui_domino.net.channel import normalize_code
 
         if args.code is None:
@@ -176,6 +177,7 @@ async def _main(args: argparse.Namespace) -> int:
         print("tui-domino join: " + _("--open takes no code"), file=sys.stderr)
         return 2
     elif role == "host" and not args.open:
+        # lazy: start-up (the parser loads this module; the channel and PyNaCl only for a code)
         from tui_domino.net.channel import new_code
 
         code = new_code()
@@ -215,14 +217,13 @@ async def _main(args: argparse.Namespace) -> int:
             session = await DuelSession.join(host, port, name=args.name, want=want,
                                              journal_path=journal, code=code, **kw)
     except ConnectionError as exc:
+        # lazy: start-up (the parser loads this module; the channel and PyNaCl only for a code)
         from tui_domino.net.channel import Refused
 
         if not isinstance(exc, Refused):
             print(f"tui-domino {role}: " + _("cannot connect to {host}:{port}: {reason}")
                   .format(host=host, port=port, reason=exc.strerror or exc), file=sys.stderr)
             return 1
-        from tui_domino.text import visible
-
         # TRANSLATORS: {reason}: the other program's own words (English, never translated).
         print(f"tui-domino {role}: " + _("{host}:{port} refused: {reason}").format(
             host=host, port=port, reason=visible(exc.message)), file=sys.stderr)
@@ -243,6 +244,7 @@ async def _main(args: argparse.Namespace) -> int:
     if session.notice:
         print(f"tui-domino {role}: {session.notice}", file=sys.stderr)
     if args.headless:
+        # lazy: start-up (the command line's parser loads this module for every command)
         from tui_domino.net.headless import run_bot
 
         def show(e: ev.Event) -> None:
@@ -269,6 +271,7 @@ async def _main(args: argparse.Namespace) -> int:
         if journal is not None and journal.exists() and session.core.finished:
             journal.rename(journal.with_suffix(".done.jsonl"))
         return 0 if outcome and outcome.get("verified") else 1
+    # lazy: start-up (the command line's parser loads this module for every command)
     from tui_domino.net.console import run_console
 
     return await run_console(session, bot=args.bot, seed=args.seed)
@@ -283,8 +286,6 @@ def _print_code(code: str, join: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     """``python -m tui_domino.net.cli host|join ...`` (the same as ``tui-domino host|join``,
     in the environment's language: only ``tui-domino`` reads the one chosen in Settings)."""
-    from tui_domino import i18n
-
     i18n.use(None)  # before the parser: its help texts are looked up as it is made
     parser = argparse.ArgumentParser(prog="tui-domino")
     add_host_join(parser.add_subparsers(dest="command", required=True))

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 def channel_module() -> ModuleType:
     """``tui_domino.net.channel``, imported when a channel is first needed."""
+    # lazy: start-up (the channel and PyNaCl only for a code: not with the parser)
     from tui_domino.net import channel
 
     return channel

@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable
 
 from tui_domino import rules
+from tui_domino.ai import PLAYERS
 from tui_domino.net import events as ev
 from tui_domino.net.records import MatchResult
 from tui_domino.net.transport import DuelSession
@@ -22,10 +23,9 @@ Choose = Callable[..., rules.Move]  # (view, rng, budget) -> move
 def bot_levels() -> dict[str, Choose]:
     """The computer players by name: the strong levels when present, the simple ones
     always."""
-    from tui_domino.ai import PLAYERS
-
     levels: dict[str, Choose] = dict(PLAYERS)
     try:
+        # lazy: optional (the strong levels when present: ImportError guarded)
         from tui_domino.ai.levels import LEVELS  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         pass

@@ -77,6 +77,7 @@ def _interface_addresses() -> list[str]:
     """The IPv4 address of each network interface (Linux: ``SIOCGIFADDR``)."""
     out: list[str] = []
     try:
+        # lazy: optional (fcntl is not on every system)
         import fcntl
         import struct
     except ImportError:  # not on this system

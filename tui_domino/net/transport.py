@@ -33,6 +33,7 @@ from tui_domino import rules
 from tui_domino.net import events as ev
 from tui_domino.net import journal as jr
 from tui_domino.net import mental_poker as mp
+from tui_domino.net import messages as msgs
 from tui_domino.net.core import (
     LEFT,
     RESUME_WINDOW,
@@ -439,8 +440,6 @@ class DuelSession:
         self._emit(ev.ConnectionState("waiting", ", ".join(self.addresses)))
 
     def _is_resume(self, line: bytes) -> bool:
-        from tui_domino.net import messages as msgs
-
         try:
             f = msgs.decode(line.rstrip(b"\r\n"))
         except msgs.FrameError:

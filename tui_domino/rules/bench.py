@@ -14,21 +14,18 @@ from collections.abc import Callable
 from typing import Any
 
 from tui_domino import rules
+from tui_domino.rules.classic_sim import ClassicSim
+from tui_domino.rules.spider_sim import SpiderSim
+from tui_domino.rules.triominos_sim import TriominosSim
 
 VARIANTS = ("classic", "spider", "triominos")
 
 
 def sim_class(variant: str) -> Any:
     if variant == "classic":
-        from tui_domino.rules.classic_sim import ClassicSim
-
         return ClassicSim
     if variant == "spider":
-        from tui_domino.rules.spider_sim import SpiderSim
-
         return SpiderSim
-    from tui_domino.rules.triominos_sim import TriominosSim
-
     return TriominosSim
 
 

@@ -10,6 +10,7 @@ from tui_domino.rules import dominoes as D
 from tui_domino.rules.domino_round import DominoRound
 from tui_domino.rules.events import ScoreEvent
 from tui_domino.rules.moves import DRAW, PASS, Move, classic_place
+from tui_domino.rules.options import resolve_options
 from tui_domino.rules.state import JSON, RoundState, Tile
 from tui_domino.rules.types import Options
 
@@ -90,8 +91,6 @@ class ClassicState(DominoRound):
 
     @classmethod
     def from_json(cls, d: JSON) -> ClassicState:
-        from tui_domino.rules.options import resolve_options
-
         if d.get("variant") != "classic":
             raise ValueError("not a classic state")
         s = cls(resolve_options("classic", d["options"]))

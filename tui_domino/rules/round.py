@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random as _random
 from collections.abc import Mapping
 from typing import Any, TypeGuard
 
@@ -13,14 +14,17 @@ from tui_domino.rules.types import DealJSON, SeatView
 
 def _state_class(variant: str) -> type[RoundState]:
     if variant == "classic":
+        # lazy: start-up (a variant's rules load with its first round)
         from tui_domino.rules.classic import ClassicState
 
         return ClassicState
     if variant == "spider":
+        # lazy: start-up (a variant's rules load with its first round)
         from tui_domino.rules.spider import SpiderState
 
         return SpiderState
     if variant == "triominos":
+        # lazy: start-up (a variant's rules load with its first round)
         from tui_domino.rules.triominos import TriominosState
 
         return TriominosState
@@ -169,8 +173,6 @@ def determinize(
     """A full state consistent with ``view``: the hidden tiles are ``opponent_hand`` and
     ``bazaar`` when given, else dealt from the unseen tiles at random with ``rng`` (a
     ``random.Random``). The viewer's legal moves in it are his real legal moves."""
-    import random as _random
-
     player = view["player"]
     opp_n = view["hand_sizes"][1 - player]
     if opponent_hand is None or bazaar is None:

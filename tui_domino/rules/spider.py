@@ -13,6 +13,7 @@ from tui_domino.rules.classic import deal_masks
 from tui_domino.rules.domino_round import DominoRound
 from tui_domino.rules.events import ScoreEvent
 from tui_domino.rules.moves import ARMS, DRAW, PASS, Move, Placement, spider_place
+from tui_domino.rules.options import resolve_options
 from tui_domino.rules.state import JSON, RoundState, Tile
 from tui_domino.rules.types import Options
 
@@ -94,8 +95,6 @@ class SpiderState(DominoRound):
 
     @classmethod
     def from_json(cls, d: JSON) -> SpiderState:
-        from tui_domino.rules.options import resolve_options
-
         if d.get("variant") != "spider":
             raise ValueError("not a spider state")
         s = cls(resolve_options("spider", d["options"]))

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from tui_domino.rules import triangle_grid as grid
 from tui_domino.rules.moves import DRAW, PASS, Move, triomino_place
 from tui_domino.rules.options import resolve_options
+from tui_domino.rules.round import new_round
 from tui_domino.rules.triominos import (
     INDEX,
     OPENING_ORDER,
@@ -401,8 +402,6 @@ def mask_value(h: int) -> int:
 
 def _positions(seed: int, count: int = 24, plies: int = 16) -> list[TriominosState]:
     """Seeded mid-game positions: ``plies`` random moves into ``count`` rounds."""
-    from tui_domino.rules.round import new_round
-
     rng = random.Random(seed)
     out: list[TriominosState] = []
     while len(out) < count:
@@ -421,8 +420,6 @@ def _positions(seed: int, count: int = 24, plies: int = 16) -> list[TriominosSta
 def bench(seconds: float = 2.0, seed: int = 0) -> dict[str, float]:
     """Random full rounds and legal-move generations per second, on the fast path and through
     the engine API; each of the four figures is measured for ``seconds / 4``."""
-    from tui_domino.rules.round import new_round
-
     part = seconds / 4
     clock = time.perf_counter
     result: dict[str, float] = {}

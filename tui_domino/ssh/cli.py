@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tui_domino import env
+from tui_domino import env, i18n
 from tui_domino.i18n import _, ngettext
 from tui_domino.ssh.limits import Limits
 
@@ -112,11 +112,13 @@ def limits_from(args: argparse.Namespace) -> Limits:
 def run_serve(args: argparse.Namespace) -> int:
     """Runs the server until Ctrl-C; returns the exit status."""
     try:
+        # lazy: optional (serve says how to install asyncssh)
         import asyncssh  # noqa: F401
     except ImportError:
         # TRANSLATORS: "tui-domino serve" and "pip install asyncssh" are commands: keep them.
         print(_("tui-domino serve needs asyncssh: pip install asyncssh"), file=sys.stderr)
         return 2
+    # lazy: start-up (the parser loads this module; the server and asyncssh only for serve)
     from tui_domino.ssh.hostkey import HostKeyError
     from tui_domino.ssh.server import GameServer, serve_forever
 
@@ -128,6 +130,7 @@ def run_serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     logging.getLogger("asyncssh").setLevel(logging.WARNING)  # a line per packet otherwise
+    # lazy: start-up (the command line's parser loads this module for every command)
     from tui_domino import logs
 
     logs.start(logging.INFO if args.verbose else logging.WARNING)  # and the log file
@@ -154,8 +157,6 @@ def run_serve(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     """``python -m tui_domino.ssh.cli``: the same as ``tui-domino serve`` (in the
     environment's language: only ``tui-domino`` reads the one chosen in Settings)."""
-    from tui_domino import i18n
-
     i18n.use(None)  # before the parser: its help texts are looked up as it is made
     parser = argparse.ArgumentParser(prog="tui-domino")
     add_serve(parser.add_subparsers(dest="command", required=True))

@@ -28,6 +28,7 @@ class DuelUnavailable(Exception):
 
 def duel_session_class() -> Any:
     try:
+        # lazy: optional (a version without the duel layer: DuelUnavailable)
         from tui_domino.net.transport import DuelSession
     except ImportError as exc:
         # TRANSLATORS: {error} is Python's own words (in English)
@@ -38,6 +39,7 @@ def duel_session_class() -> Any:
 
 def duel_screen_class() -> Any:
     try:
+        # lazy: optional (a version without the duel screen: DuelUnavailable)
         from tui_domino.ui.screens.duel import DuelScreen
     except ImportError as exc:
         raise DuelUnavailable(_("Duels are not available in this version "
@@ -57,6 +59,7 @@ async def connect_duel(*, role: str, name: str, variant: str, port: int,
                        on_hosting: Callable[[int], None], secret: str) -> Any:
     """This side's ``DuelSession``: hosting on loopback (``on_hosting`` gets the port,
     for the lobby to pass on) or joining ``port``, the channel keyed on ``secret``."""
+    # lazy: optional (a version without the duel layer: see duel_session_class)
     from tui_domino.net import MatchSettings
 
     secret = valid_secret(secret)

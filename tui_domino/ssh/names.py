@@ -28,6 +28,7 @@ def player_name(username: str) -> str:
 @functools.cache
 def _classes() -> dict[str, str]:
     """Every character with look-alikes -> the lowest character of its class."""
+    # lazy: start-up (the confusables' tables, ~50 ms, load at the first name)
     from confusable_homoglyphs.confusables import (  # type: ignore[import-untyped]
         confusables_data,
     )

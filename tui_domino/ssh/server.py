@@ -35,7 +35,7 @@ import asyncssh
 from tui_domino import env
 from tui_domino.i18n import N_
 from tui_domino.ssh.home import data_dir
-from tui_domino.ssh.hostkey import load_or_create_host_key
+from tui_domino.ssh.hostkey import fingerprint, host_key_path, load_or_create_host_key
 from tui_domino.ssh.limits import ENGLISH, Limits, RateLimiter, duration_text
 from tui_domino.ssh.lobby import Lobby
 from tui_domino.ssh.names import player_name
@@ -366,8 +366,6 @@ async def serve_forever(server: GameServer, announce: Callable[[str], None] = pr
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     assert server.host_key is not None
-    from tui_domino.ssh.hostkey import fingerprint, host_key_path
-
     kept = "made and kept" if server.host_key_created else "kept"
     announce(f"tui-domino is serving on {server.host} port {port}.")
     announce(f"Host key ({kept} in {server.host_key_path or host_key_path()}): "

@@ -11,6 +11,9 @@ import os
 import sys
 import termios
 
+from tui_domino import env, i18n
+from tui_domino.terminal import tune_environment
+
 
 def take_terminal() -> None:
     """Makes the pseudo-terminal on stdin this session's controlling terminal, so that
@@ -23,18 +26,14 @@ def speak_the_visitors_language() -> str:
     """The game speaks its visitor's language: the server put the LANG (LC_ALL,
     LC_MESSAGES) that his ssh client sent in this process's environment (``GameServer.
     visitor_env``), and the game takes it from there. Returns the language ("ru")."""
-    from tui_domino import i18n
-
     return i18n.use(None)
 
 
 def main() -> int:
     take_terminal()
-    from tui_domino.terminal import tune_environment
-
     tune_environment()
     speak_the_visitors_language()  # (his Settings may choose another: DominoApp applies it)
-    from tui_domino import env
+    # lazy: start-up (Textual loads after tune_environment(): it reads the settings at import)
     from tui_domino.ssh.visitor_app import run_visitor
 
     return run_visitor(

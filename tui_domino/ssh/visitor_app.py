@@ -212,6 +212,7 @@ class VisitorApp(DominoApp):
 
     @work(exclusive=True, group="duel")
     async def start_duel(self, message: dict[str, Any]) -> None:
+        # lazy: start-up (the duel's modules load with the first duel)
         from tui_domino.ssh.duel import DuelUnavailable, open_duel
 
         try:

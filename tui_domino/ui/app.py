@@ -23,9 +23,9 @@ from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from tui_domino import i18n, rules
+from tui_domino import ai, i18n, rules
 from tui_domino.i18n import N_, _
-from tui_domino.terminal import is_terminal
+from tui_domino.terminal import is_remote, is_terminal
 from tui_domino.text import visible
 from tui_domino.ui import storage
 from tui_domino.ui.ascii import AsciiFilter, key_words
@@ -111,6 +111,7 @@ class DominoApp(App[None]):
     def _handle_exception(self, error: Exception) -> None:
         """An error of ours nobody caught: Textual ends the app (and shows the traceback);
         first the report goes to a file whose path the player is told after the exit."""
+        # lazy: start-up (the app alone loads no logging: cli.main starts the log first)
         from tui_domino import logs
 
         try:
@@ -159,6 +160,7 @@ class DominoApp(App[None]):
         while not self._finished.wait(1.0):
             if is_terminal(sys.__stdin__):  # where the game reads its keys
                 continue
+            # lazy: start-up (the worker's process pool loads with the first search)
             from tui_domino.ai import worker
 
             worker.kill()
@@ -177,6 +179,7 @@ class DominoApp(App[None]):
             self._finished.set()
 
     def on_unmount(self) -> None:
+        # lazy: start-up (the worker's process pool loads with the first search)
         from tui_domino.ai import worker
 
         if worker.is_running():
@@ -198,7 +201,7 @@ class DominoApp(App[None]):
 
     def _warm_up(self, session: Session) -> None:
         """Starts the searching players' process early, so the first move is quick."""
-        from tui_domino import ai
+        # lazy: start-up (the worker's process pool loads with the first search)
         from tui_domino.ai import worker
 
         if any(s.is_computer and s.level in ai.SEARCHING for s in session.seats):
@@ -219,6 +222,7 @@ class DominoApp(App[None]):
     async def action_quit(self) -> None:
         """Quits; a duel on the screens is left first (asked while its match is in play),
         so that the opponent hears of it."""
+        # lazy: start-up (the duel screen and the network layer load with a duel)
         from tui_domino.ui.screens.duel import DuelScreen, LeaveScreen
 
         duel = next((s for s in reversed(self.screen_stack) if isinstance(s, DuelScreen)),
@@ -229,6 +233,7 @@ class DominoApp(App[None]):
             duel.quit_app()
 
     def action_help(self) -> None:
+        # lazy: start-up (the menu shows without this screen)
         from tui_domino.ui.screens.help import HelpScreen
 
         if not isinstance(self.screen, HelpScreen | TooSmallScreen):
@@ -338,6 +343,7 @@ class DominoApp(App[None]):
             super().action_command_palette()
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        # lazy: start-up (the menu shows without these screens)
         from tui_domino.ui.screens.help import HelpScreen
         from tui_domino.ui.screens.new_game import NewGameScreen
         from tui_domino.ui.screens.settings import SettingsScreen
@@ -399,11 +405,13 @@ class DominoApp(App[None]):
                                     command.discover)
 
     def show_history(self) -> None:
+        # lazy: start-up (the menu shows without this screen)
         from tui_domino.ui.screens.history import HistoryScreen
 
         self.push_screen(HistoryScreen())
 
     def show_stats(self) -> None:
+        # lazy: start-up (the menu shows without this screen)
         from tui_domino.ui.screens.stats import StatsScreen
 
         self.push_screen(StatsScreen())
@@ -440,8 +448,6 @@ class DominoApp(App[None]):
         over ssh (where a bell reaches someone else's speaker)."""
         if self.settings.bell is not None:
             return self.settings.bell
-        from tui_domino.terminal import is_remote
-
         return not is_remote(os.environ)
 
     def ring(self) -> None:
@@ -469,6 +475,7 @@ def _start_resource_tracker() -> None:
     """The searching players run in a spawned process; multiprocessing's helper process
     must start while stderr is still the terminal's (a running app redirects it)."""
     try:
+        # lazy: ruff (moved up, the try would hold one line: SIM105, a code change)
         from multiprocessing import resource_tracker
 
         resource_tracker.ensure_running()
@@ -484,8 +491,6 @@ def main_app(
 ) -> int:
     """Runs the game. ``variant`` and ``opponent`` (a computer level or "person") start a
     match straight away; otherwise the main menu shows."""
-    from tui_domino import ai
-
     if opponent is not None and opponent != "person" and opponent not in ai.NAMES:
         names = ", ".join([*ai.NAMES, "person"])
         # TRANSLATORS: the command line's error; {names} are the names the option takes

@@ -225,6 +225,7 @@ def round_over(session: Session) -> RoundRecord:
 
 
 def _store(log: MatchLog, kw: MatchFields) -> None:
+    # lazy: worker (a writer thread loads sqlite3, never the screen)
     from tui_domino.history import db
 
     try:
@@ -243,6 +244,7 @@ def save_review(match_id: int | None, number: int, review: list[JudgementJSON]) 
     """Keeps a round's review in the database (call from a thread)."""
     if match_id is None:
         return
+    # lazy: worker (a writer thread loads sqlite3, never the screen)
     from tui_domino.history import db
 
     with logged("keeping a review in the history"):
@@ -307,6 +309,7 @@ def duel_over(*, variant: str, target: int, options: rules.Options, names: list[
           "winner": result["winner"], "me": me, "kind": "duel"}
 
     def store() -> None:
+        # lazy: worker (a writer thread loads sqlite3, never the screen)
         from tui_domino.history import db
 
         with logged("keeping the duel in the history"):

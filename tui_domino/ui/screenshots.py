@@ -17,7 +17,11 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from tui_domino import ai, env
+from tui_domino.ui.app import DominoApp
+from tui_domino.ui.screens.game import GameScreen
+from tui_domino.ui.screens.help import HelpScreen
 from tui_domino.ui.session import Seat, Session
+from tui_domino.ui.storage import Settings
 
 SIZES = ((80, 24), (120, 40))
 
@@ -55,11 +59,6 @@ Scene = Callable[[object], Awaitable[None]]
 
 
 async def shoot(name: str, size: tuple[int, int], scene: str, out: Path) -> Path:
-    from tui_domino.ui.app import DominoApp
-    from tui_domino.ui.screens.game import GameScreen
-    from tui_domino.ui.screens.help import HelpScreen
-    from tui_domino.ui.storage import Settings
-
     app = DominoApp(settings=Settings(computer_delay=0.0), seed=1, autosave=False)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()

@@ -264,6 +264,7 @@ class Session:
     async def computer_move_in_process(self, budget_ms: float = 900.0) -> rules.Move:
         """The searching computer's choice, computed in the players' worker process; the
         await can be cancelled (leaving the game stops the search)."""
+        # lazy: start-up (the worker's process pool loads with the first search)
         from tui_domino.ai import worker
 
         tm = self.state.to_move
@@ -291,6 +292,7 @@ class Session:
         upto = self.take_back_index()
         if upto is None:
             return False
+        # lazy: start-up (the history's records load with the first take-back)
         from tui_domino.history.records import RoundPlay, deal_of, leader_of, replay
 
         state = self.state

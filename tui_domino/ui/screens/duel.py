@@ -33,6 +33,7 @@ from tui_domino.ui.screens.duel_end import DuelOverScreen, LeaveScreen, verdict_
 from tui_domino.ui.screens.duel_log import Note, duel_move_text, log_text
 from tui_domino.ui.screens.duel_words import game_title, status_text, waiting_text
 from tui_domino.ui.screens.game import GameScreen
+from tui_domino.ui.screens.summary import RoundSummary
 from tui_domino.ui.selection import Selection
 from tui_domino.ui.widgets.hand import HandView
 from tui_domino.ui.widgets.scoreboard import ScorePanel
@@ -482,8 +483,6 @@ class DuelScreen(GameScreen):
     # -- the end of a round and of the match ----------------------------------------------------
 
     def show_summary(self, e: ev.RoundOver) -> None:
-        from tui_domino.ui.screens.summary import RoundSummary
-
         try:
             session = summary_session(self.table, e, self._banked)
         except (ValueError, KeyError, AssertionError) as exc:

@@ -12,6 +12,8 @@ from tui_domino.logs import logged
 from tui_domino.net import events as ev
 from tui_domino.net.records import MatchResult
 from tui_domino.net.transport import DuelSession
+from tui_domino.ui import storage
+from tui_domino.ui.app import DominoApp
 from tui_domino.ui.screens.duel import DuelScreen
 
 
@@ -37,9 +39,6 @@ async def _close(session: DuelSession) -> None:
 async def run_duel_app(session: DuelSession) -> MatchResult | None:
     """The game's app on the duel screen (for ``tui-domino host|join``); returns the
     match's result when it ended."""
-    from tui_domino.ui import storage
-    from tui_domino.ui.app import DominoApp
-
     app = DominoApp(settings=storage.Settings.load())
     app.call_later(lambda: push_duel(app, session, then=app.exit))
     await app.run_async()

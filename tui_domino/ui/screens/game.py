@@ -269,9 +269,11 @@ class GameScreen(Screen[None]):
             self.refresh_all()
             if not self._summary_shown:
                 self._summary_shown = True
+                # lazy: start-up (the menu shows without this screen)
                 from tui_domino.ui.screens.summary import RoundSummary
 
                 if not self.is_duel():
+                    # lazy: start-up (the menu shows without the history's writer)
                     from tui_domino.ui import history_db
 
                     history_db.round_over(self.local)  # kept for the history (written in a thread)
@@ -291,6 +293,7 @@ class GameScreen(Screen[None]):
         if s.hot_seat and self._shown_viewer != s.state.to_move:
             self._hidden = True
             self.refresh_all()
+            # lazy: start-up (the menu shows without this screen)
             from tui_domino.ui.screens.handover import HandoverScreen
 
             self.app.push_screen(
@@ -358,6 +361,7 @@ class GameScreen(Screen[None]):
             return
         self._looking = False
         if s.match.is_over:
+            # lazy: start-up (the menu shows without this screen)
             from tui_domino.ui.screens.match_over import MatchOverScreen
 
             self.app.switch_screen(MatchOverScreen(s))
@@ -382,6 +386,7 @@ class GameScreen(Screen[None]):
 
     def action_play(self) -> None:
         if self._looking and self.session.state.is_over:
+            # lazy: start-up (the menu shows without this screen)
             from tui_domino.ui.screens.summary import RoundSummary
 
             self.app.push_screen(RoundSummary(self.local), self._after_summary)
@@ -479,12 +484,14 @@ class GameScreen(Screen[None]):
 
     @work(exclusive=True, group="coach")
     async def coach_hint(self, turn: int) -> None:
+        # lazy: start-up (the coach's aids load with their first use)
         from tui_domino.ui.screens import aids
 
         await aids.coach_hint(self, turn)
 
     def action_take_back(self) -> None:
         """u: your last move and the computer's reply, taken back (``aids.take_back``)."""
+        # lazy: start-up (the coach's aids load with their first use)
         from tui_domino.ui.screens import aids
 
         aids.take_back(self)
@@ -505,6 +512,7 @@ class GameScreen(Screen[None]):
         self.redraw_choice()
 
     def action_help(self) -> None:
+        # lazy: start-up (the menu shows without this screen)
         from tui_domino.ui.screens.help import HelpScreen
 
         self.app.push_screen(HelpScreen(self.session.variant))

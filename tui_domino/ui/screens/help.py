@@ -15,6 +15,7 @@ from textual.widgets import Markdown
 
 from tui_domino.i18n import N_, _
 from tui_domino.ui.keys import Key
+from tui_domino.ui.screens.marks import marks
 
 Translate = Callable[[str], str]
 
@@ -169,8 +170,6 @@ class HelpScreen(ModalScreen[None]):
         if self.variant is None:
             text = menu_help() + "\n" + "\n".join(rules_text(v) for v in RULES)
         else:
-            from tui_domino.ui.screens.marks import marks  # (drawn when the help opens)
-
             text = rules_text(self.variant) + "\n" + marks(self.variant) + "\n" + keys_table(
                 self.variant)
         with Vertical() as box:

@@ -21,6 +21,8 @@ from textual.widgets.option_list import Option
 
 from tui_domino import i18n
 from tui_domino.i18n import N_, _, ngettext, pgettext
+from tui_domino.ui import storage
+from tui_domino.ui.history_db import save_review
 from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.session import VARIANT_TITLES
@@ -100,6 +102,7 @@ class Filters:
 
 
 def _connect() -> sqlite3.Connection:
+    # lazy: worker (called in the screen's threads: sqlite3 loads off the UI)
     from tui_domino.history import db
 
     return db.connect()
@@ -161,6 +164,7 @@ class HistoryScreen(Filters, Screen[None]):
 
     @work(exclusive=True, group="history", thread=True)
     def reload(self) -> None:
+        # lazy: worker (a thread worker: sqlite3 loads off the UI)
         from tui_domino.history import db
 
         try:
@@ -239,6 +243,7 @@ class HistoryScreen(Filters, Screen[None]):
             self.app.push_screen(MatchScreen(mid))
 
     def action_stats(self) -> None:
+        # lazy: a cycle (ui.screens.stats imports Filters from this module)
         from tui_domino.ui.screens.stats import StatsScreen
 
         self.app.push_screen(StatsScreen(self.variant, self.opponent))
@@ -255,9 +260,9 @@ class HistoryScreen(Filters, Screen[None]):
 def export(screen: Screen[None], match_id: int) -> None:
     """Writes match ``match_id`` as JSON in the data folder's exports/ (in a thread) and
     says where."""
-    from tui_domino.ui import storage
 
     def write() -> None:
+        # lazy: worker (a thread worker: sqlite3 loads off the UI)
         from tui_domino.history import db
 
         try:
@@ -324,6 +329,7 @@ class MatchScreen(Screen[None]):
 
     @work(exclusive=True, group="match", thread=True)
     def load(self) -> None:
+        # lazy: worker (a thread worker: sqlite3 loads off the UI)
         from tui_domino.history import db
 
         try:
@@ -392,11 +398,10 @@ class MatchScreen(Screen[None]):
         if row is None or not 0 <= row < len(rec["rounds"]):
             return
         rnd = rec["rounds"][row]
+        # lazy: on demand (the review's coach and search, ~160 ms, load when a round is reviewed)
         from tui_domino.ui.screens.review import ReviewScreen
 
         def keep(review: list[JudgementJSON]) -> None:
-            from tui_domino.ui.history_db import save_review
-
             self.run_worker(lambda: save_review(self.match_id, rnd["number"], review),
                             thread=True, group="keep", exit_on_error=False)
             self._fill(rec)

@@ -14,6 +14,7 @@ from tui_domino.i18n import _
 from tui_domino.ui.contrast import muted_of
 from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import plain
+from tui_domino.ui.screens.new_game import NewGameScreen
 from tui_domino.ui.session import VARIANT_TITLES, Session
 
 
@@ -92,8 +93,6 @@ class MatchOverScreen(Screen[None]):
             self.action_menu()
 
     def action_again(self) -> None:
-        from tui_domino.ui.screens.new_game import NewGameScreen
-
         self.app.switch_screen(NewGameScreen(variant=self.session.variant))
 
     def action_menu(self) -> None:

@@ -134,6 +134,7 @@ class MenuScreen(Screen[None]):
     def action_choose(self, what: str) -> None:
         app = self.app
         if what == "new":
+            # lazy: start-up (the menu shows without this screen)
             from tui_domino.ui.screens.new_game import NewGameScreen
 
             app.push_screen(NewGameScreen())
@@ -143,18 +144,22 @@ class MenuScreen(Screen[None]):
             if not self.network_duels():
                 self.notify(_(NO_NETWORK), title=_("Network duel"), severity="warning")
                 return
+            # lazy: start-up (the menu shows without this screen and the network layer)
             from tui_domino.ui.screens.net_setup import DuelSetupScreen
 
             app.push_screen(DuelSetupScreen())
         elif what == "history":
+            # lazy: start-up (the menu shows without this screen and sqlite3)
             from tui_domino.ui.screens.history import HistoryScreen
 
             app.push_screen(HistoryScreen())
         elif what == "rules":
+            # lazy: start-up (the menu shows without this screen)
             from tui_domino.ui.screens.help import HelpScreen
 
             app.push_screen(HelpScreen())
         elif what == "settings":
+            # lazy: start-up (the menu shows without this screen)
             from tui_domino.ui.screens.settings import SettingsScreen
 
             app.push_screen(SettingsScreen())

@@ -10,7 +10,6 @@ import contextlib
 import errno
 import re
 import socket
-from typing import TYPE_CHECKING
 
 import msgspec
 from textual import work
@@ -23,13 +22,15 @@ from tui_domino import rules
 from tui_domino.i18n import N_, _, ngettext
 from tui_domino.logs import logged
 from tui_domino.net import events as ev
+from tui_domino.net.core import MatchSettings
+from tui_domino.net.journal import default_path
+from tui_domino.net.transport import DuelSession
+from tui_domino.terminal import login_name
 from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.duel_words import game_title
+from tui_domino.ui.screens.menu import NO_NETWORK
 from tui_domino.ui.storage import DUEL_PORT, DuelForm
-
-if TYPE_CHECKING:  # the duel loads when one starts
-    from tui_domino.net.transport import DuelSession
 
 DEFAULT_PORT = DUEL_PORT
 CONNECT_TIMEOUT = 10.0
@@ -48,8 +49,6 @@ def duel_name(name: str) -> str:
     """The name a duel's form opens with: the player's own, but not "You" (the game's
     default, which would read on the other side as the opponent himself); else the one
     the command line goes by (the login name)."""
-    from tui_domino.terminal import login_name
-
     name = name.strip()
     return name if name and name.casefold() != "you" else login_name()
 
@@ -241,8 +240,6 @@ class DuelSetupScreen(Screen[None]):
 
     def on_mount(self) -> None:
         if not self.allowed():
-            from tui_domino.ui.screens.menu import NO_NETWORK
-
             self.app.notify(_(NO_NETWORK), title=_("Network duel"), severity="warning")
             self.app.pop_screen()
             return
@@ -308,10 +305,8 @@ class DuelSetupScreen(Screen[None]):
 
     @work(exclusive=True, group="setup")
     async def host(self) -> None:
+        # lazy: on demand (the channel and the duel screen, ~80 ms, load when a duel starts)
         from tui_domino.net.channel import new_code
-        from tui_domino.net.core import MatchSettings
-        from tui_domino.net.journal import default_path
-        from tui_domino.net.transport import DuelSession
         from tui_domino.ui.screens.duel_run import push_duel
 
         variant = str(self.query_one("#variant", Select).value)
@@ -349,10 +344,8 @@ class DuelSetupScreen(Screen[None]):
 
     @work(exclusive=True, group="setup")
     async def join(self) -> None:
+        # lazy: on demand (the channel and the duel screen, ~80 ms, load when a duel starts)
         from tui_domino.net.channel import normalize_code
-        from tui_domino.net.core import MatchSettings
-        from tui_domino.net.journal import default_path
-        from tui_domino.net.transport import DuelSession
         from tui_domino.ui.screens.duel_run import push_duel
 
         name = self.query_one("#join-name", Input).value.strip()

@@ -9,6 +9,7 @@ round's record (and the history), so a second look is instant.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -20,10 +21,14 @@ from textual.screen import Screen
 from textual.widgets import ProgressBar, Static
 
 from tui_domino import i18n, rules
-from tui_domino.ai import coach
+from tui_domino.ai import coach, worker
 from tui_domino.history.records import RoundRecord, start_of
 from tui_domino.i18n import _, ngettext
 from tui_domino.ui.drawing.canvas import Canvas
+from tui_domino.ui.drawing.snake import layout_classic
+from tui_domino.ui.drawing.spinner import layout_spider
+from tui_domino.ui.drawing.tiles import DIGITS
+from tui_domino.ui.drawing.triangle_grid import layout_triominos
 from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import assemble, plain
 from tui_domino.ui.session import tile_text
@@ -118,15 +123,11 @@ class ReviewScreen(Screen[None]):
 
     @work(exclusive=True, group="review")
     async def analyse(self) -> None:
-        from tui_domino.ai import worker
-
         bar = self.query_one(ProgressBar)
         for k, (i, view, played) in enumerate(self.todo):
             try:
                 ranked = await worker.rank_in_process(view, coach.move_seed(i))
             except Exception:  # the worker could not run: in a thread instead
-                import asyncio
-
                 ranked = await asyncio.to_thread(coach.rank_json, view, coach.move_seed(i))
             j = coach.judge(view, i, played, ranked)
             if j is not None:
@@ -172,11 +173,6 @@ class ReviewScreen(Screen[None]):
 
     def draw_board(self, state: rules.RoundState, played: rules.Move | None,
                    best: rules.Move | None) -> None:
-        from tui_domino.ui.drawing.snake import layout_classic
-        from tui_domino.ui.drawing.spinner import layout_spider
-        from tui_domino.ui.drawing.tiles import DIGITS
-        from tui_domino.ui.drawing.triangle_grid import layout_triominos
-
         view = state.view(self.me)
         moves = [m for m in (played, best) if m is not None and m.kind == "place"]
         moves = list(dict.fromkeys(moves))

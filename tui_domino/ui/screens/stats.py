@@ -55,6 +55,7 @@ class StatsScreen(Filters, Screen[None]):
 
     @work(exclusive=True, group="stats", thread=True)
     def reload(self) -> None:
+        # lazy: worker (a thread worker: sqlite3 and the figures load off the UI)
         from tui_domino.history import db, stats
 
         try:
@@ -74,6 +75,7 @@ class StatsScreen(Filters, Screen[None]):
         self.query_one("#body", Static).update(plain(text))
 
     def _fill(self, st: Stats, opponents: list[str]) -> None:
+        # lazy: worker (reload's thread has loaded it by now)
         from tui_domino.history import stats
 
         self.opponents = [None, *opponents]

@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from tui_domino.i18n import _, ngettext
+from tui_domino.ui import history_db
 from tui_domino.ui.contrast import muted_of
 from tui_domino.ui.keys import Key
 from tui_domino.ui.plain import plain
@@ -155,15 +156,13 @@ class RoundSummary(ModalScreen[str]):
 
     def _record(self) -> RoundRecord | None:
         """The round's record, kept for a local match (not a duel): its review is offered."""
-        from tui_domino.ui import history_db
-
         return history_db.round_of(self.session)
 
     def action_review(self) -> None:
         rec = self._record()
         if rec is None:
             return
-        from tui_domino.ui import history_db
+        # lazy: on demand (the review's coach and search, ~160 ms: not at every round's end)
         from tui_domino.ui.screens.review import ReviewScreen
 
         s = self.session
