@@ -34,7 +34,7 @@ from tui_domino.ui.keys import Key
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.screens.menu import MenuScreen
 from tui_domino.ui.screens.too_small import TooSmallScreen
-from tui_domino.ui.session import Seat, Session, two_people
+from tui_domino.ui.session import COMPUTER, Seat, Session, shown_name, two_people
 
 MIN_SIZE = (80, 24)
 
@@ -515,7 +515,8 @@ def main_app(
             if level == "person":
                 seats = two_people(settings.name, settings.second_name)
             else:
-                seats = [Seat(settings.name), Seat("Computer", "computer", level)]
+                seats = [Seat(shown_name(settings.name)),
+                         Seat(_(COMPUTER), "computer", level)]
             app.start_match(variant, seats)
 
         app.call_later(begin)

@@ -13,6 +13,7 @@ from textual.binding import Binding
 from textual.widgets import Footer as TextualFooter
 from textual.widgets._footer import FooterKey
 
+from tui_domino import i18n
 from tui_domino.i18n import _
 
 
@@ -24,6 +25,10 @@ class Footer(TextualFooter):
     """The footer, its keys' words in the language in use."""
 
     def compose(self) -> ComposeResult:
+        # Russian and Bulgarian words run longer than the English: the keys sit closer.
+        if not hasattr(self, "_compact_in_english"):
+            self._compact_in_english = self.compact
+        self.compact = self._compact_in_english or i18n.current() != i18n.DEFAULT
         for widget in super().compose():
             if isinstance(widget, FooterKey) and widget.description:
                 widget.description = _(widget.description)

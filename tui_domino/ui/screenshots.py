@@ -17,10 +17,11 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from tui_domino import ai, env
+from tui_domino.i18n import _
 from tui_domino.ui.app import DominoApp
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.screens.help import HelpScreen
-from tui_domino.ui.session import Seat, Session
+from tui_domino.ui.session import COMPUTER, YOU, Seat, Session
 from tui_domino.ui.storage import Settings
 
 SIZES = ((80, 24), (120, 40))
@@ -29,7 +30,7 @@ SIZES = ((80, 24), (120, 40))
 def session_after(variant: str, seed: int, moves: int, target: int | None = None) -> Session:
     """A match against the greedy computer after ``moves`` moves (both seats played by
     the greedy player), stopped on the human's turn."""
-    seats = [Seat("You"), Seat("Computer", "computer", "greedy")]
+    seats = [Seat(_(YOU)), Seat(_(COMPUTER), "computer", "greedy")]
     session = Session.new(variant, seats, target=target, seed=seed, autosave=False)
     state = session.state
     played = 0
@@ -45,7 +46,7 @@ def session_after(variant: str, seed: int, moves: int, target: int | None = None
 def session_round_over(variant: str, seed: int, seats: list[Seat] | None = None) -> Session:
     """A round played out by the greedy player for both seats (you and the computer, unless
     ``seats`` are given)."""
-    seats = seats or [Seat("You"), Seat("Computer", "computer", "greedy")]
+    seats = seats or [Seat(_(YOU)), Seat(_(COMPUTER), "computer", "greedy")]
     session = Session.new(variant, seats, seed=seed, autosave=False)
     state = session.state
     while not state.is_over:

@@ -80,12 +80,33 @@ class Seat:
         return f"{self.name} ({self.level})" if self.is_computer else self.name
 
 
+# The names the game gives when a player gives none: kept as they are in the settings (in
+# English) and shown, and given to a new match's seats, in the language in use.
+# TRANSLATORS: the player's name when he gives none (addresses him: "You win the match!")
+YOU = N_("You")
+# TRANSLATORS: the second person's name at a shared terminal when he gives none
+GUEST = N_("Guest")
+# TRANSLATORS: the computer player's name
+COMPUTER = N_("Computer")
+
+
+def shown_name(name: str) -> str:
+    """A name as the game shows it: one of its own default names in the language in use."""
+    return _(name) if name in (YOU, GUEST, COMPUTER) else name
+
+
+def is_you(name: str) -> bool:
+    """Whether a seat's name addresses the player ("You", in any language of the game's)."""
+    folded = name.strip().casefold()
+    return folded == "you" or folded == _(YOU).strip().casefold()
+
+
 def two_people(first: str, second: str) -> list[Seat]:
     """The seats of two people at one terminal. "You" names nobody when both play here
     ("You's hand"), so it becomes "Player 1" or "Player 2"; equal names are told apart."""
-    names = [name.strip() for name in (first, second)]
+    names = [shown_name(name.strip()) for name in (first, second)]
     for i, name in enumerate(names):
-        if not name or name.casefold() == "you":
+        if not name or is_you(name):
             # TRANSLATORS: the name of a person at a shared terminal who gave none
             names[i] = _("Player {number}").format(number=i + 1)
     if names[1] == names[0]:
@@ -102,7 +123,7 @@ def count(n: int, word: str, plural: str = "") -> str:
 def agree(name: str, third: str, base: str) -> str:
     """A player's name and a verb in agreement: "Ann wins", but "You win" (English only:
     what a player reads is a whole sentence, one for "You", one for a name)."""
-    return f"{name} {base if name.strip().casefold() == 'you' else third}"
+    return f"{name} {base if is_you(name) else third}"
 
 
 def tile_text(tile: Iterable[int]) -> str:

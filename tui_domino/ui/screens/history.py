@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # the history's modules load when the screen reads it
 PAGE = 100
 FIRST = 45  # more lines than the tallest usual terminal shows
 # the columns of the list: (width, aligned right)
-COLUMNS = ((16, False), (9, False), (27, False), (7, True), (9, False), (6, True))
+COLUMNS = ((16, False), (9, False), (23, False), (7, True), (9, False), (6, True))
 
 
 def row_text(*cells: str) -> Text:
@@ -66,9 +66,30 @@ FILTER_WORDS = {
 }
 
 
+# The opponent as the history keeps it: a computer's level, "person" or "duel".
+OPPONENT_WORDS = {
+    # TRANSLATORS: the history's opponent column (9 columns) and filter: a person at the
+    # same terminal, a network duel, or the computer's level
+    "person": N_("person"),
+    "duel": N_("duel"),
+    "computer": N_("computer"),
+    "random": N_("random"),
+    "easy": N_("easy"),
+    "greedy": N_("greedy"),
+    "normal": N_("normal"),
+    "hard": N_("hard"),
+}
+
+
+def opponent_word(key: str) -> str:
+    """The history's opponent in the language in use."""
+    return _(OPPONENT_WORDS[key]) if key in OPPONENT_WORDS else key
+
+
 def filter_text(variant: str | None, opponent: str | None) -> str:
     """What a filter counts: "classic · Ann", "all games"."""
-    shown = [_(FILTER_WORDS.get(variant, variant)) if variant else "", opponent or ""]
+    shown = [_(FILTER_WORDS.get(variant, variant)) if variant else "",
+             opponent_word(opponent) if opponent else ""]
     return " · ".join(x for x in shown if x) or _("all games")
 
 
@@ -145,7 +166,7 @@ class HistoryScreen(Filters, Screen[None]):
 
     @staticmethod
     def heads() -> Text:
-        # TRANSLATORS: the heads of the history's columns, cut to 16, 9, 27, 7, 9 and 6
+        # TRANSLATORS: the heads of the history's columns, cut to 16, 9, 23, 7, 9 and 6
         # columns: when the match was played, the game, the players, the score, the
         # opponent, the number of rounds.
         return row_text(_("When"), _("Game"), _("Players"), _("Score"), _("Opponent"),
@@ -197,7 +218,7 @@ class HistoryScreen(Filters, Screen[None]):
             r.played_at[:16].replace("T", " "),
             _(SHORT_TITLES.get(r.variant, r.variant)),
             f"{r.players[0][:12]} – {r.players[1][:12]}", f"{r.totals[0]}–{r.totals[1]}",
-            r.opponent, str(r.rounds)), id=str(r.id)) for r in rows]
+            opponent_word(r.opponent), str(r.rounds)), id=str(r.id)) for r in rows]
         # the lines a screen shows at once first, the rest of the page once they are drawn
         menu.add_options(options[:FIRST])
         if options[FIRST:]:

@@ -15,7 +15,7 @@ from tui_domino.ui.contrast import muted_of
 from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.new_game import NewGameScreen
-from tui_domino.ui.session import VARIANT_TITLES, Session
+from tui_domino.ui.session import VARIANT_TITLES, Session, is_you
 
 
 class MatchOverScreen(Screen[None]):
@@ -48,7 +48,7 @@ class MatchOverScreen(Screen[None]):
         winner = m.winner
         if winner is not None:
             name = names[winner]
-            if name.strip().casefold() == "you":
+            if is_you(name):
                 won = _("You win the match!")
             else:
                 # TRANSLATORS: {name} is a player's name as given

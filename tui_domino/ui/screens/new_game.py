@@ -13,7 +13,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 from tui_domino import ai, rules
 from tui_domino.i18n import N_, _
 from tui_domino.ui.keys import Footer, Key
-from tui_domino.ui.session import VARIANT_TITLES, Seat, two_people
+from tui_domino.ui.session import COMPUTER, VARIANT_TITLES, YOU, Seat, shown_name, two_people
 
 # House rules offered on this screen: option -> (label, [(choice label, value), ...]).
 # The labels are marked (N_) and translated where they are shown.
@@ -104,13 +104,14 @@ class NewGameScreen(Screen[None]):
                 yield Select(opponent_choices(), value=level, allow_blank=False, id="opponent",
                              compact=True)
                 yield Label(_("Your name"), id="name-label")
-                yield Input(settings.name, id="name", max_length=14, compact=True)
+                yield Input(shown_name(settings.name), id="name", max_length=14, compact=True)
                 yield Label(self._target_word(variant), id="target-label")
                 yield Select(self._targets(variant), value=self._target_for(variant),
                              allow_blank=False, id="target", compact=True)
                 # shown only for a second person at this keyboard
                 yield Label(_("Second player"), id="second-label")
-                yield Input(settings.second_name, id="second", max_length=14, compact=True)
+                yield Input(shown_name(settings.second_name), id="second", max_length=14,
+                            compact=True)
             yield Static(_("House rules"), id="rules-title")
             yield Grid(id="house")
             # TRANSLATORS: the key names Tab, Enter and F5 stay as they are.
@@ -231,15 +232,15 @@ class NewGameScreen(Screen[None]):
 
     def action_start(self) -> None:
         settings = self.app.settings  # type: ignore[attr-defined]
-        name = self.query_one("#name", Input).value.strip() or "You"
+        name = self.query_one("#name", Input).value.strip() or _(YOU)
         opponent = str(self.query_one("#opponent", Select).value)
         if opponent == "person":
             seats = two_people(name, self.query_one("#second", Input).value)
         else:
             level = opponent.split(":", 1)[1]
-            seats = [Seat(name), Seat("Computer", "computer", level)]
+            seats = [Seat(name), Seat(_(COMPUTER), "computer", level)]
             settings.last_level = level
-        settings.name = name
+        settings.name = YOU if name == _(YOU) else name  # the default stays the default
         settings.last_variant = self.variant
         target = int(self.query_one("#target", Select).value)  # type: ignore[arg-type]
         settings.extra.targets[self.variant] = target

@@ -31,7 +31,7 @@ from tui_domino.ui.drawing.tiles import DIGITS
 from tui_domino.ui.drawing.triangle_grid import layout_triominos
 from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import assemble, plain
-from tui_domino.ui.session import tile_text
+from tui_domino.ui.session import is_you, tile_text
 from tui_domino.ui.widgets.board import BoardView
 
 if TYPE_CHECKING:
@@ -154,7 +154,7 @@ class ReviewScreen(Screen[None]):
                             len(self.todo)).format(done=len(done), n=len(self.todo))
         if len(self.seats) == 1:
             mine = self.names[self.me]
-            name = None if mine.strip().casefold() == "you" else mine
+            name = None if is_you(mine) else mine
             return coach.summary(list(self.judged.values()), self.me, name=name)
         return " · ".join(coach.summary(list(self.judged.values()), p, name=self.names[p])
                           for p in self.seats)

@@ -10,6 +10,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 from tui_domino import i18n
 from tui_domino.i18n import _, pgettext
 from tui_domino.ui.keys import Footer, Key
+from tui_domino.ui.session import GUEST, YOU, shown_name
 
 
 class Tick(Checkbox):
@@ -30,7 +31,7 @@ class SettingsScreen(Screen[None]):
         width: 64; max-width: 100%; height: auto; border: round $primary; padding: 0 1;
     }
     SettingsScreen Grid {
-        grid-size: 2; grid-columns: 24 1fr; grid-rows: 1; grid-gutter: 1 1; height: auto;
+        grid-size: 2; grid-columns: 24 1fr; grid-rows: 1; grid-gutter: 0 1; height: auto;
         margin-top: 1;
     }
     SettingsScreen #note { color: $text-muted; margin-top: 1; }
@@ -76,9 +77,10 @@ class SettingsScreen(Screen[None]):
                              value=s.computer_delay if s.computer_delay in (0.0, 0.3, 0.6, 1.2)
                              else 0.6, allow_blank=False, id="delay", compact=True)
                 yield Label(_("Your name"))
-                yield Input(s.name, id="name", max_length=14, compact=True)
+                yield Input(shown_name(s.name), id="name", max_length=14, compact=True)
                 yield Label(_("Second player's name"))
-                yield Input(s.second_name, id="second", max_length=14, compact=True)
+                yield Input(shown_name(s.second_name), id="second", max_length=14,
+                            compact=True)
             yield Static(_("ASCII drawing helps terminals that misdraw box characters."),
                          id="note")
             with Center():
@@ -130,9 +132,11 @@ class SettingsScreen(Screen[None]):
     def on_input_changed(self, event: Input.Changed) -> None:
         s = self.app.settings  # type: ignore[attr-defined]
         if event.input.id == "name":
-            s.name = event.value.strip() or "You"
+            name = event.value.strip()
+            s.name = YOU if not name or name == _(YOU) else name  # the default stays one
         elif event.input.id == "second":
-            s.second_name = event.value.strip() or "Guest"
+            name = event.value.strip()
+            s.second_name = GUEST if not name or name == _(GUEST) else name
         self._save()
 
     def on_button_pressed(self) -> None:

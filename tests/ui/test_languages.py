@@ -1,0 +1,175 @@
+"""Every screen in every language at 80x24: no label cut short, and in Russian and Bulgarian
+no English word of the game's own left on the screen."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+
+import pytest
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Button, Label, Static
+from textual.widgets._footer import FooterKey
+
+from tests.ui.conftest import settle
+from tui_domino import i18n
+from tui_domino.locale import catalogs
+from tui_domino.ui.app import DominoApp
+from tui_domino.ui.screens.game import GameScreen
+from tui_domino.ui.screens.help import HelpScreen
+from tui_domino.ui.screens.match_over import MatchOverScreen
+from tui_domino.ui.screenshots import session_after, session_round_over
+from tui_domino.ui.session import Session, two_people
+from tui_domino.ui.storage import Settings
+
+SIZE = (80, 24)
+Visit = Callable[[object], Awaitable[None]]
+
+
+def _press(*keys: str) -> Visit:
+    async def visit(pilot: object) -> None:
+        for key in keys:
+            await pilot.press(key)  # type: ignore[attr-defined]
+        await pilot.pause()  # type: ignore[attr-defined]
+
+    return visit
+
+
+def _push(make: Callable[[], Screen[object]]) -> Visit:
+    async def visit(pilot: object) -> None:
+        await pilot.app.push_screen(make())  # type: ignore[attr-defined]
+        await settle(pilot)
+
+    return visit
+
+
+def _history() -> Visit:
+    async def visit(pilot: object) -> None:
+        from tui_domino.history import db, generate
+
+        generate.generate(db.db_path(), matches=6, seed=2, pool=2)
+        con = db.connect()  # players named as a player of any language may be
+        with con:
+            con.execute("UPDATE matches SET player0 = 'Анна', player1 = 'Борис'")
+        con.close()
+        await _press("h")(pilot)
+        await settle(pilot)
+
+    return visit
+
+
+def _match_over() -> Screen[object]:
+    session = session_round_over("classic", 11)
+    session.match.target = 10
+    return MatchOverScreen(session)  # type: ignore[return-value]
+
+
+def _hot_seat() -> Screen[object]:
+    session = Session.new("classic", two_people("Anna", "Boris"), seed=3, autosave=False)
+    return GameScreen(session)  # type: ignore[return-value]
+
+
+SCREENS: dict[str, Visit] = {
+    "menu": _press(),
+    "new game": _press("n"),
+    "settings": _press("s"),
+    "menu help": _press("question_mark"),
+    "history": _history(),
+    "classic": _push(lambda: GameScreen(session_after("classic", 4, 9))),  # type: ignore[arg-type,return-value]
+    "spider": _push(lambda: GameScreen(session_after("spider", 5, 10))),  # type: ignore[arg-type,return-value]
+    "triominos": _push(lambda: GameScreen(session_after("triominos", 3, 26))),  # type: ignore[arg-type,return-value]
+    "hot seat": _push(_hot_seat),
+    "round summary": _push(lambda: GameScreen(session_round_over("classic", 11))),  # type: ignore[arg-type,return-value]
+    "spider summary": _push(lambda: GameScreen(session_round_over("spider", 5))),  # type: ignore[arg-type,return-value]
+    "triominos summary": _push(lambda: GameScreen(session_round_over("triominos", 3))),  # type: ignore[arg-type,return-value]
+    "match over": _push(_match_over),
+    "spider help": _push(lambda: HelpScreen("spider")),  # type: ignore[arg-type,return-value]
+    "triominos help": _push(lambda: HelpScreen("triominos")),  # type: ignore[arg-type,return-value]
+}
+
+
+def screen_lines(app: DominoApp) -> list[str]:
+    return ["".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips()]
+
+
+def _text_of(widget: Widget) -> str:
+    if isinstance(widget, FooterKey):
+        return str(widget.description)
+    if isinstance(widget, Button):
+        return str(widget.label)
+    if isinstance(widget, Static | Label):
+        visual = widget.visual
+        return str(getattr(visual, "plain", "") or "")
+    return ""
+
+
+def cut_labels(app: DominoApp) -> list[str]:
+    """The words of labels, buttons, footer keys and short texts that the screen does not
+    show inside their widget (cut off at its edge or hidden past its end)."""
+    lines = screen_lines(app)
+    problems = []
+    visible = app.screen._compositor.visible_widgets
+    for widget in app.screen.walk_children(with_self=False):
+        if not isinstance(widget, Button | Label | Static | FooterKey):
+            continue
+        if widget not in visible or type(widget).__name__.startswith("Markdown"):
+            continue  # scrolled out of view, or prose that scrolls
+        if widget.id == "log":
+            continue  # the recent moves, newest first: the oldest go out of view
+        region, clip = visible[widget]
+        if region != clip.intersection(region) or not region.width or not region.height:
+            continue  # partly scrolled out of view
+        text = _text_of(widget)
+        if not text.strip() or len(text) > 400:  # long prose scrolls: not a label
+            continue
+        r = widget.region
+        shown = " ".join(line[r.x:r.x + r.width] for line in lines[r.y:r.y + r.height])
+        for word in re.findall(r"\w{2,}", text):
+            if word not in shown:
+                problems.append(f"{type(widget).__name__} {text!r}: {word!r} not shown")
+                break
+    return problems
+
+
+def english_words(language: str) -> set[str]:
+    """Words of the game's English messages that a screen in ``language`` must not show:
+    those of four letters or more that no translation of the language uses too."""
+    catalog = catalogs.read(catalogs.po_path(language), language)
+    english: set[str] = set()
+    translated: set[str] = set()
+    for m in catalog:
+        if not m.id:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        for s in ids:
+            english |= set(re.findall(r"(?<![{\w])[A-Za-z]{4,}(?![}\w])", s))
+        for s in strings:
+            translated |= set(re.findall(r"[A-Za-z]{4,}", s))
+    return english - translated
+
+
+async def _visit(language: str, name: str) -> tuple[list[str], list[str]]:
+    app = DominoApp(settings=Settings(computer_delay=0.0, language=language), seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        assert i18n.current() == language
+        await SCREENS[name](pilot)
+        await pilot.pause()
+        return screen_lines(app), cut_labels(app)
+
+
+@pytest.mark.parametrize("name", list(SCREENS))
+@pytest.mark.parametrize("language", ["en", *catalogs.TRANSLATED])
+async def test_no_label_is_cut(language: str, name: str) -> None:
+    _, cut = await _visit(language, name)
+    assert not cut, cut
+
+
+@pytest.mark.parametrize("name", list(SCREENS))
+@pytest.mark.parametrize("language", catalogs.TRANSLATED)
+async def test_the_screen_shows_no_english_word_of_the_game(language: str, name: str) -> None:
+    lines, _ = await _visit(language, name)
+    words = english_words(language)
+    seen = sorted({w for line in lines for w in re.findall(r"[A-Za-z]{4,}", line)} & words)
+    assert not seen, (seen, "\n".join(lines))
