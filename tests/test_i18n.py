@@ -112,3 +112,20 @@ def test_numbers_and_dates_are_written_the_languages_way() -> None:
     assert i18n.when(moment) == "2 дек. 2026, 04:35"
     i18n.use("bg")
     assert i18n.decimal(-0.25, digits=2) == "-0,25"
+
+
+# Plural messages whose English is the same for one and many: the number counts no English
+# noun there ("Duel with Ann: Classic to 100", "5 s left", "(2 stay)"), though other
+# languages decline the word after it.
+SAME_IN_ENGLISH = {
+    "{name} joined: {game}, limit {target}.", "{name} joined: {game}, to {target}.",
+    "Duel with {name}: {game}, limit {target}.", "Duel with {name}: {game}, to {target}.",
+    "{n} s left to move", "{game} limit {target}", "{game} to {target}", "({n} stay)",
+}
+
+
+def test_english_counts_one_thing_in_the_singular() -> None:
+    """"1 tiles", "1 visits", "1 rounds" were said; every count has its English singular."""
+    same = [m.id[0] for m in catalogs.extract()
+            if isinstance(m.id, tuple) and m.id[0] == m.id[1]]
+    assert set(same) <= SAME_IN_ENGLISH, sorted(set(same) - SAME_IN_ENGLISH)

@@ -117,9 +117,8 @@ def run_hint(args: argparse.Namespace) -> int:
         raise InputError(_("not a view: {reason}").format(reason=exc)) from None
     ranked = coach.rank_json(view, args.seed, args.iterations, args.ms)
     for n, r in enumerate(ranked, 1):
-        # TRANSLATORS: how often the coach's search tried a move. (English says "visits"
-        # for one as well, as it always has.)
-        visits = ngettext("({n} visits)", "({n} visits)", r["visits"]).format(n=r["visits"])
+        # TRANSLATORS: how often the coach's search tried a move
+        visits = ngettext("({n} visit)", "({n} visits)", r["visits"]).format(n=r["visits"])
         print(f"{n:>2}. {coach.describe(r['move']):<28} {coach.points_text(r['expected']):>7}"
               f"  {visits}")
     if args.json:
@@ -207,9 +206,8 @@ def run_history(args: argparse.Namespace) -> int:
         heading = ngettext("{n} match.", "{n} matches.", total)
     print(heading.format(n=total, shown=len(rows)))
     for m in rows:
-        # TRANSLATORS: {opponent}: the level, person or duel, as typed; (English says
-        # "rounds" for one as well, as it always has)
-        rounds = ngettext("({opponent}, {n} rounds)", "({opponent}, {n} rounds)",
+        # TRANSLATORS: {opponent}: the level, person or duel, as typed
+        rounds = ngettext("({opponent}, {n} round)", "({opponent}, {n} rounds)",
                           m.rounds).format(opponent=m.opponent, n=m.rounds)
         print(f"{m.id:>6}  {m.played_at[:16].replace('T', ' ')}  {m.variant:<9}  "
               f"{visible(m.players[0])} {m.totals[0]} - {m.totals[1]} {visible(m.players[1])}"

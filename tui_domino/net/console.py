@@ -38,8 +38,7 @@ def describe(view: DuelView) -> str:
                 tile=f"[{view['center']}|{view['center']}]", arms=", ".join(shown))
     else:
         n = len(view["board"])
-        # (English says "tiles" for one as well, as it always has)
-        board = ngettext("{n} tiles on the table", "{n} tiles on the table", n).format(n=n)
+        board = ngettext("{n} tile on the table", "{n} tiles on the table", n).format(n=n)
     hand = " ".join("-".join(map(str, t)) for t in view["hand"])
     net = view["net"]
     # TRANSLATORS: the plain console's state of the round, three lines: {totals} is the

@@ -193,9 +193,8 @@ class GameServer:
             return told(words, self.closing)
         if len(self.visits) >= self.limits.max_visitors:
             n = self.limits.max_visitors
-            # TRANSLATORS: {n} is the most visitors the server seats at once (English says
-            # "visitors are playing" even for 1)
-            return words.ngettext("The table is full ({n} visitors are playing); try again "
+            # TRANSLATORS: {n} is the most visitors the server seats at once
+            return words.ngettext("The table is full ({n} visitor is playing); try again "
                                   "later.",
                                   "The table is full ({n} visitors are playing); try again "
                                   "later.", n).format(n=n)
