@@ -115,6 +115,6 @@ def is_terminal(stream: TextIO | None) -> bool:
         return False
 
 
-def login_name() -> str:
-    """The name a duel goes by when none is given: the login name, else "player"."""
-    return os.environ.get("USER", "").strip()[:20] or "player"
+def login_name(default: str = "player") -> str:
+    """The name a duel goes by when none is given: the login name, else ``default``."""
+    return os.environ.get("USER", "").strip()[:20] or default

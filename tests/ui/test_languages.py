@@ -44,7 +44,7 @@ def _push(make: Callable[[], Screen[object]]) -> Visit:
     return visit
 
 
-def _history() -> Visit:
+def _history(*then: str) -> Visit:
     async def visit(pilot: object) -> None:
         from tui_domino.history import db, generate
 
@@ -53,7 +53,7 @@ def _history() -> Visit:
         with con:
             con.execute("UPDATE matches SET player0 = 'Анна', player1 = 'Борис'")
         con.close()
-        await _press("h")(pilot)
+        await _press("h", *then)(pilot)
         await settle(pilot)
 
     return visit
@@ -76,6 +76,8 @@ SCREENS: dict[str, Visit] = {
     "settings": _press("s"),
     "menu help": _press("question_mark"),
     "history": _history(),
+    "statistics": _history("s"),
+    "duel setup": _press("d"),
     "classic": _push(lambda: GameScreen(session_after("classic", 4, 9))),  # type: ignore[arg-type,return-value]
     "spider": _push(lambda: GameScreen(session_after("spider", 5, 10))),  # type: ignore[arg-type,return-value]
     "triominos": _push(lambda: GameScreen(session_after("triominos", 3, 26))),  # type: ignore[arg-type,return-value]

@@ -30,6 +30,7 @@ from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.duel_words import game_title
 from tui_domino.ui.screens.menu import NO_NETWORK
+from tui_domino.ui.session import is_you
 from tui_domino.ui.storage import DUEL_PORT, DuelForm
 
 DEFAULT_PORT = DUEL_PORT
@@ -50,7 +51,10 @@ def duel_name(name: str) -> str:
     default, which would read on the other side as the opponent himself); else the one
     the command line goes by (the login name)."""
     name = name.strip()
-    return name if name and name.casefold() != "you" else login_name()
+    if name and not is_you(name):
+        return name
+    # TRANSLATORS: a duel's name for a player with no login name (his opponent reads it)
+    return login_name(_("player"))
 
 
 def parse_host_port(text: str) -> tuple[str, int]:
