@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from tests.ui.conftest import make_app, settle
+from tui_domino.ui.app import DominoApp
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.screens.help import HelpScreen
 from tui_domino.ui.screens.match_over import MatchOverScreen
 from tui_domino.ui.screenshots import session_after, session_round_over
+from tui_domino.ui.storage import Settings
 
 SIZE = (80, 24)
 
@@ -78,3 +80,34 @@ def test_match_over(snap_compare) -> None:  # type: ignore[no-untyped-def]
         await pilot.pause()
 
     assert snap_compare(make_app(), run_before=run_before, terminal_size=SIZE)
+
+
+# -- in Russian ---------------------------------------------------------------------------------
+
+
+def _russian() -> DominoApp:
+    return DominoApp(settings=Settings(computer_delay=0.0, language="ru"), seed=1)
+
+
+def test_menu_in_russian(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(_russian(), terminal_size=SIZE)
+
+
+def test_classic_in_russian(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(_russian(), run_before=_game("classic", 4, 9), terminal_size=SIZE)
+
+
+def test_spider_in_russian(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(_russian(), run_before=_game("spider", 5, 10), terminal_size=SIZE)
+
+
+def test_triominos_in_russian(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(_russian(), run_before=_game("triominos", 3, 26), terminal_size=SIZE)
+
+
+def test_round_summary_in_russian(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await pilot.app.push_screen(GameScreen(session_round_over("classic", 11)))
+        await settle(pilot)
+
+    assert snap_compare(_russian(), run_before=run_before, terminal_size=SIZE)

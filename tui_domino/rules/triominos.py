@@ -22,6 +22,15 @@ from tui_domino.rules.events import ScoreEvent
 from tui_domino.rules.moves import DRAW, PASS, Move, is_tile_rotation, triomino_place
 from tui_domino.rules.options import resolve_options
 from tui_domino.rules.state import FORMAT_VERSION, JSON, RoundState
+from tui_domino.rules.triominos_tiles import (
+    ALL_TILES,
+    _check_full_set,
+    _corner_mismatch,
+    _parse_tiles,
+    _point_str,
+    parse_tile,
+    tile_str,
+)
 from tui_domino.rules.types import Options
 
 Tile3 = tuple[int, int, int]
@@ -31,9 +40,7 @@ Point = grid.Point
 
 # -- the set ------------------------------------------------------------------------------------
 
-TILES: tuple[Tile3, ...] = tuple(
-    (a, b, c) for a in range(6) for b in range(a, 6) for c in range(b, 6)
-)
+TILES: tuple[Tile3, ...] = ALL_TILES  # the 56, in order
 INDEX: dict[Tile3, int] = {t: i for i, t in enumerate(TILES)}
 VALUE: tuple[int, ...] = tuple(sum(t) for t in TILES)
 TRIPLES: tuple[Tile3, ...] = tuple((n, n, n) for n in range(6))
@@ -70,28 +77,6 @@ def opening_tile(hands: tuple[set[Tile3], set[Tile3]] | list[set[Tile3]]) -> tup
     raise ValueError("both hands are empty")
 
 
-def tile_str(tile: tuple[int, ...]) -> str:
-    return "-".join(str(n) for n in tile)
-
-
-def parse_tile(value: object) -> Tile3:
-    """A tile from JSON (any order); ValueError when it is not a Triominos tile."""
-    if (
-        not isinstance(value, list | tuple)
-        or len(value) != 3
-        or not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 5 for n in value)
-    ):
-        raise ValueError(f"not a Triominos tile: {value!r}")
-    a, b, c = sorted(value)
-    return (a, b, c)
-
-
-def _parse_tiles(value: object, what: str) -> list[Tile3]:
-    if not isinstance(value, list | tuple):
-        raise ValueError(f"{what} must be a list of tiles")
-    return [parse_tile(t) for t in value]
-
-
 Need = tuple[int | None, int | None, int | None]
 
 
@@ -109,27 +94,6 @@ FITTING: dict[Need, tuple[tuple[Tile3, Corners], ...]] = {
     for b in (*range(6), None)
     for c in (*range(6), None)
 }
-
-
-def _point_str(p: Point) -> str:
-    return f"({p[0]}, {p[1]})"
-
-
-def _corner_mismatch(number: int, name: str, need: int, have: int) -> str:
-    """Why corner ``number`` (named ``name``, one of ``grid.CORNER_NAMES``) refuses the
-    number ``have``, in a player's words: a whole sentence for each corner's name, so that
-    a translation words the name its own way."""
-    # TRANSLATORS: a move refused in Triominos (this and the next five): corner {number} of
-    # the cell, named in parentheses, must show the number {need}, not {have}
-    sentences = {
-        "apex": _("corner {number} (apex) must be {need} to match, not {have}"),
-        "right": _("corner {number} (right) must be {need} to match, not {have}"),
-        "left": _("corner {number} (left) must be {need} to match, not {have}"),
-        "top-left": _("corner {number} (top-left) must be {need} to match, not {have}"),
-        "top-right": _("corner {number} (top-right) must be {need} to match, not {have}"),
-        "bottom": _("corner {number} (bottom) must be {need} to match, not {have}"),
-    }
-    return sentences[name].format(number=number, need=need, have=have)
 
 
 # -- the state ------------------------------------------------------------------------------------
@@ -601,14 +565,3 @@ class TriominosState(RoundState):
         new._cells = dict(self._cells)
         new._numbers = dict(self._numbers)
         new._touch = dict(self._touch)
-
-
-def _check_full_set(tiles: list[Tile3]) -> None:
-    if len(tiles) != len(TILES) or set(tiles) != set(TILES):
-        seen: set[Tile3] = set()
-        for t in tiles:
-            if t in seen:
-                raise ValueError(f"tile {tile_str(t)} appears twice")
-            seen.add(t)
-        missing = sorted(set(TILES) - seen)
-        raise ValueError(f"the tiles are not the full set; missing {tile_str(missing[0])}")
