@@ -175,3 +175,38 @@ async def test_the_screen_shows_no_english_word_of_the_game(language: str, name:
     words = english_words(language)
     seen = sorted({w for line in lines for w in re.findall(r"[A-Za-z]{4,}", line)} & words)
     assert not seen, (seen, "\n".join(lines))
+
+
+async def test_the_palette_switches_the_language_and_keeps_it() -> None:
+    app = DominoApp(settings=Settings(computer_delay=0.0), seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        assert "New game" in "\n".join(screen_lines(app))
+        commands = {c.title: c for c in app.get_system_commands(app.screen)}
+        assert "Language: English" not in commands  # the language in use is not offered
+        commands["Language: Русский"].callback()
+        await pilot.pause()
+        shown = "\n".join(screen_lines(app))
+        assert "Новая игра" in shown and "New game" not in shown
+        assert app.settings.language == "ru"
+        assert Settings.read().language == "ru"
+
+
+async def test_a_language_switched_mid_game_keeps_the_game() -> None:
+    app = DominoApp(settings=Settings(computer_delay=0.0), seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = GameScreen(session_after("spider", 5, 10))  # type: ignore[arg-type]
+        await pilot.app.push_screen(screen)
+        await settle(pilot)
+        await pilot.press("right")  # another tile chosen
+        await pilot.pause()
+        before = (screen.session.state.to_json(), screen.sel.tile_index)
+        assert "Help" in screen_lines(app)[-1]
+        app.set_language("bg")
+        await pilot.pause()
+        lines = screen_lines(app)
+        assert "Помощ" in lines[-1] and "Help" not in lines[-1]  # the footer
+        assert "Ръката ви" in "\n".join(lines) and "Your hand" not in "\n".join(lines)
+        assert (screen.session.state.to_json(), screen.sel.tile_index) == before
+        app.set_language("en")
+        await pilot.pause()
+        assert "Help" in screen_lines(app)[-1]

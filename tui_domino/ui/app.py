@@ -265,6 +265,14 @@ class DominoApp(App[None]):
                 widget.refresh()  # drops the lines drawn through the other filters
             screen.refresh_bindings()  # the footer's keys are named anew
 
+    def choose_language(self, language: str) -> None:
+        """The palette's choice: kept in the settings, and spoken at once."""
+        self.set_language(language)
+        try:
+            self.settings.save()
+        except OSError as exc:
+            self.notify(_("Settings not saved: {error}").format(error=exc), severity="error")
+
     def set_language(self, language: str) -> None:
         """Speaks ``language`` from now on ("": the environment's), keeping the game: every
         screen shows its words anew (a screen's ``relabel`` when it has one: the game keeps
@@ -275,8 +283,6 @@ class DominoApp(App[None]):
             relabel = getattr(screen, "relabel", None)
             if callable(relabel):
                 relabel()
-            elif isinstance(screen, GameScreen):
-                screen.refresh_all(follow=False)
             screen.refresh_bindings()
 
     def get_line_filters(self) -> Sequence[LineFilter]:
@@ -387,6 +393,14 @@ class DominoApp(App[None]):
                                 self.show_stats)
         yield SystemCommand(_("Settings"), _("Theme, ASCII mode, animations, names"),
                             lambda: self.push_screen(SettingsScreen()))
+        for code, name in i18n.LANGUAGES.items():
+            if code != i18n.current():
+                # TRANSLATORS: the command palette: switch the game to the language {name}
+                # (named in itself: English, Русский, Български)
+                yield SystemCommand(_("Language: {name}").format(name=name),
+                                    _("The game in {name} from now on (the match is kept)")
+                                    .format(name=name),
+                                    lambda code=code: self.choose_language(code))
         yield SystemCommand(_("ASCII mode"), _("Toggle drawing with plain ASCII characters"),
                             self.toggle_ascii)
         # TRANSLATORS: the terminal's bell (a beep), which the command turns on or off.

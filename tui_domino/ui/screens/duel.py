@@ -113,11 +113,7 @@ class DuelScreen(GameScreen):
     def relabel(self) -> None:
         """The language changed: the board, the hand, the log and the chat's prompt are
         drawn anew in it (the game, the choice and the chat being typed are kept)."""
-        parent = getattr(super(), "relabel", None)
-        if callable(parent):
-            parent()
-        else:
-            self.refresh_all(follow=False)
+        self.refresh_all(follow=False)  # the duel's own drawing: status, waiting, log
         if self.is_mounted:
             self.query_one("#chat", Input).placeholder = self._chat_prompt()
 

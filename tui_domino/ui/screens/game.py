@@ -192,8 +192,22 @@ class GameScreen(Screen[None]):
         self.draw_hand()
         self.query_one(ScorePanel).show(s, self.thinking)
         self.show_hint()
+        self.title_hand()
+
+    def relabel(self) -> None:
+        """The language changed: every word is drawn anew, the choice and the view kept."""
+        if self.taken_off():
+            return
+        self.draw_board(follow=False)
+        self.draw_hand()
+        self.query_one(ScorePanel).show(self.session, self.thinking)
+        self.show_hint()
+        self.title_hand()
+
+    def title_hand(self) -> None:
+        s = self.session
         box = self.query_one("#hand-box")
-        n = len(view["hand"])
+        n = len(s.view()["hand"])
         if not s.hot_seat:
             # TRANSLATORS: the title of the hand's box
             title = ngettext("Your hand · {n} tile", "Your hand · {n} tiles", n).format(n=n)
