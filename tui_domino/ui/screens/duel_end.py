@@ -16,14 +16,17 @@ from tui_domino.text import visible
 from tui_domino.ui.contrast import muted_of
 from tui_domino.ui.keys import Key
 from tui_domino.ui.plain import plain
+from tui_domino.ui.screens.duel_reasons import reason_text
 from tui_domino.ui.session import Seat
 
 
 def verdict_text(v: ev.Verdict, me: int, seats: list[Seat]) -> str:
-    """How the match ended early, in words. The reason is the duel's own (as the protocol
-    carries it: not translated), put in whole."""
+    """How the match ended early, in words. The reason is the duel's own (the protocol's
+    English, as it came), put in whole, in the language in use where its shape is known
+    (ui/screens/duel_reasons.py)."""
     who = seats[v.player].name
-    reason = visible(v.reason)
+    raw = visible(v.reason)
+    reason = reason_text(raw)  # in the language in use where its shape is known
     if v.kind == "cheat":
         if v.player == me:
             return _("You were caught breaking the rules: {reason}.").format(reason=reason)
@@ -36,8 +39,8 @@ def verdict_text(v: ev.Verdict, me: int, seats: list[Seat]) -> str:
                  "{reason}.").format(reason=reason)
     if v.player == me:
         return _("You left: {reason}.").format(reason=reason)
-    if reason.startswith(f"{who} "):  # "Bob left the match", "Bob did not come back"
-        if reason.endswith(" the match"):
+    if raw.startswith(f"{who} "):  # "Bob left the match", "Bob did not come back"
+        if raw.endswith(" the match"):
             # TRANSLATORS: {reason} is the duel's own sentence, in English, that starts with
             # the player's name and ends with "the match" ("Bob left the match")
             return _("{reason} and forfeits it.").format(reason=reason)
