@@ -110,6 +110,7 @@ def test_numbers_and_dates_are_written_the_languages_way() -> None:
     i18n.use("ru")
     assert i18n.decimal(3.14, sign=True) == "+3,1"
     assert i18n.when(moment) == "2 дек. 2026, 04:35"
+    assert i18n.when(moment, short=True) == "02.12.2026 04:35"
     i18n.use("bg")
     assert i18n.decimal(-0.25, digits=2) == "-0,25"
 

@@ -103,12 +103,15 @@ def decimal(x: float, digits: int = 1, sign: bool = False) -> str:
     return str(format_decimal(x, format=pattern, locale=_current))
 
 
-def when(moment: datetime.datetime) -> str:
+def when(moment: datetime.datetime, short: bool = False) -> str:
     """A date and time of day as the language writes them: "2026-12-02 04:35" in English,
-    "2 дек. 2026, 04:35" in Russian."""
+    "2 дек. 2026, 04:35" in Russian; ``short``: in 16 columns ("02.12.2026 04:35")."""
     from babel.dates import format_datetime  # lazy: start-up (only the history shows dates)
 
-    pattern = "yyyy-MM-dd HH:mm" if _current == DEFAULT else "d MMM y, HH:mm"
+    if _current == DEFAULT:
+        pattern = "yyyy-MM-dd HH:mm"
+    else:
+        pattern = "dd.MM.yyyy HH:mm" if short else "d MMM y, HH:mm"
     return str(format_datetime(moment, pattern, locale=_current))
 
 

@@ -93,10 +93,11 @@ def filter_text(variant: str | None, opponent: str | None) -> str:
     return " · ".join(x for x in shown if x) or _("all games")
 
 
-def when_text(played_at: str) -> str:
-    """When a match was played (its record's time, UTC), as the language writes it."""
+def when_text(played_at: str, short: bool = False) -> str:
+    """When a match was played (its record's time, UTC), as the language writes it
+    (``short``: in the list's 16 columns)."""
     try:
-        return i18n.when(datetime.datetime.fromisoformat(played_at))
+        return i18n.when(datetime.datetime.fromisoformat(played_at), short)
     except ValueError:
         return played_at[:16].replace("T", " ")
 
@@ -213,9 +214,8 @@ class HistoryScreen(Filters, Screen[None]):
         menu = self.query_one("#matches", OptionList)
         menu.clear_options()
         self.ids = [r.id for r in rows]
-        # (the time as recorded, ISO: the column has 16 places)
         options = [Option(row_text(
-            r.played_at[:16].replace("T", " "),
+            when_text(r.played_at, short=True),
             _(SHORT_TITLES.get(r.variant, r.variant)),
             f"{r.players[0][:12]} – {r.players[1][:12]}", f"{r.totals[0]}–{r.totals[1]}",
             opponent_word(r.opponent), str(r.rounds)), id=str(r.id)) for r in rows]
