@@ -14,13 +14,13 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from tui_domino import rules
-from tui_domino.i18n import _, ngettext
+from tui_domino.i18n import _
 from tui_domino.ui import storage
 from tui_domino.ui.ascii import key_words
 from tui_domino.ui.drawing.table import table_layout
 from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import plain
-from tui_domino.ui.screens.game_hint import hint_text
+from tui_domino.ui.screens.game_hint import hand_title, hint_text
 from tui_domino.ui.selection import Selection
 from tui_domino.ui.session import Session, tile_text
 from tui_domino.ui.table import Table
@@ -205,18 +205,7 @@ class GameScreen(Screen[None]):
         self.title_hand()
 
     def title_hand(self) -> None:
-        s = self.session
-        box = self.query_one("#hand-box")
-        n = len(s.view()["hand"])
-        if not s.hot_seat:
-            # TRANSLATORS: the title of the hand's box
-            title = ngettext("Your hand · {n} tile", "Your hand · {n} tiles", n).format(n=n)
-        else:
-            # TRANSLATORS: the title of the hand's box when two people share the terminal;
-            # {name} is a player's name as given ("Hand: {name}" spares declining it)
-            title = ngettext("{name}'s hand · {n} tile", "{name}'s hand · {n} tiles",
-                             n).format(name=s.seats[s.viewer].name, n=n)
-        box.border_title = plain(title)
+        self.query_one("#hand-box").border_title = plain(hand_title(self.session))
 
     def update_choice(self, hand: Sequence[Sequence[int]], legal: list[rules.Move]) -> None:
         """The selection after a change of the round (``legal`` is empty unless it is the

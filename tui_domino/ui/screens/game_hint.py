@@ -1,5 +1,6 @@
-"""The game screen's hint line: what Enter does now, what the other keys do, and why nothing
-can be played when nothing can (80 columns, less the legend's arrows at its right)."""
+"""The game screen's words: the hint line (what Enter does now, what the other keys do, and
+why nothing can be played when nothing can: 80 columns, less the legend's arrows at its
+right) and the hand box's title."""
 
 from __future__ import annotations
 
@@ -11,6 +12,19 @@ from tui_domino.ui.widgets.board import BoardView
 
 if TYPE_CHECKING:  # the screen imports this module
     from tui_domino.ui.screens.game import GameScreen
+    from tui_domino.ui.table import Table
+
+
+def hand_title(s: Table) -> str:
+    """The title of the hand's box: whose hand, and how many tiles."""
+    n = len(s.view()["hand"])
+    if not s.hot_seat:
+        # TRANSLATORS: the title of the hand's box
+        return ngettext("Your hand · {n} tile", "Your hand · {n} tiles", n).format(n=n)
+    # TRANSLATORS: the title of the hand's box when two people share the terminal;
+    # {name} is a player's name as given ("Hand: {name}" spares declining it)
+    return ngettext("{name}'s hand · {n} tile", "{name}'s hand · {n} tiles",
+                    n).format(name=s.seats[s.viewer].name, n=n)
 
 
 def hint_text(screen: GameScreen) -> str:
