@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from tui_domino import rules
 from tui_domino.i18n import _
+from tui_domino.rules import triangle_grid as grid
 from tui_domino.rules.types import HistoryRecord, SeatView
 from tui_domino.ui.drawing.canvas import Canvas
 
@@ -72,6 +73,33 @@ def last_cells(history: list[HistoryRecord]) -> tuple[int, int] | None:
     return None
 
 
+def bonus_cells(board: set[tuple[int, int]], history: list[HistoryRecord]
+                ) -> set[tuple[int, int]]:
+    """The tiles that made the bonus of the move just played: the six round each hexagon it
+    completed, and for a bridge the tile, the one it meets along an edge and those at its
+    opposite corner (nothing when the last move made neither, or was not a placement)."""
+    if not history or history[-1]["move"]["kind"] != "place":
+        return set()
+    rec = history[-1]
+    reasons = {e["reason"] for e in rec["events"]}
+    cell_at = rec["move"].get("cell")
+    if not reasons & {"hexagon", "bridge"} or cell_at is None:
+        return set()
+    cell = (cell_at[0], cell_at[1])
+    out: set[tuple[int, int]] = set()
+    if "hexagon" in reasons:
+        for pt in grid.corners(cell):
+            around = set(grid.cells_around(pt))
+            if around <= board:
+                out |= around
+    if "bridge" in reasons:
+        for nb in grid.edge_neighbours(cell):
+            if nb in board:
+                far = grid.corners(cell)[grid.opposite_corner(cell, nb)]
+                out |= {cell, nb} | (set(grid.cells_around(far)) & board)
+    return out
+
+
 def layout_triominos(
     view: SeatView,
     places: Sequence[rules.Move],
@@ -122,12 +150,17 @@ def layout_triominos(
             cv.put(3 * vx, 3 * vr, str(n), "sel-num")
         cv.hit(*hit_box(r, c), selected)
         cv.add_focus(3 * c, 3 * r, 3 * c + 7, 3 * r + 4, selected=True)
+    bonus = bonus_cells({(t["cell"][0], t["cell"][1]) for t in board},
+                        view.get("history") or [])
     for t in board:
         r, c = t["cell"]
         mine = t.get("player") == viewer
         tint = "lastcell" if (r, c) == last else ("mine" if mine else "theirs")
         x, y = label_spot(r, c)
-        cv.put(x, y, " " if mine or (r, c) == last else "·", tint)
+        if (r, c) in bonus:  # a hexagon or a bridge just made: its tiles marked, until
+            cv.put(x, y, "*", "bonus")  # the next move
+        else:
+            cv.put(x, y, " " if mine or (r, c) == last else "·", tint)
         for x, y, ch in edges(r, c):
             cv.put(x, y, ch, "edge")
         if (r, c) == last:

@@ -72,7 +72,10 @@ def _triominos() -> str:
         "last move is lit; letters `a`, `b`, … mark where the chosen tile fits. A "
         "**hexagon** is six tiles round one point (above, round the 3): +50. A **bridge** "
         "is a tile that touches the board along one edge and, at its opposite corner, "
-        "another tile: +40.") + "\n")
+        "another tile: +40.") + " " + _(
+        # TRANSLATORS: the help's Triominos legend, after the paragraph above
+        "A star (`*`) marks the tiles of a hexagon or a bridge just made, until the next "
+        "move.") + "\n")
 
 
 MARKS = {"classic": _classic, "spider": _spider, "triominos": _triominos}

@@ -61,6 +61,7 @@ class BoardView(ScrollView, can_focus=True):
     BoardView > .board--mine { background: $primary 25%; }
     BoardView > .board--theirs { color: $foreground 60%; }
     BoardView > .board--lastcell { background: $accent 60%; color: $foreground; }
+    BoardView > .board--bonus { background: $warning 60%; color: $foreground; text-style: bold; }
     BoardView > .board--selcell { background: $success 50%; color: $foreground; }
     """
 

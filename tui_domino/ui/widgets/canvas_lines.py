@@ -16,6 +16,7 @@ STYLE_KEYS = (
     "ghost", "ghost-num",
     "link", "closed", "dim", "dim-num", "spinner", "spinner-num", "edge", "point", "mine",
     "theirs", "lastcell", "selcell", "marked", "marked-num", "back", "back-num", "label",
+    "bonus",
 )
 
 
