@@ -18,9 +18,10 @@ from tui_domino.i18n import _
 from tui_domino.ui import storage
 from tui_domino.ui.ascii import key_words
 from tui_domino.ui.drawing.table import table_layout
-from tui_domino.ui.keys import Footer, Key
+from tui_domino.ui.keys import Footer
 from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.game_hint import hand_title, hint_text
+from tui_domino.ui.screens.game_keys import GAME_KEYS
 from tui_domino.ui.selection import Selection
 from tui_domino.ui.session import Session, tile_text
 from tui_domino.ui.table import Table
@@ -28,6 +29,8 @@ from tui_domino.ui.widgets.board import BoardView
 from tui_domino.ui.widgets.hand import HandView
 from tui_domino.ui.widgets.scoreboard import ScorePanel
 
+# The terminal's size from which dominoes are drawn with pips (the table and the hand).
+PIPS_SIZE = (120, 40)
 # A computer's think longer than this (seconds) rings the bell when the turn comes back.
 LONG_THINK = 3.0
 
@@ -38,46 +41,7 @@ class GameScreen(Screen[None]):
     CSS_PATH = "game.tcss"
     PALETTE_KEY = True  # the footer shows Ctrl+P's key (unless ASCII names the keys longer)
 
-    # The arrows choose in the hand. They are bound here, not in the hand widget, so that they
-    # run in order with ⏎ and the other keys when a terminal read brings several at once.
-    # The footer's words share one line of 80 columns: one short word each.
-    BINDINGS = [
-        # TRANSLATORS: the footer, 80 columns for every key: ←→ choose another tile
-        Key("left", "step('tile', -1)", "Tile", show=False),
-        Key("right", "step('tile', 1)", "Tile", key_display="←→"),
-        # TRANSLATORS: the footer, 80 columns for every key: ↑↓ choose where the tile goes
-        Key("up", "step('place', -1)", "Place", show=False),
-        Key("down", "step('place', 1)", "Place", key_display="↑↓"),
-        # TRANSLATORS: the footer (80 columns for every key): play the chosen tile
-        Key("enter", "play", "Play", key_display="⏎"),
-        # TRANSLATORS: the footer (80 columns for every key): draw from the bazaar
-        Key("d", "draw", "Draw"),
-        # TRANSLATORS: the footer (80 columns for every key): pass the turn
-        Key("p", "pass_turn", "Pass"),
-        # TRANSLATORS: the footer (80 columns for every key): turn the Triominos tile
-        Key("r", "rotate", "Rotate"),
-        # TRANSLATORS: the footer (80 columns for every key): close Spider's arm with a double
-        Key("c", "close_arm", "Close"),
-        # TRANSLATORS: the footer (80 columns for every key): add a double to the turn (Spider)
-        Key("m", "mark", "Add"),
-        # TRANSLATORS: the keys panel: bring the table's middle back into view
-        Key("z", "recentre", "Centre", show=False),
-        # TRANSLATORS: the keys panel: the coach's hint
-        Key("h", "hint", "Hint", show=False),
-        # TRANSLATORS: the keys panel: take your last move back
-        Key("u", "take_back", "Take back", show=False),
-        # TRANSLATORS: the keys panel: move the view of the table
-        Key("H", "pan(-4, 0)", "Pan", show=False),
-        Key("l", "pan(4, 0)", "Pan", show=False),
-        Key("k", "pan(0, -2)", "Pan", show=False),
-        Key("j", "pan(0, 2)", "Pan", show=False),
-        # TRANSLATORS: the footer (80 columns for every key)
-        Key("question_mark", "help", "Help", key_display="?"),
-        # TRANSLATORS: the footer (80 columns for every key): back to the main menu
-        Key("escape", "menu", "Menu"),
-        # TRANSLATORS: the keys panel: a digit picks that tile of the hand
-        *[Key(str(n), "pick(" + str(n) + ")", "Pick", show=False) for n in range(0, 10)],
-    ]
+    BINDINGS = GAME_KEYS
 
     def __init__(self, session: Table) -> None:
         super().__init__()
@@ -151,6 +115,22 @@ class GameScreen(Screen[None]):
         # still opens the palette.
         self.query_one(Footer).show_command_palette = self.PALETTE_KEY and not ascii_only
 
+    def pips_now(self) -> bool:
+        """Dominoes with pips, on the table and in the hand alike: when the setting wants
+        them and the terminal has room for both (120x40 and more)."""
+        settings = getattr(self.app, "settings", None)
+        wanted = settings is None or settings.pips
+        size = self.app.size
+        pips = wanted and self.session.variant != "triominos" and size.width >= PIPS_SIZE[0] \
+            and size.height >= PIPS_SIZE[1]
+        self.set_class(pips, "-pips")
+        return pips
+
+    def on_resize(self) -> None:
+        if self.is_mounted and not self.taken_off() and self.has_class("-pips") != self.pips_now():
+            self.draw_board(follow=True)
+            self.draw_hand()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         variant = self.session.variant
         if action == "rotate":
@@ -220,10 +200,9 @@ class GameScreen(Screen[None]):
         selected = self.sel.place_index
         if selected is not None and places:
             selected %= len(places)
-        settings = getattr(self.app, "settings", None)
         self.board.show(table_layout(s.variant, s.view(), places, selected,
                                      list(self.sel.pending), s.viewer,
-                                     pips_ok=settings is None or settings.pips),
+                                     pips_ok=self.pips_now()),
                         follow=follow)
 
     def draw_hand(self) -> None:
@@ -242,6 +221,7 @@ class GameScreen(Screen[None]):
             playable,
             marked,
             hidden=self._hidden,
+            pips=self.pips_now(),
         )
 
     def redraw_choice(self) -> None:

@@ -24,6 +24,7 @@ class HandView(Widget, can_focus=True):
 
     DEFAULT_CSS = """
     HandView { height: 4; }
+    HandView.-pips { height: 6; }
     HandView > .hand--frame { color: $foreground; }
     HandView > .hand--num { color: $foreground; text-style: bold; }
     HandView > .hand--sel { color: $accent; text-style: bold; }
@@ -56,6 +57,7 @@ class HandView(Widget, can_focus=True):
         self.playable: set[int] = set()
         self.marked: set[int] = set()
         self.hidden = False
+        self.pips = False
         self.ascii_only = False
         self._book = StyleBook(self, "hand")
         self._canvas: Canvas | None = None
@@ -69,8 +71,11 @@ class HandView(Widget, can_focus=True):
         playable: set[int],
         marked: set[int],
         hidden: bool = False,
+        pips: bool = False,
     ) -> None:
         self.variant = variant
+        self.pips = pips
+        self.set_class(pips, "-pips")
         self.tiles = tiles
         self.selected = selected
         self.playable = playable
@@ -83,7 +88,7 @@ class HandView(Widget, can_focus=True):
         if self._canvas is None or self._canvas.width != max(self.size.width, 1):
             self._canvas = layout_hand(
                 self.variant, self.tiles, self.selected, self.playable, self.marked,
-                max(self.size.width, 1), self.hidden,
+                max(self.size.width, 1), self.hidden, self.pips,
             )
         return self._canvas
 

@@ -1,0 +1,53 @@
+"""One choice for the table and the hand: dominoes with pips in both from 120x40 (the
+setting allowing), digits in both below it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.ui.conftest import make_app, settle
+from tui_domino.ui.screens.game import GameScreen
+from tui_domino.ui.screenshots import session_after
+from tui_domino.ui.widgets.board import BoardView
+from tui_domino.ui.widgets.hand import HandView
+
+
+def _drawn(widget: BoardView | HandView) -> str:
+    return widget.canvas().plain()
+
+
+@pytest.mark.parametrize(("size", "pips"), [((120, 40), True), ((100, 30), False),
+                                            ((80, 24), False), ((200, 50), True)])
+async def test_the_table_and_the_hand_show_tiles_alike(size: tuple[int, int], pips: bool
+                                                        ) -> None:
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await app.push_screen(GameScreen(session_after("classic", 4, 9)))
+        await settle(pilot)
+        hand, board = app.screen.query_one(HandView), app.screen.query_one(BoardView)
+        assert ("•" in _drawn(hand)) is pips
+        assert ("•" in _drawn(board)) is pips
+        assert hand.size.height == (6 if pips else 4)
+
+
+async def test_without_the_pips_setting_both_show_digits_at_any_size() -> None:
+    app = make_app()
+    app.settings.pips = False
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.push_screen(GameScreen(session_after("spider", 5, 10)))
+        await settle(pilot)
+        assert "•" not in _drawn(app.screen.query_one(HandView))
+        assert "•" not in _drawn(app.screen.query_one(BoardView))
+
+
+async def test_growing_the_terminal_brings_the_pips_to_both() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.push_screen(GameScreen(session_after("classic", 4, 9)))
+        await settle(pilot)
+        assert "•" not in _drawn(app.screen.query_one(HandView))
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        await pilot.pause()
+        assert "•" in _drawn(app.screen.query_one(HandView))
+        assert "•" in _drawn(app.screen.query_one(BoardView))
