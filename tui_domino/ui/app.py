@@ -107,6 +107,9 @@ class DominoApp(App[None]):
         _start_resource_tracker()
 
     crash_path: Path | None = None  # the report of an unhandled error, once written
+    # (match seed, round, moves), tile and place chosen when the game was last left: Continue
+    # chooses them again
+    left_choice: tuple[tuple[object, ...], tuple[int, ...] | None, int | None] | None = None
 
     def _handle_exception(self, error: Exception) -> None:
         """An error of ours nobody caught: Textual ends the app (and shows the traceback);

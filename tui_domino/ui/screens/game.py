@@ -103,7 +103,25 @@ class GameScreen(Screen[None]):
         self.apply_settings()
         self.query_one(HandView).focus()
         self.refresh_all(follow=True)
+        self.restore_choice()
         self.call_after_refresh(self.next_step)
+
+    def _choice_key(self) -> tuple[object, ...]:
+        m = self.local.match
+        return (m.seed, m.round_no, len(self.local.state.history))
+
+    def restore_choice(self) -> None:
+        """Back from the menu to the same position (Continue): the tile and place chosen
+        when the player left are chosen again."""
+        left = getattr(self.app, "left_choice", None)
+        if self.is_duel() or left is None or left[0] != self._choice_key():
+            return
+        _, tile, place = left
+        if tile in self.sel.hand:
+            self.sel.select_tile(self.sel.hand.index(tile))
+            if place is not None:
+                self.sel.select_place(place)
+            self.redraw_choice()
 
     def apply_settings(self) -> None:
         settings = getattr(self.app, "settings", None)
@@ -503,6 +521,9 @@ class GameScreen(Screen[None]):
     def action_menu(self) -> None:
         self.workers.cancel_group(self, "computer")
         self._turn += 1
+        if not self.is_duel():  # Continue chooses them again
+            self.app.left_choice = (  # type: ignore[attr-defined]
+                self._choice_key(), self.sel.current_tile(), self.sel.place_index)
         self.app.pop_screen()
 
     # -- messages from the widgets -------------------------------------------------------------
