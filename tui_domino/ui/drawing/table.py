@@ -18,6 +18,17 @@ from tui_domino.ui.drawing.triangle_grid import layout_triominos
 Layout = Callable[[int, int], Canvas]  # (table width, table height) -> the drawing
 
 
+# The terminal's size from which dominoes are drawn with pips (the table and the hand).
+PIPS_SIZE = (120, 40)
+
+
+def pips_fit(wanted: bool, variant: str, size: tuple[int, int]) -> bool:
+    """Whether dominoes are drawn with pips, on the table and in the hand alike: when the
+    setting wants them and the terminal has room for both."""
+    return wanted and variant != "triominos" and size[0] >= PIPS_SIZE[0] \
+        and size[1] >= PIPS_SIZE[1]
+
+
 Place = rules.Move | ArmTile  # where a tile may go: a move, or a spider tile on an arm
 
 

@@ -17,7 +17,7 @@ from tui_domino import rules
 from tui_domino.i18n import _
 from tui_domino.ui import storage
 from tui_domino.ui.ascii import key_words
-from tui_domino.ui.drawing.table import table_layout
+from tui_domino.ui.drawing.table import pips_fit, table_layout
 from tui_domino.ui.keys import Footer
 from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.game_hint import hand_title, hint_text
@@ -29,8 +29,6 @@ from tui_domino.ui.widgets.board import BoardView
 from tui_domino.ui.widgets.hand import HandView
 from tui_domino.ui.widgets.scoreboard import ScorePanel
 
-# The terminal's size from which dominoes are drawn with pips (the table and the hand).
-PIPS_SIZE = (120, 40)
 # A computer's think longer than this (seconds) rings the bell when the turn comes back.
 LONG_THINK = 3.0
 
@@ -129,23 +127,28 @@ class GameScreen(Screen[None]):
         self.board.set_ascii(ascii_only)
         self.query_one(HandView).ascii_only = ascii_only
         self.set_class(ascii_only, "-ascii")
-        # At 80 columns the footer's keys fill the line once ASCII names ⏎ "Enter"; Ctrl+P
-        # still opens the palette.
-        self.query_one(Footer).show_command_palette = self.PALETTE_KEY and not ascii_only
+        self.show_palette_key()
+
+    def show_palette_key(self) -> None:
+        """The footer's ^p key, unless Spider's two more keys and ASCII's longer names fill
+        the line (under 90 columns; Ctrl+P still opens the palette)."""
+        settings = getattr(self.app, "settings", None)
+        crowded = (settings is not None and settings.ascii and self.session.variant == "spider"
+                   and self.app.size.width < 90)
+        self.query_one(Footer).show_command_palette = self.PALETTE_KEY and not crowded
 
     def pips_now(self) -> bool:
-        """Dominoes with pips, on the table and in the hand alike: when the setting wants
-        them and the terminal has room for both (120x40 and more)."""
+        """Dominoes with pips, on the table and in the hand alike (``drawing.table``)."""
         settings = getattr(self.app, "settings", None)
-        wanted = settings is None or settings.pips
-        size = self.app.size
-        pips = wanted and self.session.variant != "triominos" and size.width >= PIPS_SIZE[0] \
-            and size.height >= PIPS_SIZE[1]
+        pips = pips_fit(settings is None or settings.pips, self.session.variant, self.app.size)
         self.set_class(pips, "-pips")
         return pips
 
     def on_resize(self) -> None:
-        if self.is_mounted and not self.taken_off() and self.has_class("-pips") != self.pips_now():
+        if not self.is_mounted or self.taken_off():
+            return
+        self.show_palette_key()
+        if self.has_class("-pips") != self.pips_now():
             self.draw_board(follow=True)
             self.draw_hand()
 
