@@ -234,6 +234,8 @@ async def test_the_help_draws_the_tables_marks() -> None:
     assert "━" in marks("spider") and "·" in marks("spider") and " N" in marks("spider")
     hexagon = marks("triominos").split("```")[1]
     assert hexagon.count("3") == 1 and hexagon.count("╱") == hexagon.count("╲") == 8
+    bridge = marks("triominos").split("```")[3]  # its three tiles starred, as on the table
+    assert bridge.count("*") == 3 and "bridge" in marks("triominos").split("```")[4]
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         for variant in ("classic", "spider", "triominos"):

@@ -75,7 +75,25 @@ def _triominos() -> str:
         "another tile: +40.") + " " + _(
         # TRANSLATORS: the help's Triominos legend, after the paragraph above
         "A star (`*`) marks the tiles of a hexagon or a bridge just made, until the next "
-        "move.") + "\n")
+        "move.") + "\n\n" + _block(_bridge()) + "\n" + _(
+        # TRANSLATORS: below a drawing of a bridge in the help (Markdown: keep the `…`)
+        "A bridge just made: the middle tile meets one tile along an edge and, at its "
+        "opposite corner, another one; the three carry the star (`*`).") + "\n")
+
+
+def _bridge() -> Canvas:
+    """Three tiles: the last one put down, the one it meets along an edge, and the one at
+    its opposite corner (the board as ``layout_triominos`` draws a bridge just made)."""
+    numbers = {(0, 1): 4, (0, 3): 5, (0, 5): 3, (1, 0): 1, (1, 2): 2, (1, 4): 0}
+    board: list[BoardCellJSON] = []
+    for i, cell in enumerate([(0, 0), (0, 3), (0, 1)]):
+        corners = [numbers[p] for p in corner_points(*cell)]
+        board.append({"cell": list(cell), "corners": corners, "tile": sorted(corners),
+                      "player": i % 2})
+    last = {"player": 0, "move": {"kind": "place", "cell": [0, 1], "corners": board[2]["corners"],
+                                  "tile": board[2]["tile"]},
+            "events": [{"player": 0, "points": 40, "reason": "bridge"}]}
+    return layout_triominos(cast(SeatView, {"board": board, "history": [last]}), [], None, 0)
 
 
 MARKS = {"classic": _classic, "spider": _spider, "triominos": _triominos}
