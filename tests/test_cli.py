@@ -133,3 +133,18 @@ def test_numbers_out_of_range_on_the_command_line_are_told_plainly(
         build_parser().parse_args(args)
     assert stop.value.code == 2
     assert told in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("saved", "first_line"), [
+    ('{"language": "bg"}', "Класическо домино, домино „Паяк“ и Триомино в терминала."),
+    ('{"language": 5}', "Classic dominoes, Domino Spider and Triominos in the terminal."),
+])
+def test_the_command_line_speaks_the_language_saved_in_the_settings(
+        tmp_path: Path, saved: str, first_line: str) -> None:
+    (tmp_path / "settings.json").write_text(saved, encoding="utf-8")
+    env = {**os.environ, "TUI_DOMINO_HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    done = subprocess.run([sys.executable, "-m", "tui_domino", "--help"], capture_output=True,
+                          text=True, timeout=60, env=env)
+    assert done.returncode == 0 and first_line in done.stdout
+    # a file that cannot be read is left where it is: the game says why when it starts
+    assert [p.name for p in tmp_path.iterdir()] == ["settings.json"]

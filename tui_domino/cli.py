@@ -92,17 +92,10 @@ def saved_language() -> str | None:
     is, and nothing is written). Cheap: the game's start loads these modules anyway, and
     the other commands' parsers load all but the settings' own module."""
     # lazy: start-up (import tui_domino.cli stays light: main() reads the settings)
-    import msgspec
+    from tui_domino.ui.storage import Settings
 
-    # lazy: start-up (import tui_domino.cli stays light: main() reads the settings)
-    from tui_domino import files
-    from tui_domino.ui.storage import SETTINGS_NAME, Settings
-
-    try:
-        data = (files.data_dir(create=False) / SETTINGS_NAME).read_bytes()
-        return msgspec.json.decode(data, type=Settings, strict=False).language or None
-    except (OSError, ValueError):  # msgspec's DecodeError and ValidationError too
-        return None
+    settings = Settings.peek()
+    return (settings.language or None) if settings is not None else None
 
 
 def main(argv: list[str] | None = None) -> int:

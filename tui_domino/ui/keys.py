@@ -24,9 +24,11 @@ class Key(Binding):
 class Footer(TextualFooter):
     """The footer, its keys' words in the language in use."""
 
+    _compact_in_english: bool | None = None  # as the screen made it
+
     def compose(self) -> ComposeResult:
         # Russian and Bulgarian words run longer than the English: the keys sit closer.
-        if not hasattr(self, "_compact_in_english"):
+        if self._compact_in_english is None:
             self._compact_in_english = self.compact
         self.compact = self._compact_in_english or i18n.current() != i18n.DEFAULT
         for widget in super().compose():

@@ -93,6 +93,20 @@ class Settings(msgspec.Struct, kw_only=True):
                              f"{', '.join(ai.NAMES)}")
 
     @classmethod
+    def decode(cls, data: bytes) -> Settings:
+        """Settings from a file's bytes (msgspec.DecodeError or ValidationError)."""
+        return msgspec.json.decode(data, type=cls, strict=False)
+
+    @classmethod
+    def peek(cls) -> Settings | None:
+        """The saved settings, read without a word or a change: None when there are none or
+        they cannot be read (``read``, at the game's start, says why and keeps them aside)."""
+        try:
+            return cls.decode((files.data_dir(create=False) / SETTINGS_NAME).read_bytes())
+        except (OSError, ValueError):  # msgspec's DecodeError and ValidationError too
+            return None
+
+    @classmethod
     def read(cls) -> Settings:
         """The saved settings, the defaults when there are none; SettingsError (after
         moving the file aside) when it is not JSON or holds a wrong type or value."""
@@ -106,7 +120,7 @@ class Settings(msgspec.Struct, kw_only=True):
             raise SettingsError(N_("The settings could not be read ({error}); the defaults "
                                    "are used."), error=exc) from exc
         try:
-            return msgspec.json.decode(data, type=cls, strict=False)
+            return cls.decode(data)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             kept = quarantine(path)
             # TRANSLATORS: {error} is what is wrong with the file, in English ("Expected
