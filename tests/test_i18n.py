@@ -29,7 +29,7 @@ def test_every_message_has_a_translation(language: str) -> None:
     for m in catalog:
         if not m.id:
             continue
-        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        strings = catalogs.strings(m)
         if m.fuzzy or not all(s.strip() for s in strings):
             bad.append(m.id)
     assert not bad, bad[:10]
@@ -46,8 +46,8 @@ def test_translations_keep_the_placeholders_and_add_no_markup(language: str) -> 
     for m in catalog:
         if not m.id:
             continue
-        ids = m.id if isinstance(m.id, tuple) else (m.id,)
-        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        ids = catalogs.ids(m)
+        strings = catalogs.strings(m)
         for s in strings:
             # every form of a plural keeps the fields of the plural (the count may go)
             want = set(_fields(ids[-1])) | set(_fields(ids[0]))

@@ -143,8 +143,8 @@ def english_words(language: str) -> set[str]:
     for m in catalog:
         if not m.id:
             continue
-        ids = m.id if isinstance(m.id, tuple) else (m.id,)
-        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        ids = catalogs.ids(m)
+        strings = catalogs.strings(m)
         for s in ids:
             english |= set(re.findall(r"(?<![{\w])[A-Za-z]{4,}(?![}\w])", s))
         for s in strings:

@@ -102,7 +102,17 @@ def keys(catalog: Catalog) -> set[tuple[str, str | None]]:
 
 
 def _id(m: Message) -> str:
-    return m.id if isinstance(m.id, str) else m.id[0]
+    return ids(m)[0]
+
+
+def ids(m: Message) -> tuple[str, ...]:
+    """A message's English: its text, or its singular and plural."""
+    return tuple(m.id) if isinstance(m.id, tuple) else (str(m.id),)
+
+
+def strings(m: Message) -> tuple[str, ...]:
+    """A message's translation: its text, or its plural forms."""
+    return tuple(m.string) if isinstance(m.string, tuple) else (str(m.string or ""),)
 
 
 def problems() -> Iterator[str]:
@@ -122,8 +132,7 @@ def problems() -> Iterator[str]:
         for m in catalog:
             if not m.id:
                 continue
-            strings = m.string if isinstance(m.string, tuple) else (m.string,)
-            if m.fuzzy or not all(strings):
+            if m.fuzzy or not all(strings(m)):
                 yield f"{language}: untranslated or fuzzy: {_id(m)!r}"
         if not mo_path(language).exists() or mo_path(language).read_bytes() != compiled(catalog):
             yield f"{language}: {mo_path(language).name} is not compiled from the catalog"
