@@ -1,7 +1,9 @@
 """For every test: the game speaks English unless a test asks for another language (the
 machine's own locale variables do not leak into the tests or the programs they start), a
 test that switched the language leaves English behind it, and the game's data is never the
-machine's."""
+machine's. The table's motions are off (as the player's TEXTUAL_ANIMATIONS=none turns
+them off): a picture taken just after a move shows the tile in its place, not on its way;
+tests/ui/test_motion.py turns them on for itself."""
 
 from __future__ import annotations
 
@@ -10,15 +12,23 @@ import tempfile
 from collections.abc import Iterator
 
 import pytest
+import textual.constants
 
 from tui_domino import i18n
 
 for _var in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
     os.environ.pop(_var, None)
 os.environ["LANG"] = "C.UTF-8"
+os.environ["TEXTUAL_ANIMATIONS"] = "none"  # the programs the tests start, too
 # A test that reads the game's data without choosing a home of its own reads an empty one,
 # never the machine's (a saved language or match there would change what it sees).
 os.environ.setdefault("TUI_DOMINO_HOME", tempfile.mkdtemp(prefix="tui-domino-tests-"))
+
+
+@pytest.fixture(autouse=True)
+def _still(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Textual read the variable when it was first imported (a plugin may import it first)
+    monkeypatch.setattr(textual.constants, "TEXTUAL_ANIMATIONS", "none")
 
 
 @pytest.fixture(autouse=True)

@@ -18,7 +18,8 @@ from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.command import CommandPalette
-from textual.events import Resize
+from textual.events import Event, MouseDown, Resize
+from textual.events import Key as KeyEvent
 from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -35,6 +36,7 @@ from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.screens.menu import MenuScreen
 from tui_domino.ui.screens.too_small import TooSmallScreen
 from tui_domino.ui.session import COMPUTER, Seat, Session, shown_name, two_people
+from tui_domino.ui.widgets import motion
 
 MIN_SIZE = (80, 24)
 
@@ -110,6 +112,12 @@ class DominoApp(App[None]):
     # (match seed, round, moves), tile and place chosen when the game was last left: Continue
     # chooses them again
     left_choice: tuple[tuple[object, ...], tuple[int, ...] | None, int | None] | None = None
+
+    async def on_event(self, event: Event) -> None:
+        # any key or click first ends the table's motions (the tile lands), then does its work
+        if isinstance(event, (KeyEvent, MouseDown)) and not event.is_forwarded:
+            motion.land_all()
+        await super().on_event(event)
 
     def _handle_exception(self, error: Exception) -> None:
         """An error of ours nobody caught: Textual ends the app (and shows the traceback);

@@ -37,6 +37,8 @@ class Canvas:
     hits: list[Hit] = field(default_factory=list)
     focus: tuple[int, int, int, int] | None = None  # the last move: x0, y0, x1, y1
     sel_focus: tuple[int, int, int, int] | None = None  # the selected place
+    moved: set[tuple[int, int]] | None = None  # the cells of the last move's tile, when
+    # its box holds more (a triangle's box holds parts of its neighbours)
     min_x: int = 0
     min_y: int = 0
     width: int = 0
@@ -85,9 +87,12 @@ class Canvas:
         self.width = x1 - x0 + 2 * pad
         self.height = y1 - y0 + 2 * pad
 
-    def row_runs(self, y: int, ascii_only: bool = False) -> list[Run]:
-        """Row ``y`` (0-based after freeze) as runs of equal style, full width."""
-        row = self.cells.get(y + self.min_y, {})
+    def row_runs(self, y: int, ascii_only: bool = False,
+                 row: dict[int, tuple[str, str]] | None = None) -> list[Run]:
+        """Row ``y`` (0-based after freeze) as runs of equal style, full width; ``row``
+        instead of the canvas's own cells of that row (a motion drawn over them)."""
+        if row is None:
+            row = self.cells.get(y + self.min_y, {})
         runs: list[Run] = []
         cur_style = ""
         buf: list[str] = []

@@ -22,6 +22,7 @@ from tui_domino.ui.keys import Footer
 from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.game_hint import hand_title, hint_text
 from tui_domino.ui.screens.game_keys import GAME_KEYS
+from tui_domino.ui.screens.game_motion import Motions
 from tui_domino.ui.selection import Selection
 from tui_domino.ui.session import Session, tile_text
 from tui_domino.ui.table import Table
@@ -55,6 +56,7 @@ class GameScreen(Screen[None]):
         self._board: BoardView | None = None  # made in compose
         self._search_here = False  # the worker process failed: search in a thread instead
         self._looking = False  # the round is over and the player looks at the final board
+        self.motions = Motions()  # the move just made, shown moving (game_motion.py)
 
     @property
     def local(self) -> Session:
@@ -171,6 +173,10 @@ class GameScreen(Screen[None]):
 
     on_descendant_blur = on_descendant_focus
 
+    def keeps_history(self) -> bool:
+        """Whether the rounds played here go into the history (a duel keeps its own)."""
+        return not self.is_duel()
+
     def is_duel(self) -> bool:
         """A duel's screen (it offers its own commands): no coach, no history of ours."""
         return getattr(self, "system_commands", None) is not None
@@ -235,15 +241,11 @@ class GameScreen(Screen[None]):
             selected = self.sel.tile_index if playable else None
         else:
             selected = self.sel.tile_index if self._browsed else None
-        self.query_one(HandView).show(
-            self.session.variant,
-            [tuple(t) for t in view["hand"]],
-            selected,
-            playable,
-            marked,
-            hidden=self._hidden,
-            pips=self.pips_now(),
-        )
+        hand = self.query_one(HandView)
+        self.motions.before_hand(hand)
+        hand.show(self.session.variant, [tuple(t) for t in view["hand"]], selected, playable,
+                  marked, hidden=self._hidden, pips=self.pips_now())
+        self.motions.after_draw(self.session, view, self.board, hand)
 
     def redraw_choice(self) -> None:
         self.draw_board(follow=True)
@@ -276,7 +278,7 @@ class GameScreen(Screen[None]):
                 # lazy: start-up (the menu shows without this screen)
                 from tui_domino.ui.screens.summary import RoundSummary
 
-                if not self.is_duel():
+                if self.keeps_history():
                     # lazy: start-up (the menu shows without the history's writer)
                     from tui_domino.ui import history_db
 

@@ -23,6 +23,7 @@ from tui_domino.ui.drawing.canvas import Canvas
 from tui_domino.ui.drawing.table import Layout
 from tui_domino.ui.keys import Key
 from tui_domino.ui.widgets.canvas_lines import StyleBook, canvas_strip, component_classes
+from tui_domino.ui.widgets.motion import Motion, Mover, Point, cells_in, styled
 
 
 class BoardView(ScrollView, can_focus=True):
@@ -93,6 +94,8 @@ class BoardView(ScrollView, can_focus=True):
         self._follow = True
         self.ascii_only = False
         self._more = ""
+        self.mover = Mover(self)
+        self._start: Point = (0, 0)  # where a motion's tile starts, in view coordinates
 
     # -- content -------------------------------------------------------------------------------
 
@@ -102,6 +105,39 @@ class BoardView(ScrollView, can_focus=True):
         self.version += 1
         self._follow = follow
         self._refresh_layout()
+
+    def launch(self, from_x: int | None, from_below: bool) -> None:
+        """The last move's tile slides to its place: from ``from_x`` (a column of the
+        screen: where it lay in the hand) at the bottom edge of the view, or from the top
+        right corner (the other side's move); the tiles of a bonus just made flash."""
+        cv = self.canvas()
+        if cv.focus is None:
+            return
+        if cv.moved is not None:
+            cells = {p: cell for p in cv.moved if (cell := cv.get(*p)) is not None}
+        else:
+            cells = cells_in(cv, cv.focus, lambda style: style.startswith("last"))
+        if not cells:
+            return
+        x0, y0, x1, y1 = cv.focus
+        view = self.scrollable_content_region
+        width, height = x1 - x0, y1 - y0
+        if from_below:
+            x = view.width // 2 if from_x is None else from_x - view.x
+            self._start = (x - width // 2, view.height - height)
+        else:
+            self._start = (view.width - width, 0)
+        self.mover.start(Motion(cells, styled(cv, ("bonus",))))
+
+    def _start_on_canvas(self, cv: Canvas, ox: int, oy: int) -> Point:
+        """The motion's start in canvas coordinates, kept on the canvas's columns."""
+        sx, sy = self.scroll_offset
+        x = self._start[0] + sx - ox + cv.min_x
+        motion = self.mover.motion
+        if motion is not None and motion.cells:
+            span = max(p[0] for p in motion.cells) - motion.corner[0] + 1
+            x = max(cv.min_x, min(x, cv.min_x + cv.width - span))
+        return (x, self._start[1] + sy - oy + cv.min_y)
 
     def _table_width(self) -> int:
         return max(16, self.scrollable_content_region.width - 2)
@@ -238,6 +274,18 @@ class BoardView(ScrollView, can_focus=True):
             self._frame.clear()
             self._frame_key = frame
         row = y + scroll_y - oy
+        motion = self.mover.motion
+        if motion is not None:  # drawn afresh, and not kept, while a tile moves over it
+            now = self.mover.time
+            shift = motion.shift(now, self._start_on_canvas(cv, ox, oy))
+            if motion.touches(row + cv.min_y, shift):
+                cells = motion.draw_row(row + cv.min_y, cv.cells.get(row + cv.min_y, {}),
+                                        now, shift)
+                moved = canvas_strip(cv, row, self._book, self.ascii_only, Style(), cells)
+                if ox:
+                    moved = Strip([Segment(" " * ox), *moved], ox + moved.cell_length)
+                return moved.crop(scroll_x, scroll_x + width).extend_cell_length(
+                    width).apply_style(self.rich_style)
         out = self._frame.get(row)
         if out is not None:
             return out

@@ -50,11 +50,14 @@ class StyleBook:
         return style
 
 
-def canvas_strip(canvas: Canvas, y: int, book: StyleBook, ascii_only: bool, base: Style) -> Strip:
-    if y < 0 or y >= canvas.height:
+def canvas_strip(canvas: Canvas, y: int, book: StyleBook, ascii_only: bool, base: Style,
+                 row: dict[int, tuple[str, str]] | None = None) -> Strip:
+    """Row ``y`` of the canvas (``row``: other cells for it, e.g. with a motion drawn over
+    them, at any row, inside the canvas or not)."""
+    if row is None and (y < 0 or y >= canvas.height):
         return Strip([Segment(" " * canvas.width, base)], canvas.width)
     segs = [
         Segment(text, base + book.get(key) if key else base)
-        for text, key in canvas.row_runs(y, ascii_only)
+        for text, key in canvas.row_runs(y, ascii_only, row)
     ]
     return Strip(segs, canvas.width)

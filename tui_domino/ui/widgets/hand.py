@@ -13,6 +13,7 @@ from textual.widget import Widget
 from tui_domino.ui.drawing.canvas import Canvas
 from tui_domino.ui.drawing.hand import layout_hand
 from tui_domino.ui.widgets.canvas_lines import StyleBook, canvas_strip, component_classes
+from tui_domino.ui.widgets.motion import Motion, Mover, cells_in
 
 
 class HandView(Widget, can_focus=True):
@@ -36,6 +37,8 @@ class HandView(Widget, can_focus=True):
     HandView > .hand--marked-num { color: $success; text-style: bold; }
     HandView > .hand--back { color: $foreground 50%; }
     HandView > .hand--back-num { color: $foreground 50%; }
+    HandView > .hand--ghost { color: $foreground 35%; }
+    HandView > .hand--ghost-num { color: $foreground 35%; }
     """
 
     @dataclass
@@ -62,6 +65,8 @@ class HandView(Widget, can_focus=True):
         self._book = StyleBook(self, "hand")
         self._canvas: Canvas | None = None
         self._theme = ""
+        self.mover = Mover(self)
+        self._from = 0  # where a tile drawn starts its way in (a canvas column)
 
     def show(
         self,
@@ -92,6 +97,34 @@ class HandView(Widget, can_focus=True):
             )
         return self._canvas
 
+    def tile_box(self, index: int | None) -> tuple[int, int, int, int] | None:
+        """Where tile ``index`` is drawn: x0, y0, x1, y1 on the canvas (before its freeze)."""
+        if index is None or self._canvas is None:
+            return None
+        for hit in self._canvas.hits:
+            if hit.key == index:
+                return (hit.x0, hit.y0, hit.x1, hit.y1)
+        return None
+
+    def tile_column(self, index: int | None) -> int | None:
+        """The screen column of the middle of tile ``index``, as last drawn."""
+        box = self.tile_box(index)
+        if box is None or self._canvas is None:
+            return None
+        return self.content_region.x + (box[0] + box[2]) // 2 - self._canvas.min_x
+
+    def slide_in(self, index: int) -> None:
+        """Tile ``index``, just drawn, slides into its place from the right (the bazaar's
+        side of the table)."""
+        self.canvas()
+        box = self.tile_box(index)
+        if box is None or self._canvas is None:
+            return
+        cells = cells_in(self._canvas, box)
+        x_end = self._canvas.min_x + self._canvas.width
+        self._from = x_end - (box[2] - box[0])
+        self.mover.start(Motion(cells))
+
     def on_resize(self) -> None:
         self._canvas = None
 
@@ -104,7 +137,14 @@ class HandView(Widget, can_focus=True):
             self._theme = self.app.theme
             self._book.clear()
         cv = self.canvas()
-        strip = canvas_strip(cv, y, self._book, self.ascii_only, Style())
+        motion = self.mover.motion
+        row = None
+        if motion is not None:  # the tile drawn, on its way in
+            shift = motion.shift(self.mover.time, (self._from, motion.corner[1]))
+            if motion.touches(y + cv.min_y, shift):
+                row = motion.draw_row(y + cv.min_y, cv.cells.get(y + cv.min_y, {}),
+                                      self.mover.time, shift)
+        strip = canvas_strip(cv, y, self._book, self.ascii_only, Style(), row)
         return strip.crop(0, self.size.width).extend_cell_length(self.size.width).apply_style(
             self.rich_style
         )
