@@ -42,6 +42,7 @@ class MenuScreen(Screen[None]):
         Key("d", "choose('duel')", "Duel"),
         Key("s", "choose('settings')", "Settings"),
         Key("h", "choose('history')", "History", show=False),  # the footer is full
+        Key("l", "choose('learn')", "Learn to play", show=False),
         Key("question_mark", "choose('rules')", "Rules", key_display="?"),
         Key("q", "choose('quit')", "Quit"),
     ]
@@ -96,6 +97,7 @@ class MenuScreen(Screen[None]):
             # TRANSLATORS: the main menu's choices, in a box 30 columns wide.
             Option(_("New game"), id="new"),
             Option(_("Continue"), id="continue", disabled=not saved),
+            Option(_("Learn to play"), id="learn"),
             Option(_("Network duel"), id="duel"),
             Option(_("History"), id="history"),
             Option(_("Rules"), id="rules"),
@@ -148,6 +150,15 @@ class MenuScreen(Screen[None]):
             from tui_domino.ui.screens.net_setup import DuelSetupScreen
 
             app.push_screen(DuelSetupScreen())
+        elif what == "learn":
+            # lazy: start-up (the menu shows without the tutorial)
+            from tui_domino.ui.screens.tutorial import TutorialChooser, TutorialScreen
+
+            def learn(variant: str | None) -> None:
+                if variant is not None:
+                    app.push_screen(TutorialScreen(variant))
+
+            app.push_screen(TutorialChooser(), learn)
         elif what == "history":
             # lazy: start-up (the menu shows without this screen and sqlite3)
             from tui_domino.ui.screens.history import HistoryScreen
