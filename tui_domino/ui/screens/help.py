@@ -1,8 +1,10 @@
 """Help on `?`: the rules of the variant and the keys of the screen.
 
-The texts are Markdown, one message for translation per paragraph, list item or table row,
-with its inline markup (**bold**, `code`) in the message; key names (d, Enter) stay as they
-are in every language. They are translated when the help is drawn."""
+The texts are Markdown, one message for translation per paragraph or list item, with its
+inline markup (**bold**, `code`) in the message; key names (d, Enter) stay as they are in
+every language. The keys are a message a row too, written as a row of a Markdown table
+(``| key | does |``), but drawn by ``KeysTable``: each key whole on its line, what it does
+wrapped beside it. They are translated when the help is drawn."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from textual.widgets import Markdown
 from tui_domino.i18n import N_, _
 from tui_domino.ui.keys import Key
 from tui_domino.ui.screens.marks import marks
+from tui_domino.ui.widgets.keys_table import KeysTable, Row, split_row
 
 Translate = Callable[[str], str]
 
@@ -104,12 +107,15 @@ KEY_ROWS: list[tuple[str, tuple[str, ...] | None]] = [
 ]
 
 
-def keys_table(variant: str) -> str:
-    """The keys of ``variant``'s game as a Markdown table (no key of another game), in the
-    language in use."""
-    rows = [_(row) for row, only in KEY_ROWS if only is None or variant in only]
-    return (f"## {_('Keys')}\n\n" + _(KEYS_HEAD) + "\n|---|---|\n" + "\n".join(rows)
-            + "\n")
+def key_rows(variant: str) -> list[Row]:
+    """The keys of ``variant``'s game (no key of another game), each with what it does, in
+    the language in use."""
+    return [split_row(_(row)) for row, only in KEY_ROWS if only is None or variant in only]
+
+
+def keys_head() -> Row:
+    """The heading row of a table of keys, in the language in use."""
+    return split_row(_(KEYS_HEAD))
 
 
 # The help of the menu: its paragraphs, then the rows of its table of keys.
@@ -136,12 +142,14 @@ MENU_KEY_ROWS = (
 
 
 def menu_help(tr: Translate = _) -> str:
-    """The help of the menu as Markdown, in the language in use (``tr``)."""
-    return ("## tui-domino\n\n" + "".join(f"{tr(p)}\n\n" for p in MENU_PARAGRAPHS)
-            + tr(KEYS_HEAD) + "\n|---|---|\n" + "".join(f"{tr(row)}\n" for row in MENU_KEY_ROWS))
+    """The help of the menu as Markdown (its table of keys apart: ``menu_key_rows``), in the
+    language in use (``tr``)."""
+    return "## tui-domino\n\n" + "".join(f"{tr(p)}\n\n" for p in MENU_PARAGRAPHS)
 
 
-MENU_HELP = menu_help(N_)  # in English; the screen shows menu_help()
+def menu_key_rows() -> list[Row]:
+    """The keys of the menu, each with what it does, in the language in use."""
+    return [split_row(_(row)) for row in MENU_KEY_ROWS]
 
 
 class HelpScreen(ModalScreen[None]):
@@ -160,6 +168,8 @@ class HelpScreen(ModalScreen[None]):
     }
     HelpScreen VerticalScroll { height: 1fr; }
     HelpScreen Markdown { margin: 0 1; }
+    HelpScreen KeysTable { margin: 0 1; padding: 0 2; }
+    HelpScreen KeysTable:last-child { margin: 0 1 1 1; }
     """
 
     def __init__(self, variant: str | None = None) -> None:
@@ -167,16 +177,18 @@ class HelpScreen(ModalScreen[None]):
         self.variant = variant
 
     def compose(self) -> ComposeResult:
-        if self.variant is None:
-            text = menu_help() + "\n" + "\n".join(rules_text(v) for v in RULES)
-        else:
-            text = rules_text(self.variant) + "\n" + marks(self.variant) + "\n" + keys_table(
-                self.variant)
         with Vertical() as box:
             # TRANSLATORS: the help's title; Esc is the key, kept as it is.
             box.border_title = _("Help · Esc closes")
             with VerticalScroll():
-                yield Markdown(text)
+                if self.variant is None:
+                    yield Markdown(menu_help())
+                    yield KeysTable(keys_head(), menu_key_rows())
+                    yield Markdown("\n".join(rules_text(v) for v in RULES))
+                else:
+                    yield Markdown(rules_text(self.variant) + "\n" + marks(self.variant)
+                                   + f"\n## {_('Keys')}\n")
+                    yield KeysTable(keys_head(), key_rows(self.variant))
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()

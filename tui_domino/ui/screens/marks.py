@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import cast
 
-from tui_domino.i18n import _
+from tui_domino.i18n import N_, _
 from tui_domino.rules.types import ArmJSON, BoardCellJSON, SeatView
 from tui_domino.ui.drawing.canvas import Canvas
+from tui_domino.ui.drawing.snake import layout_classic
 from tui_domino.ui.drawing.spinner import layout_spider
+from tui_domino.ui.drawing.table import table_layout
 from tui_domino.ui.drawing.tiles import domino_h, domino_v
 from tui_domino.ui.drawing.triangle_grid import corner_points, layout_triominos
 
@@ -32,7 +34,25 @@ def _classic() -> str:
         "A double lies crosswise. The line's two end numbers (here 1 and 2) "
         "are its open ends: a tile must match one. A round is **blocked** when no tile "
         "left fits either end and nobody may draw (2 tiles always stay in the bazaar).")
-        + "\n")
+        + "\n\n" + _block(blocked_line()) + "\n" + _(BLOCKED) + "\n")
+
+
+# A blocked round's line: 5 at both ends, and every tile with a 5 laid; and what it shows.
+# TRANSLATORS: below a drawing of a blocked classic round in the help (Markdown: keep the
+# **…**): a line of tiles with a 5 at both ends, all seven tiles with a 5 in it.
+BLOCKED = N_("A **blocked** round: both ends are 5 and all seven tiles with a 5 are on the "
+             "table, so nothing can fit. Once nobody may draw, the lighter hand wins and "
+             "scores the difference.")
+BLOCKED_LINE = [(5, 0), (0, 1), (1, 5), (5, 5), (5, 2), (2, 3), (3, 5), (5, 4), (4, 6), (6, 5)]
+
+
+def blocked_line() -> Canvas:
+    """A blocked round's line as the table draws it (from its first tile rightwards, on a
+    table wide enough for it not to turn)."""
+    ends = [BLOCKED_LINE[0][0], BLOCKED_LINE[-1][1]]
+    view = cast(SeatView, {"line": [list(t) for t in BLOCKED_LINE], "ends": ends,
+                           "history": []})
+    return layout_classic(view, 12 * len(BLOCKED_LINE), [], None)
 
 
 def _spider() -> str:
@@ -48,7 +68,30 @@ def _spider() -> str:
         "an open end; a bar (`━` or `┃`) ends a **closed arm**: nothing more goes on it "
         "(here North, closed with 3-3). A double on an arm lies across it; several "
         "doubles go down at once, one an arm (`m`). A **fish**: nobody can play or draw.")
-        + "\n")
+        + "\n\n" + _block(fish_board()) + "\n" + _(FISH) + "\n")
+
+
+# A spider's fish: its four arms closed, each by a double after its first tile; and what it
+# shows.
+FISH_ARMS = {"N": 3, "E": 5, "S": 2, "W": 4}  # the centre is 1-1
+# TRANSLATORS: below a drawing of a spider with its four arms closed, in the help (Markdown:
+# keep the **…**).
+FISH = N_("A **fish**: all four arms are closed, so nothing more can go down (the same when "
+          "nobody can play and the bazaar is empty). The heavier hand is charged its pips.")
+
+# The room a drawing has in the help at 80x24 (within its code block, with a line of its
+# caption below): a board too tall for it is drawn as the table draws it in that room.
+ROOM = (64, 16)
+
+
+def fish_board() -> Canvas:
+    """A spider whose four arms are closed, each by a double: as the table draws it in the
+    help's room (its tiles compact, as on a table too small for boxed digits)."""
+    arms = {arm: ArmJSON(tiles=[[1, n], [n, n]], end=n, closed=True)
+            for arm, n in FISH_ARMS.items()}
+    # a drawing's board, not a round: only the keys the drawing reads
+    view = cast(SeatView, {"center": 1, "history": [], "arms": arms})
+    return table_layout("spider", view, [], None, [], 0, pips_ok=False)(*ROOM)
 
 
 def _triominos() -> str:
