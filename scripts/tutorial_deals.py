@@ -20,8 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 KEYS = {"tile": ["right"], "play": ["enter"], "where": ["down"], "draw": ["d"],
-        "rules": ["question_mark", "escape"], "close": ["c"], "doubles": ["m", "enter"],
-        "turn": ["r"]}  # (the tutor chooses the place where the tile turns)
+        "rules": ["question_mark", "escape"], "close": ["c"], "doubles": ["m", "enter"]}
 
 
 async def guided(variant: str, seed: int | None = None, limit: int = 300) -> tuple[list[str],

@@ -24,7 +24,7 @@ from tui_domino.ui.session import COMPUTER, YOU, Seat, Session
 
 # The deals: found by scripts/tutorial_deals.py so that, played as the lessons say, each
 # moment of the lessons comes within the round (tests/ui/test_tutorial.py plays them).
-DEALS: dict[str, int] = {"classic": 0, "spider": 6, "triominos": 5}
+DEALS: dict[str, int] = {"classic": 0, "spider": 6, "triominos": 2}
 OPTIONS: dict[str, rules.Options] = {"triominos": {"hand_size": 9}}  # a round of minutes
 
 
@@ -41,11 +41,9 @@ class Look:
     several: bool = False  # spider: a turn of doubles on several arms is possible
     can_close: bool = False
     close: bool = False
-    turnable: bool = False  # triominos: the chosen tile fits a place more ways than one
     laid: int = 0  # the player's moves that laid tiles
     drawn: int = 0
     doubles: int = 0  # spider: the player's turns of several doubles
-    rotated: int = 0
     helped: int = 0
     over: bool = False
 
@@ -61,7 +59,6 @@ class Look:
         return cls(
             my_turn=my_turn, tile=sel.tile_index, place=sel.place_index,
             places=(len(set(cells)) if cells else len(sel.places())) if my_turn else 0,
-            turnable=my_turn and len(set(cells)) < len(cells),
             playable=len(sel.playable()) if my_turn else 0,
             can_draw=any(m.kind == "draw" for m in legal),
             several=any(len(m.placements or ()) > 1 for m in legal),
@@ -69,7 +66,7 @@ class Look:
             laid=sum(1 for m in mine if m["kind"] == "place"),
             drawn=sum(1 for m in mine if m["kind"] == "draw"),
             doubles=sum(1 for m in mine if len(m.get("placements", ())) > 1),
-            rotated=screen.rotated, helped=screen.helped, over=state.is_over,
+            helped=screen.helped, over=state.is_over,
         )
 
 
@@ -150,12 +147,7 @@ LESSONS: dict[str, tuple[Lesson, ...]] = {
         _choose(),
         # TRANSLATORS: a tutorial lesson, in a panel 24 columns wide (about 8 lines at most)
         _where(N_("The letters on the table are the places this tile fits: ↑ or ↓ moves "
-                  "from one to the next.")),
-        # TRANSLATORS: a tutorial lesson, in a panel 24 columns wide (about 8 lines at most)
-        Lesson("turn", N_("Here the tile fits more ways than one: press r to turn it. Every "
-                          "corner must match the numbers it touches."),
-               lambda lk: lk.turnable,
-               lambda was, now: now.rotated > was.rotated or now.laid > was.laid),
+                  "from one to the next. (Where it fits two ways, r turns it.)")),
         # TRANSLATORS: a tutorial lesson, in a panel 24 columns wide (about 8 lines at most)
         _play(N_("Press ⏎ to lay it: you score its three numbers, and more for a bridge "
                  "or a hexagon.")),
@@ -249,7 +241,6 @@ class TutorialScreen(GameScreen):
                               options=OPTIONS.get(variant), autosave=False)
         super().__init__(session)
         self.tutor = Tutor(variant)
-        self.rotated = 0
         self.helped = 0
 
     def on_mount(self) -> None:
@@ -261,33 +252,10 @@ class TutorialScreen(GameScreen):
 
     def show_hint(self) -> None:
         super().show_hint()
-        given = self.tutor.current
         self.tutor.see(Look.of(self))
-        lesson = self.tutor.current
-        if lesson is not None and lesson is not given and lesson.key == "turn":
-            self.to_turnable()  # the lesson shows the place it speaks of
         panel = self.query("#lesson")
         if panel:
             panel.first(Static).update(self.tutor.text(), layout=False)
-
-    def to_turnable(self) -> None:
-        """Chooses a place where the chosen tile fits more ways than one."""
-        moves = self.sel.move_places()
-        if self.sel.rotations_here() >= 2:
-            return
-        for i, m in enumerate(moves):
-            if sum(1 for n in moves if n.cell == m.cell) >= 2:
-                self.sel.select_place(i)
-                self.draw_board(follow=True)
-                super().show_hint()
-                return
-
-    def action_rotate(self) -> None:
-        before = self.sel.place_index
-        super().action_rotate()
-        if self.sel.place_index != before:
-            self.rotated += 1
-            self.show_hint()
 
     def action_help(self) -> None:
         self.helped += 1
