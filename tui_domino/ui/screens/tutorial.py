@@ -285,7 +285,9 @@ class TutorialChooser(ModalScreen[str | None]):
     TutorialChooser > Vertical {
         width: 52; height: auto; border: round $primary; background: $panel; padding: 0 1;
     }
-    TutorialChooser OptionList { height: auto; border: none; }
+    TutorialChooser OptionList, TutorialChooser OptionList:focus {
+        height: auto; border: none; margin-top: 1;
+    }
     """
 
     def compose(self) -> ComposeResult:
