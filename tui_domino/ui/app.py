@@ -109,9 +109,6 @@ class DominoApp(App[None]):
         _start_resource_tracker()
 
     crash_path: Path | None = None  # the report of an unhandled error, once written
-    # (match seed, round, moves), tile and place chosen when the game was last left: Continue
-    # chooses them again
-    left_choice: tuple[tuple[object, ...], tuple[int, ...] | None, int | None] | None = None
 
     async def on_event(self, event: Event) -> None:
         # any key or click first ends the table's motions (the tile lands), then does its work

@@ -11,7 +11,7 @@ import random
 import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TypedDict, cast
+from typing import NotRequired, TypedDict, cast
 
 from tui_domino import ai, rules
 from tui_domino.files import quarantine
@@ -53,11 +53,42 @@ class SeatJSON(TypedDict):
     level: str
 
 
+class ChoiceJSON(TypedDict):
+    """The tile and place chosen when the match was left for the menu (Continue chooses them
+    again), and the position they belong to: the round and its number of moves."""
+
+    round: int
+    moves: int
+    tile: list[int] | None
+    place: int | None
+
+
 class SaveJSON(TypedDict):
     """The saved match (storage.write_save adds its kind and format)."""
 
     seats: list[SeatJSON]
     match: rules.MatchJSON
+    choice: NotRequired[ChoiceJSON]
+
+
+def read_choice(raw: object) -> ChoiceJSON | None:
+    """A saved choice as written by ``Session.leave``, else None (it is only a convenience:
+    a choice that is not one is left out, the match read all the same)."""
+    if not isinstance(raw, dict):
+        return None
+
+    def whole(v: object, low: int = 0, high: int = 10**6) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
+
+    tile, place = raw.get("tile"), raw.get("place")
+    if not (whole(raw.get("round")) and whole(raw.get("moves"))):
+        return None
+    if tile is not None and not (isinstance(tile, list) and len(tile) in (2, 3)
+                                 and all(whole(n, 0, 6) for n in tile)):
+        return None
+    if place is not None and not whole(place, 0, 1000):
+        return None
+    return ChoiceJSON(round=raw["round"], moves=raw["moves"], tile=tile, place=place)
 
 
 @dataclass
@@ -138,6 +169,7 @@ class Session:
         self.seats = seats
         self.autosave = autosave
         self._last_human = self.human_seats[0] if self.human_seats else 0
+        self.choice: ChoiceJSON | None = None  # what was chosen when the match was left
         # (state, (moves, to move, over, viewer), view): the last view built
         self._view_cache: tuple[rules.RoundState, tuple[int | bool | None, ...],
                                 rules.SeatView] | None = None
@@ -160,8 +192,27 @@ class Session:
         return session
 
     def to_json(self) -> SaveJSON:
-        return {"seats": [SeatJSON(name=s.name, kind=s.kind, level=s.level) for s in self.seats],
-                "match": self.match.to_json()}
+        out: SaveJSON = {
+            "seats": [SeatJSON(name=s.name, kind=s.kind, level=s.level) for s in self.seats],
+            "match": self.match.to_json()}
+        if self.choice is not None and self.left_choice() is not None:
+            out["choice"] = self.choice
+        return out
+
+    def leave(self, tile: tuple[int, ...] | None, place: int | None) -> None:
+        """The player goes to the menu with ``tile`` and ``place`` chosen: they are kept,
+        in the save too, for Continue (even after the game was closed)."""
+        self.choice = ChoiceJSON(round=self.match.round_no, moves=len(self.state.history),
+                                 tile=None if tile is None else list(tile), place=place)
+        self.save()
+
+    def left_choice(self) -> tuple[tuple[int, ...] | None, int | None] | None:
+        """The tile and place chosen when the match was left at this very position."""
+        c = self.choice
+        if c is None or (c["round"], c["moves"]) != (self.match.round_no,
+                                                     len(self.state.history)):
+            return None
+        return (None if c["tile"] is None else tuple(c["tile"]), c["place"])
 
     @classmethod
     def from_json(cls, d: SaveJSON, autosave: bool = True) -> Session:
@@ -179,7 +230,9 @@ class Session:
             match = rules.match_from_json(d["match"])
         except (KeyError, TypeError) as exc:
             raise ValueError(f"malformed save: {exc!r}") from exc
-        return cls(match, seats, autosave)
+        session = cls(match, seats, autosave)
+        session.choice = read_choice(d.get("choice"))
+        return session
 
     @classmethod
     def load_saved(cls) -> Session | None:

@@ -106,17 +106,13 @@ class GameScreen(Screen[None]):
         self.restore_choice()
         self.call_after_refresh(self.next_step)
 
-    def _choice_key(self) -> tuple[object, ...]:
-        m = self.local.match
-        return (m.seed, m.round_no, len(self.local.state.history))
-
     def restore_choice(self) -> None:
         """Back from the menu to the same position (Continue): the tile and place chosen
         when the player left are chosen again."""
-        left = getattr(self.app, "left_choice", None)
-        if self.is_duel() or left is None or left[0] != self._choice_key():
+        left = None if self.is_duel() else self.local.left_choice()
+        if left is None:
             return
-        _, tile, place = left
+        tile, place = left
         if tile in self.sel.hand:
             self.sel.select_tile(self.sel.hand.index(tile))
             if place is not None:
@@ -527,8 +523,11 @@ class GameScreen(Screen[None]):
         self.workers.cancel_group(self, "computer")
         self._turn += 1
         if not self.is_duel():  # Continue chooses them again
-            self.app.left_choice = (  # type: ignore[attr-defined]
-                self._choice_key(), self.sel.current_tile(), self.sel.place_index)
+            try:
+                self.local.leave(self.sel.current_tile(), self.sel.place_index)
+            except OSError as exc:
+                self.notify(_("The match could not be saved: {error}").format(error=exc),
+                            severity="error")
         self.app.pop_screen()
 
     # -- messages from the widgets -------------------------------------------------------------
