@@ -513,11 +513,11 @@ class GameScreen(Screen[None]):
         self.sel.select_tile(index)
         self.redraw_choice()
 
-    def action_help(self) -> None:
+    def action_help(self, at: str | None = None) -> None:  # at "marks": on g
         # lazy: start-up (the menu shows without this screen)
         from tui_domino.ui.screens.help import HelpScreen
 
-        self.app.push_screen(HelpScreen(self.session.variant))
+        self.app.push_screen(HelpScreen(self.session.variant, at))
 
     def action_menu(self) -> None:
         self.workers.cancel_group(self, "computer")

@@ -30,6 +30,8 @@ GAME_KEYS: list[BindingType] = [
     Key("m", "mark", "Add"),
     # TRANSLATORS: the keys panel: bring the table's middle back into view
     Key("z", "recentre", "Centre", show=False),
+    # TRANSLATORS: the keys panel: the help at what the table's colours and signs mean
+    Key("g", "help('marks')", "Legend", show=False),
     # TRANSLATORS: the keys panel: the coach's hint
     Key("h", "hint", "Hint", show=False),
     # TRANSLATORS: the keys panel: take your last move back

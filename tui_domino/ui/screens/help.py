@@ -101,6 +101,7 @@ KEY_ROWS: list[tuple[str, tuple[str, ...] | None]] = [
     (N_("| H j k l | pan the table; mouse wheel too |"), None),
     (N_("| Tab | move the focus between hand and table (arrows then pan) |"), None),
     (N_("| z | recentre the table on the play |"), None),
+    (N_("| g | the table's marks: what its colours and signs mean |"), None),
     (N_("| Esc | back to the menu (the match is saved after every move) |"), None),
     (N_("| Ctrl+P | the command palette |"), None),
     (N_("| ? | this help |"), None),
@@ -133,6 +134,7 @@ MENU_KEY_ROWS = (
     # names (↑ ↓ Enter, n / c / s, d, h, Ctrl+P, ?, q) as they are.
     N_("| ↑ ↓ Enter | choose in the menu |"),
     N_("| n / c / s | new game, continue, settings |"),
+    N_("| l | learn to play: a guided round of a game, the keys taught by doing |"),
     N_("| d | a network duel (host one or join one) |"),
     N_("| h | the history of your matches, and your statistics |"),
     N_("| Ctrl+P | the command palette |"),
@@ -172,9 +174,10 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen KeysTable:last-child { margin: 0 1 1 1; }
     """
 
-    def __init__(self, variant: str | None = None) -> None:
+    def __init__(self, variant: str | None = None, at: str | None = None) -> None:
         super().__init__()
         self.variant = variant
+        self.at = at  # "marks": opened at the table's marks (g on the table)
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
@@ -192,6 +195,16 @@ class HelpScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()
+
+    def on_markdown_table_of_contents_updated(
+            self, event: Markdown.TableOfContentsUpdated) -> None:
+        if self.at != "marks":
+            return
+        for _level, title, block in event.table_of_contents:
+            if title == _("The table's marks") and block is not None:
+                heading = event.markdown.query_one(f"#{block}")
+                self.call_after_refresh(heading.scroll_visible, top=True, animate=False)
+                return
 
     def relabel(self) -> None:
         """The language changed: the help is written anew in it (from the top)."""

@@ -257,9 +257,9 @@ class TutorialScreen(GameScreen):
         if panel:
             panel.first(Static).update(self.tutor.text(), layout=False)
 
-    def action_help(self) -> None:
+    def action_help(self, at: str | None = None) -> None:
         self.helped += 1
-        super().action_help()
+        super().action_help(at)
         self.show_hint()
 
     def _after_summary(self, result: object = None) -> None:
