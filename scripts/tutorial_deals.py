@@ -19,9 +19,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-KEYS = {"tile": ["right"], "play": ["enter"], "where": ["down"], "draw": ["d"],
-        "rules": ["question_mark", "escape"], "close": ["c"], "doubles": ["m", "enter"]}
-
 
 async def guided(variant: str, seed: int | None = None, limit: int = 300) -> tuple[list[str],
                                                                                    int, bool]:
@@ -46,15 +43,7 @@ async def guided(variant: str, seed: int | None = None, limit: int = 300) -> tup
                 break
             if not screen.session.is_human_turn() or app.screen is not screen:
                 continue
-            lesson = screen.tutor.current
-            if lesson is not None:
-                keys = KEYS[lesson.key]
-            elif screen.sel.places():
-                keys = ["enter"]
-            elif screen.sel.playable():
-                keys = ["right"]  # a dim tile chosen: the next
-            else:
-                keys = ["d"] if screen.sel.can("draw") else ["p"]
+            keys = tutorial.obedient_keys(screen)
             await pilot.press(*keys)
             pressed += len(keys)
         return screen.tutor.learned, pressed, screen.session.state.is_over

@@ -45,10 +45,13 @@ def _app(**settings: object) -> DominoApp:
     return app
 
 
-def _open(app: DominoApp) -> GameScreen:
+async def _open(pilot: Pilot[object]) -> GameScreen:
     # 2-4 fits the 4 at the right end only: Enter lays it there
     state = classic_state([[2, 4], [0, 1], [1, 1], [0, 3]], [[6, 5], [5, 4]], 8)
-    return GameScreen(session_with(state, "classic"))
+    screen = GameScreen(session_with(state, "classic"))
+    await pilot.app.push_screen(screen)
+    await pilot.pause()
+    return screen
 
 
 def _rows(board: BoardView) -> list[str]:
@@ -69,9 +72,7 @@ async def test_a_tile_laid_slides_up_from_the_hand_to_its_place_and_lands(now: l
                                                                           ) -> None:
     app = _app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = _open(app)
-        await app.push_screen(screen)
-        await pilot.pause()
+        screen = await _open(pilot)
         board = screen.board
         before = _rows(board)
         await pilot.press("enter")
@@ -99,9 +100,7 @@ async def test_a_tile_laid_slides_up_from_the_hand_to_its_place_and_lands(now: l
 async def test_any_key_lands_the_tile_and_still_does_its_work(now: list[float]) -> None:
     app = _app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = _open(app)
-        await app.push_screen(screen)
-        await pilot.pause()
+        screen = await _open(pilot)
         await pilot.press("enter")
         await pilot.pause()
         hand = screen.query_one(HandView)
@@ -173,9 +172,7 @@ async def test_no_motion_with_animations_off_or_in_ascii(now: list[float],
                                                          settings: dict[str, bool]) -> None:
     app = _app(**settings)
     async with app.run_test(size=SIZE) as pilot:
-        screen = _open(app)
-        await app.push_screen(screen)
-        await pilot.pause()
+        screen = await _open(pilot)
         await pilot.press("enter")
         await pilot.pause()
         assert screen.session.state.history[-1]["move"]["tile"] == [2, 4]
@@ -185,9 +182,7 @@ async def test_no_motion_with_animations_off_or_in_ascii(now: list[float],
 async def test_a_redraw_of_the_same_position_moves_nothing(now: list[float]) -> None:
     app = _app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = _open(app)
-        await app.push_screen(screen)
-        await pilot.pause()
+        screen = await _open(pilot)
         await pilot.press("right")  # a look through the hand
         await pilot.pause()
         await pilot.resize_terminal(90, 26)

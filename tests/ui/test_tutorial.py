@@ -15,13 +15,10 @@ from tui_domino import i18n
 from tui_domino.ui.screens import tutorial
 from tui_domino.ui.screens.menu import MenuScreen
 from tui_domino.ui.screens.summary import RoundSummary
-from tui_domino.ui.screens.tutorial import LESSONS, PLAY_ON, TutorialScreen
+from tui_domino.ui.screens.tutorial import LESSONS, PLAY_ON, TutorialScreen, obedient_keys
 from tui_domino.ui.widgets.board import BoardView
 
 SIZE = (80, 24)
-# What a player who does as the lessons say presses for each lesson.
-KEYS = {"tile": ["right"], "play": ["enter"], "where": ["down"], "draw": ["d"],
-        "rules": ["question_mark", "escape"], "close": ["c"], "doubles": ["m", "enter"]}
 
 
 async def _wait(pilot: object) -> None:
@@ -48,13 +45,7 @@ async def test_the_guided_round_teaches_every_lesson_in_a_few_dozen_keys(variant
             panel = str(screen.query_one("#lesson", Static).visual.plain)  # type: ignore[union-attr]
             if lesson is not None:
                 assert i18n._(lesson.text).split()[0] in panel  # the panel says it
-                keys = KEYS[lesson.key]
-            elif screen.sel.places():
-                keys = ["enter"]
-            elif screen.sel.playable():
-                keys = ["right"]  # a dim tile chosen: the next
-            else:
-                keys = ["d"] if screen.sel.can("draw") else ["p"]
+            keys = obedient_keys(screen)
             await pilot.press(*keys)
             pressed += len(keys)
         assert screen.session.state.is_over

@@ -54,7 +54,7 @@ class Look:
         mine = [r["move"] for r in state.history if r["player"] == s.viewer]
         sel = screen.sel
         my_turn = s.is_human_turn() and not state.is_over
-        legal = state.legal_moves() if my_turn else []
+        legal = sel.legal if my_turn else []  # the screen's own list of this turn's moves
         cells = [m.cell for m in sel.move_places()] if s.variant == "triominos" else []
         return cls(
             my_turn=my_turn, tile=sel.tile_index, place=sel.place_index,
@@ -223,6 +223,27 @@ class Tutor:
             # TRANSLATORS: the tutorial panel while no lesson fits the moment (24 columns)
             wait = _("Play on: the next lesson comes when its moment does.")
         return head, wait
+
+
+# The keys each lesson asks for: what a player who does as it says presses.
+KEYS: dict[str, tuple[str, ...]] = {
+    "tile": ("right",), "play": ("enter",), "where": ("down",), "draw": ("d",),
+    "rules": ("question_mark", "escape"), "close": ("c",), "doubles": ("m", "enter"),
+}
+
+
+def obedient_keys(screen: TutorialScreen) -> tuple[str, ...]:
+    """The keys a player who does what the lessons say presses now, on his turn: the
+    lesson's, else the tile chosen laid, else another tile, a draw or a pass (how the deals
+    were chosen and how the tests play them)."""
+    lesson = screen.tutor.current
+    if lesson is not None:
+        return KEYS[lesson.key]
+    if screen.sel.places():
+        return ("enter",)
+    if screen.sel.playable():
+        return ("right",)  # a dim tile chosen: the next
+    return ("d",) if screen.sel.can("draw") else ("p",)
 
 
 class TutorialScreen(GameScreen):

@@ -144,7 +144,6 @@ class Mover:
         self.widget = widget
         self.motion: Motion | None = None
         self._timer: Timer | None = None
-        self.frames = 0  # frames drawn of the current motion (for the benchmark)
         self.time = 0.0  # the time of the frame being drawn: one for all its rows
 
     def start(self, motion: Motion) -> None:
@@ -152,7 +151,6 @@ class Mover:
             return
         self.land()
         self.motion = motion
-        self.frames = 0
         self.time = clock()
         _flying.add(self)
         self._timer = self.widget.set_interval(1 / FPS, self._tick)
@@ -164,7 +162,6 @@ class Mover:
         if motion is None or motion.done(self.time):
             self.land()
             return
-        self.frames += 1
         self.widget.refresh()
 
     def land(self) -> None:
