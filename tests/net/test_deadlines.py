@@ -9,6 +9,8 @@ import asyncio
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.net.duel import pair, run, verdicts
 from tui_domino.net import events as ev
@@ -120,20 +122,98 @@ def test_only_a_resume_with_the_token_stops_the_resume_window(poke):
     assert host.unacked
 
 
-def test_a_resume_with_the_token_restarts_the_resume_window():
+def _resume(host, join, t):
+    """The joiner comes back with his token at ``t`` (the transport gives the core the time
+    of every connection's coming and going, as here)."""
+    host.connection_made()
+    join.connection_made()
+    host.receive(join.outgoing()[0].rstrip(b"\n"))
+    assert host.link.up
+    host.tick(t)
+
+
+def _drop(host, join, t):
+    host.connection_lost()
+    join.connection_lost()
+    host.tick(t)
+
+
+def test_absences_add_up_over_the_match():
     host, join = _cut_off_mid_round()
     host.tick(0.0)
-    host.tick(8.0)
-    host.connection_made()
-    join.connection_made()  # the joiner resumes with his token
-    host.receive(join.outgoing()[0].rstrip(b"\n"))
+    host.tick(7.5)
+    _resume(host, join, 8.0)  # back after 8 s away: the window does not start afresh
     host.tick(9.0)
-    host.connection_lost()
+    _drop(host, join, 9.0)
     host.tick(9.5)
-    host.tick(18.0)  # 8.5 s since he left again
+    host.tick(10.9)  # 9.9 s away in all
     assert not host.finished
-    host.tick(19.6)
+    host.tick(11.1)
     assert host.finished and host.verdict.player == 1
+    assert "did not come back" in host.verdict.reason
+
+
+def _peer_on_his_move(seed: int):
+    """Two cores mid-round, the joiner owing the host the next step, both cut off."""
+    cores = pair("classic", 100, seed=seed)
+    run(cores, seed=seed, stop=lambda: cores[0].rnd is not None and len(cores[0].rnd.log) > 2
+        and cores[0].owes() == cores[0].peer)
+    host, join = cores
+    assert host.owes() == host.peer
+    return host, join
+
+
+def test_a_staller_who_keeps_reconnecting_on_his_move_forfeits():
+    # The attack: on his move he resumes for 0.3 s, drops, stays away 3.3 s, over and over.
+    host, join = _peer_on_his_move(seed=4)
+    host.turn_timeout, host.resume_window = 6.0, 4.0
+    t = 0.0
+    host.tick(t)
+    for _ in range(13):
+        if host.finished:
+            break
+        _resume(host, join, t)
+        for _ in range(3):
+            t += 0.1
+            host.tick(t)
+        _drop(host, join, t)
+        for _ in range(33):
+            t += 0.1
+            host.tick(t)
+    assert host.finished and host.verdict.player == 1
+    assert t <= 6.0 + 4.0  # never longer than his turn and the match's time away
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.floats(0.0, 3.0), st.floats(0.0, 3.0)), min_size=1,
+                max_size=40))
+def test_no_mix_of_connected_and_absent_time_holds_a_move_past_its_bound(spells):
+    host, join = _peer_on_his_move(seed=4)
+    host.turn_timeout, host.resume_window = 6.0, 4.0
+    t = 0.0
+    host.tick(t)
+    step = 0.05
+    for here, away in spells * 20:
+        if host.finished:
+            break
+        _resume(host, join, t)
+        end = t + here
+        while t < end and not host.finished:
+            t = min(end, t + step)
+            host.tick(t)
+        if host.finished:
+            break
+        _drop(host, join, t)
+        end = t + away
+        while t < end and not host.finished:
+            t = min(end, t + step)
+            host.tick(t)
+    if not host.finished:  # he stopped playing: he stays away
+        while not host.finished:
+            t += step
+            host.tick(t)
+    assert host.verdict.player == 1
+    assert t <= 6.0 + 4.0 + step
 
 
 def test_a_forfeit_by_the_clock_is_in_the_match_log(tmp_path):

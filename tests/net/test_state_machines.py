@@ -178,14 +178,17 @@ def test_the_hosts_tokens_come_from_its_seed():
 # -- deadlines ------------------------------------------------------------------------------
 
 
-def test_the_resume_window_runs_while_the_peer_is_away():
+def test_the_resume_window_is_the_time_away_over_the_whole_match():
     d = Deadlines()
     d.resume_window = 10.0
     assert d.tick(0.0, False, None, None, 1) is None
-    assert d.tick(9.0, False, None, None, 1) is None
-    assert d.tick(9.5, True, None, None, 1) is None  # back: the window starts again
-    assert d.tick(10.0, False, None, None, 1) is None
-    assert d.tick(20.0, False, None, None, 1) == AWAY
+    assert d.tick(6.0, False, None, None, 1) is None
+    assert d.tick(6.0, True, None, None, 1) is None  # back: 6 s away so far
+    assert d.tick(50.0, True, None, None, 1) is None
+    assert d.tick(51.0, False, None, None, 1) is None  # away since 50, when last seen
+    assert d.away(53.0) == 9.0
+    assert d.tick(53.9, False, None, None, 1) is None
+    assert d.tick(54.0, False, None, None, 1) == AWAY  # 10 s in all
 
 
 def test_the_reveal_deadline_counts_connected_time_only():

@@ -35,6 +35,7 @@ from nacl.hash import blake2b
 from nacl.secret import SecretBox
 from spake2 import SPAKE2_A, SPAKE2_B  # type: ignore[import-untyped]
 
+from tui_domino.net.guessing import CODE_TRIES as CODE_TRIES  # wrong tries per code
 from tui_domino.net.messages import MAX_LINE, PROTOCOL
 from tui_domino.net.words import EVEN, ODD
 
@@ -48,7 +49,6 @@ MAX_RECORD = 4 * -(-(MAX_LINE + MAC) // 3) + 1  # bytes, the newline included
 MAX_HANDSHAKE = 512  # bytes of a handshake line, the newline included
 CONFIRM_JOIN = b"tui-domino/confirm/join"
 CONFIRM_HOST = b"tui-domino/confirm/host"
-CODE_TRIES = 3  # wrong tries before the host replaces its code
 NUMBERS = 999  # a code's number: 1 ... 999
 
 Kind = Literal["code", "resume"]

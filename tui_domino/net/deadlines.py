@@ -1,8 +1,11 @@
-"""The match's deadlines, counted from the transport's clock: the resume window (while the
-peer is away), the reveal deadline (while he is here and owes his keys) and the turn
-deadline (while he is here and owes the match its next step). Each is a count of seconds
-(net/clocks.py); ``tick`` says which ran out, the core makes the peer forfeit. See
-docs/protocol.md, sections 4 and 7.
+"""The match's deadlines, counted from the transport's clock: the resume window (the time
+the peer may be away over the whole match: his absences add up), the reveal deadline (while
+he is here and owes his keys) and the turn deadline (while he is here and owes the match its
+next step). Each is a count of seconds (net/clocks.py); ``tick`` says which ran out, the
+core makes the peer forfeit. See docs/protocol.md, section 4.
+
+Because absences add up, no mix of connected and absent time holds a step longer than its
+deadline plus the match's resume window: dropping and coming back starts nothing afresh.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from tui_domino.net.lifecycle import REVEALS
 # How long (seconds) the peer has to send his reveal while connected, and to come back after
 # the connection dropped; the transport sets its own (``--reveal-timeout``, ``--resume-window``).
 REVEAL_TIMEOUT = 30.0
-RESUME_WINDOW = 900.0
+RESUME_WINDOW = 900.0  # seconds away in all, over the whole match
 # How long (seconds of connected time) a side may take over one step of the match (a move,
 # a draw's keys, a stage of the deal, a call) before he forfeits: stalling for ever while
 # losing must cost the match (``--turn-timeout``).
@@ -45,7 +48,14 @@ class Deadlines:
         self.turn_timeout = TURN_TIMEOUT
         self.turn = Stopwatch()  # connected time the side to act has taken over it
         self.reveal = Stopwatch()  # connected time spent waiting for his reveal
-        self.away_since: float | None = None
+        self.away_since: float | None = None  # when the current absence began
+        self.away_before = 0.0  # seconds of the match's earlier absences, added up
+        self.seen: float | None = None  # the last tick that found him connected
+
+    def away(self, now: float) -> float:
+        """Seconds the peer has been away over the match so far."""
+        current = 0.0 if self.away_since is None else max(0.0, now - self.away_since)
+        return self.away_before + current
 
     def tick(self, now: float, present: bool, r: RoundCtx | None, owes: int | None,
              peer: int) -> str | None:
@@ -54,12 +64,16 @@ class Deadlines:
         if not present:
             self.turn.pause()
             self.reveal.pause()
-            if self.away_since is None:
-                self.away_since = now
-            elif now - self.away_since >= self.resume_window:
+            if self.away_since is None:  # away since he was last seen (the transport
+                # ticks as a connection drops, so that is the moment it dropped)
+                self.away_since = now if self.seen is None else self.seen
+            if self.away(now) >= self.resume_window:
                 return AWAY
             return None
-        self.away_since = None
+        if self.away_since is not None:  # he is back: this absence joins the others
+            self.away_before = self.away(now)
+            self.away_since = None
+        self.seen = now
         if r is None or not waiting_for_reveal(r):
             self.reveal.pause()
             return self.count_turn(now, r, owes, peer)

@@ -57,8 +57,8 @@ async def join_loop(session: DuelSession, reader: asyncio.StreamReader,
                     continue  # somebody on the path: try again
                 # The host will not take this match up (it knows another, or none):
                 # the log stays, for a later try.
-                s._emit(ev.ProtocolError(exc.code, exc.message, from_peer=True))
-                s._emit(ev.ConnectionState("closed", exc.message))
+                s.emit(ev.ProtocolError(exc.code, exc.message, from_peer=True))
+                s.emit(ev.ConnectionState("closed", exc.message))
                 s._close_soon()
                 return
             except (OSError, TimeoutError):

@@ -3,8 +3,9 @@
 With an invitation code (``code=``) every connection first runs the channel's handshake
 (net/channel.py: SPAKE2 on the code, or on the match's resume secret when a dropped
 connection is taken up again) and every line is then sealed and opened here: the core never
-sees the channel. The host counts wrong codes, answers each a little later than the last,
-and replaces its code after ``code_tries`` of them. Without a code (``--open``) the lines
+sees the channel. The host checks guesses of its code one at a time, spaced after a wrong
+one, replaces the code after ``code_tries`` wrong ones and shuts out a source that keeps
+guessing wrong (net/guessing.py). Without a code (``--open``) the lines
 travel in plain text, as before version 3.
 
 Every read is bounded by ``asyncio.timeout``; one writer task owns the socket's write side
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from tui_domino import rules
 from tui_domino.net import events as ev
+from tui_domino.net import guessing
 from tui_domino.net import journal as jr
 from tui_domino.net import mental_poker as mp
 from tui_domino.net import messages as msgs
@@ -61,8 +63,8 @@ WRITE_QUEUE = 256
 # accept() failing for want of resources (file descriptors, buffers): wait, longer each time.
 OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 ACCEPT_BACKOFF = (0.05, 2.0)
-CODE_TRIES = 3  # wrong invitation codes before the host replaces its code
-CODE_PENALTY = 0.5  # seconds: each wrong code puts the next try of a code this much later
+CODE_TRIES = guessing.CODE_TRIES  # wrong invitation codes before the host replaces its code
+CODE_PENALTY = guessing.SPACING  # seconds after a wrong code before the next is checked
 
 
 class DuelSession:
@@ -146,14 +148,15 @@ class DuelSession:
         self.journal_path = Path(journal_path) if journal_path else None
         self.code, self.secure = code, code is not None
         self.code_tries, self.code_penalty = code_tries, code_penalty
+        self.handshakes.configure(code_tries, code_penalty)
         self._server = Listening(await _listen(addr, port))
         self.port = int(self._server.sockets[0].getsockname()[1])
         for sock in self._server.sockets:
             self._spawn(self._accept_loop(sock))
         self.addresses = listening_addresses(addr, self.port)
-        self._emit(ev.ConnectionState("waiting", ", ".join(self.addresses)))
+        self.emit(ev.ConnectionState("waiting", ", ".join(self.addresses)))
         if code is not None:
-            self._emit(ev.Invitation(code, self.join_command()))
+            self.emit(ev.Invitation(code, self.join_command()))
         self._spawn(self._clock())
         return self
 
@@ -422,7 +425,7 @@ class DuelSession:
         if (chan is not None and chan.kind == "code" and self.core.authed
                 and self.core.channel_secret != chan.resume_secret):
             self.core.keep_channel(chan.resume_secret)
-            self._emit(ev.Secured(chan.phrase))
+            self.emit(ev.Secured(chan.phrase))
 
     def _start_over(self) -> None:
         """The joiner refused the match (another version, other settings) before any of
@@ -437,7 +440,7 @@ class DuelSession:
                              journal=jr.Journal(path) if path is not None else None)
         self._configure(self.core)
         self._conn = None
-        self._emit(ev.ConnectionState("waiting", ", ".join(self.addresses)))
+        self.emit(ev.ConnectionState("waiting", ", ".join(self.addresses)))
 
     def _is_resume(self, line: bytes) -> bool:
         try:
@@ -540,7 +543,10 @@ class DuelSession:
                 writer.write_eof()
 
     def _pump(self) -> None:
-        """Moves the core's frames to the writer and its events to the screen."""
+        """Gives the core the time (so that a drop or a resume is counted from the moment it
+        happened, not from the clock's next tick), then moves its frames to the writer and
+        its events to the screen."""
+        self.core.tick(asyncio.get_running_loop().time())
         out = self.core.outgoing()
         wq = self._wq
         if wq is not None:
@@ -551,13 +557,14 @@ class DuelSession:
                     self._wq = None
                     break
         for e in self.core.events():
-            self._emit(e)
+            self.emit(e)
         if self.core.closing and wq is not None and self._wq is wq:
             with contextlib.suppress(asyncio.QueueFull):
                 wq.put_nowait(None)
             self._wq = None
 
-    def _emit(self, e: ev.Event) -> None:
+    def emit(self, e: ev.Event) -> None:
+        """Tells the screen (``events()``) what happened."""
         if isinstance(e, ev.ConnectionState):
             if e.state == self.state and not e.detail:
                 return
@@ -566,7 +573,7 @@ class DuelSession:
 
     def _set_state(self, state: str) -> None:
         if state != self.state:
-            self._emit(ev.ConnectionState(state))
+            self.emit(ev.ConnectionState(state))
 
 
 def _resume(journal_path: str | os.PathLike[str] | None) -> tuple[DuelCore | None, str]:
