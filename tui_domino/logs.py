@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from tui_domino.files import data_dir
+from tui_domino.text import visible
 
 LOG_NAME = "tui-domino.log"
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -27,6 +28,24 @@ FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 def log_path() -> Path:
     return data_dir() / "logs" / LOG_NAME
+
+
+class LogFile(logging.handlers.RotatingFileHandler):
+    """The rotating log file. When a record cannot be written (the file cannot be opened:
+    the process is out of file descriptors, the disk is full) the record goes to the
+    standard error as one plain line instead of logging's "--- Logging error ---"
+    traceback, and the file is tried again with the next record."""
+
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging's name)
+        if self.stream is not None:  # a half-written stream: start afresh next time
+            with contextlib.suppress(Exception):
+                self.stream.close()
+            self.stream = None
+        reason = sys.exc_info()[1]
+        with contextlib.suppress(Exception):
+            line = (f"tui-domino: {record.levelname.lower()}: {record.getMessage()} "
+                    f"(not in the log: {reason})")
+            sys.stderr.write(visible(line) + "\n")
 
 
 def start(level: int = logging.INFO) -> Path:
@@ -38,8 +57,7 @@ def start(level: int = logging.INFO) -> Path:
                 Path(h.baseFilename) == path.resolve():
             return path
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    handler = logging.handlers.RotatingFileHandler(path, maxBytes=1_000_000, backupCount=3,
-                                                   encoding="utf-8", delay=True)
+    handler = LogFile(path, maxBytes=1_000_000, backupCount=3, encoding="utf-8", delay=True)
     handler.setFormatter(logging.Formatter(FORMAT))
     handler.setLevel(level)
     root.addHandler(handler)

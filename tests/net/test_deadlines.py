@@ -65,6 +65,27 @@ def test_the_reveal_deadline_counts_connected_time_only():
     assert join.finished and join.verdict.player == 0
 
 
+def test_a_peer_who_withholds_his_reveal_and_keeps_reconnecting_forfeits():
+    host, join = _withheld()
+    join.reveal_timeout, join.resume_window = 6.0, 4.0
+    t = 0.0
+    join.tick(t)
+    for _ in range(13):  # back for 0.3 s, away for 3.3 s, over and over
+        if join.finished:
+            break
+        join.connection_made()
+        join.receive(m.encode(m.Resumed(token=join.peer_token, ack=0)).rstrip(b"\n"))
+        for _ in range(3):
+            t += 0.1
+            join.tick(t)
+        join.connection_lost()
+        for _ in range(33):
+            t += 0.1
+            join.tick(t)
+    assert join.finished and join.verdict.player == 0
+    assert t <= 6.0 + 4.0
+
+
 def test_the_deadline_does_not_touch_a_peer_who_reveals():
     cores = pair("classic", 50, seed=12)
     for c in cores:

@@ -36,7 +36,7 @@ from nacl.secret import SecretBox
 from spake2 import SPAKE2_A, SPAKE2_B  # type: ignore[import-untyped]
 
 from tui_domino.net.guessing import CODE_TRIES as CODE_TRIES  # wrong tries per code
-from tui_domino.net.messages import MAX_LINE, PROTOCOL
+from tui_domino.net.messages import MAX_LINE, PROTOCOL, frame_type
 from tui_domino.net.words import EVEN, ODD
 
 ID_JOIN = b"tui-domino/join"
@@ -164,7 +164,7 @@ def read_pake(line: bytes) -> Pake:
     try:
         first = _pake.decode(line)
     except (msgspec.DecodeError, msgspec.ValidationError):
-        if line.startswith(b'{"t":"hello"') or line.startswith(b'{"t":"resume"'):
+        if frame_type(line) in ("hello", "resume"):
             raise HandshakeError("code", "this host asks for an invitation code: join with "
                                          "tui-domino join HOST:PORT CODE") from None
         raise HandshakeError("bad_frame", "not a tui-domino handshake") from None

@@ -247,14 +247,23 @@ async def _main(args: argparse.Namespace) -> int:
         # lazy: start-up (the command line's parser loads this module for every command)
         from tui_domino.net.headless import run_bot
 
+        refusal: list[str] = []
+
         def show(e: ev.Event) -> None:
 
             if isinstance(e, ev.Invitation) and e.code != code:
                 _print_code(e.code, e.join)  # a new code replaced the one printed first
+            if isinstance(e, ev.ProtocolError) and e.from_peer:
+                refusal.append(e.message or e.code)
             if not args.quiet:
-                print(f"  {e}", file=sys.stderr)
+                print(f"  {visible(str(e))}", file=sys.stderr)
 
         result = await run_bot(session, args.bot, seed=args.seed, on_event=show)
+        if not session.core.started:  # refused before any of it was played: no result
+            print(f"tui-domino {role}: " + _("{host}:{port} refused: {reason}").format(
+                host=host, port=port, reason=visible(refusal[-1] if refusal else _(
+                    "the connection ended before the match began"))), file=sys.stderr)
+            return 1
         print(json.dumps({k: result[k] for k in (
             "variant", "totals", "winner", "rounds", "verified")} | {
             k: result[k] for k in ("seat", "names", "verdict") if k in result} | (

@@ -113,6 +113,7 @@ class DuelCore:
     def tick(self, now: float) -> None:
         """The transport's clock (monotonic seconds, called often, connected or not): the
         resume window runs while the peer is away, the other deadlines while he is here."""
+        self.match.chat_rate.tick(now)
         with self._guard():
             if self.finished or not self.started:
                 return
@@ -225,6 +226,9 @@ class DuelCore:
             raise Refused("out_of_turn", "resume the match first")
         if not self.link.take(f):
             return
+        # The peer's chat is shown and logged within its rate and its share of the log.
+        if isinstance(f, m.Chat) and (self.finished or not self.match.hear(f)):
+            return
         self.seat.record({"k": "in", "frame": m.encode(f).decode()})
         if self.finished or self.match.on_frame(f):
             return
@@ -241,7 +245,8 @@ class DuelCore:
     def _send_reveal(self, r: RoundCtx, dispute: bool = False) -> None:
         self.table.reveal.send_reveal(r, dispute)
 
-    def _result(self, winner: int | None, verified: bool) -> MatchResult:
+    def result_of(self, winner: int | None, verified: bool) -> MatchResult:
+        """The match's result as it stands, with this winner (None: nobody)."""
         return self.match.result_of(winner, verified)
 
     def public_digest(self) -> str:

@@ -75,7 +75,8 @@ async def run_bot(
         await session.close()
     result = session.core.result
     if result is None:
-        result = session.core._result(None, False)
-        result["verdict"] = {"kind": "forfeit", "player": session.core.peer,
-                             "reason": "the connection ended before the match did"}
+        result = session.core.result_of(None, False)
+        if session.core.started:  # (before it began nobody forfeits: nothing was played)
+            result["verdict"] = {"kind": "forfeit", "player": session.core.peer,
+                                 "reason": "the connection ended before the match did"}
     return result

@@ -26,6 +26,7 @@ from pathlib import Path
 from tui_domino import rules
 from tui_domino.net import events as ev
 from tui_domino.net import messages as m
+from tui_domino.net.clocks import Bucket
 from tui_domino.net.context import LEFT, RoundCtx, Seat, canon
 from tui_domino.net.lifecycle import REVEALS
 from tui_domino.net.records import DuelInfo, DuelView, MatchResult, RoundResult
@@ -51,6 +52,12 @@ MATCH_TRANSITIONS: dict[tuple[MatchPhase, MatchStep], MatchPhase] = {
     (MatchPhase.GREETING, MatchStep.FINISH): MatchPhase.CLOSED,
     (MatchPhase.PLAYING, MatchStep.FINISH): MatchPhase.OVER,
 }
+# The peer's chat: lines shown at once, then one every this many seconds (the rest are not
+# shown), and the characters of it kept in the match log.
+CHAT_BURST = 10
+CHAT_EVERY = 2.0
+CHAT_LOG = 64_000
+
 STARTED = frozenset({MatchPhase.PLAYING, MatchPhase.OVER})
 FINISHED = frozenset({MatchPhase.OVER, MatchPhase.CLOSED})
 
@@ -107,6 +114,9 @@ class Match:
         self.verdict: ev.Verdict | None = None
         self.internal: str | None = None  # why this side stopped with an internal error
         self.refused = ""  # the host: why the joiner refused the match it was offered
+        self.chat_rate = Bucket(CHAT_BURST, CHAT_EVERY)  # the peer's chat lines shown
+        self.chat_logged = 0  # characters of the peer's chat kept in the match log
+        self.chat_muted = 0  # the peer's chat lines not shown since the last one shown
 
     @property
     def started(self) -> bool:
@@ -274,13 +284,33 @@ class Match:
             self.finished = True
         s.link.closing = True
 
+    def hear(self, f: m.Chat) -> bool:
+        """The peer's chat line: whether it goes in the match log. Within the rate
+        (``CHAT_BURST`` lines at once, then one every ``CHAT_EVERY`` seconds) it is shown,
+        and logged while the log's share of chat (``CHAT_LOG`` characters) lasts; beyond
+        the rate it is neither (the first line not shown says so, once until one is shown
+        again). A line kept out of the log is a gap in the peer's numbered frames that a
+        replay steps over (``Link.take``), so a flood cannot grow the log."""
+        s = self.seat
+        if not self.chat_rate.take():
+            if self.chat_muted == 0:
+                s.emit(ev.ProtocolError("chat", f"{s.names[s.peer]} sends chat lines too "
+                                                "fast: some are not shown"))
+            self.chat_muted += 1
+            return False
+        self.chat_muted = 0
+        s.emit(ev.ChatLine(s.peer, f.text))
+        if self.chat_logged + len(f.text) > CHAT_LOG:
+            return False
+        self.chat_logged += len(f.text)
+        return True
+
     def on_frame(self, f: m.Game) -> bool:
         """The peer's chat, leave or verdict (taken in every state of a round): True when
         ``f`` was one of them."""
         s = self.seat
         peer = s.names[s.peer]
-        if isinstance(f, m.Chat):
-            s.emit(ev.ChatLine(s.peer, f.text))
+        if isinstance(f, m.Chat):  # (shown, or not, as it was heard)
             return True
         if isinstance(f, m.Leave):
             r = self.rnd

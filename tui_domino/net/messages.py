@@ -230,3 +230,19 @@ def encode(frame: Frame) -> bytes:
 
 def error(code: str, message: str) -> bytes:
     return encode(Error(code=code, message=message[:500]))
+
+
+class _Typed(Struct):
+    t: str = ""
+
+
+_typed = msgspec.json.Decoder(_Typed)
+
+
+def frame_type(line: bytes) -> str | None:
+    """The type (``t``) of a line that is a JSON object, however it is spelled (spaces,
+    its keys in any order), or None when it is not one."""
+    try:
+        return _typed.decode(line).t or None
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None

@@ -78,10 +78,13 @@ class Link:
             self.wire.append(data)
 
     def take(self, frame: m.Game) -> bool:
-        """The peer's game frame: True when it is the next one (a duplicate, a replayed or
-        an out-of-order frame is dropped: it comes again after a resume)."""
+        """The peer's game frame: True when it comes after the last one taken (a duplicate
+        or a replayed frame is dropped). One further on than the next is taken too: the
+        peer sends his frames in order and resends from this side's acknowledgement, so a
+        gap is frames he chose not to send, or chat lines this side took but kept out of
+        its match log (a flood of them: ``Match.hear``), which a replay of the log skips."""
         self.acked(frame.ack)
-        if frame.seq != self.received + 1:
+        if frame.seq <= self.received:
             return False
         self.received = frame.seq
         return True

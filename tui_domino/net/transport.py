@@ -501,7 +501,7 @@ class DuelSession:
                                            "reordered the stream; the connection is closed")
                         self._pump()
                         break
-                elif not self.core.authed and line.startswith(b'{"t":"pake"'):
+                elif not self.core.authed and msgs.frame_type(line) == "pake":
                     with contextlib.suppress(asyncio.QueueFull):
                         wq.put_nowait(error("code", "this host plays without an invitation "
                                                     "code (it runs with --open): join it "
