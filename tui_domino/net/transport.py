@@ -14,8 +14,7 @@ the core the time, which counts the deadlines: a dropped peer has ``resume_windo
 to come back (only his resume with the right token stops that clock), a connected one
 ``reveal_timeout`` seconds to reveal his keys. The host accepts connections itself, backing
 off (and saying so once) when the process runs out of file descriptors. See
-docs/protocol.md. The channel's handshakes are net/handshake_io.py's, the joiner's
-reconnections net/rejoin.py's.
+docs/protocol.md. The channel's handshakes are net/handshake_io.py's.
 """
 
 from __future__ import annotations
@@ -50,8 +49,6 @@ from tui_domino.net.handshake_io import refuse as _refuse
 from tui_domino.net.listening import Listening, _listen, listening_addresses
 from tui_domino.net.messages import MAX_FRAME, MAX_LINE, error
 from tui_domino.net.records import DuelView
-from tui_domino.net.rejoin import HANDSHAKE_TIMEOUT as HANDSHAKE_TIMEOUT
-from tui_domino.net.rejoin import join_loop
 from tui_domino.rules.types import MoveJSON
 
 if TYPE_CHECKING:
@@ -63,6 +60,7 @@ WRITE_QUEUE = 256
 # accept() failing for want of resources (file descriptors, buffers): wait, longer each time.
 OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 ACCEPT_BACKOFF = (0.05, 2.0)
+HANDSHAKE_TIMEOUT = 10.0  # seconds for a reconnection's handshake
 CODE_TRIES = guessing.CODE_TRIES  # wrong invitation codes before the host replaces its code
 CODE_PENALTY = guessing.SPACING  # seconds after a wrong code before the next is checked
 
@@ -207,7 +205,7 @@ class DuelSession:
             if core.journal is not None and hasattr(core.journal, "close"):
                 core.journal.close()
             raise
-        self._spawn(join_loop(self, reader, writer, chan))
+        self._spawn(self._join_loop(reader, writer, chan))
         self._spawn(self._clock())
         return self
 
@@ -418,6 +416,54 @@ class DuelSession:
             return
         if self.core.finished:
             self._close_soon()
+
+    async def _join_loop(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                         chan: Channel | None = None) -> None:
+        """The joiner's connections, the first one (``reader``, ``writer``, ``chan``) and
+        every reconnection: when one drops in the middle of a match, connect again
+        (backing off, at most two seconds apart) until the host takes the resume, the
+        core's resume window (counted on the clock task) runs out, or the host refuses in
+        words."""
+        while True:
+            self._conn = asyncio.current_task()
+            await self._serve(reader, writer, None, chan)
+            if self.core.finished or not self.core.started:
+                break
+            delay = 0.05
+            while True:
+                await asyncio.sleep(min(delay, self.tick_every * 4))
+                if self.core.finished or self._closing:
+                    self._close_soon()
+                    return
+                delay = min(delay * 2, 2.0)
+                try:
+                    assert self._target is not None
+                    async with asyncio.timeout(5.0):
+                        reader, writer = await asyncio.open_connection(
+                            *self._target, limit=self._limit())
+                except (OSError, TimeoutError):
+                    continue
+                if not self.secure:
+                    break
+                ch = _channel()
+                try:
+                    async with asyncio.timeout(HANDSHAKE_TIMEOUT):
+                        chan = await self.handshakes.join(reader, writer)
+                    break
+                except ch.Refused as exc:
+                    writer.close()
+                    if exc.code in ("tampered", "bad_frame", "too_large"):
+                        continue  # somebody on the path: try again
+                    # The host will not take this match up (it knows another, or none):
+                    # the log stays, for a later try.
+                    self.emit(ev.ProtocolError(exc.code, exc.message, from_peer=True))
+                    self.emit(ev.ConnectionState("closed", exc.message))
+                    self._close_soon()
+                    return
+                except (OSError, TimeoutError):
+                    writer.close()
+                    continue
+        self._close_soon()
 
     def _commit(self, chan: Channel | None) -> None:
         """The match began (or was greeted again) on this connection's channel: its resume
