@@ -202,7 +202,7 @@ async def join_channel(reader: asyncio.StreamReader, writer: asyncio.StreamWrite
 async def refuse(writer: asyncio.StreamWriter, code: str, message: str,
                  chan: Channel | None = None) -> None:
     """Refuses a connection in words (sealed when it has a channel) and closes it."""
-    with contextlib.suppress(Exception):
+    with contextlib.suppress(OSError, TimeoutError, RuntimeError):  # (he may be gone)
         data = error(code, message)
         writer.write(chan.seal(data) if chan is not None else data)
         async with asyncio.timeout(1):

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui_domino import rules
+from tui_domino.logs import logged
 from tui_domino.net import events as ev
 from tui_domino.net import guessing
 from tui_domino.net import journal as jr
@@ -276,14 +277,15 @@ class DuelSession:
                 self._wq.put_nowait(None)
         me = asyncio.current_task()
         if self._conn is not None and self._conn is not me:
-            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError), \
+                    logged("the duel's connection, closing"):
                 async with asyncio.timeout(2):
                     await asyncio.shield(self._conn)
         others = [t for t in self._tasks if t is not me]
         for t in others:
             t.cancel()
         for t in others:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
+            with contextlib.suppress(asyncio.CancelledError), logged("a duel's task, closing"):
                 await t
         if self._server is not None:
             self._server.close()
@@ -403,7 +405,8 @@ class DuelSession:
                     await _refuse(writer, "busy", "a match is already being played here", chan)
                     return
             old.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
+            with contextlib.suppress(asyncio.CancelledError), \
+                    logged("the duel's connection, superseded"):
                 await old
         # Serving a connection does not stop the resume window: only the joiner's resume
         # (the core checks the token) does.
@@ -563,11 +566,11 @@ class DuelSession:
             self._wq = None
             with contextlib.suppress(asyncio.QueueFull):
                 wq.put_nowait(None)
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(TimeoutError, OSError), logged("the duel's writer"):
                 async with asyncio.timeout(self.write_timeout):
                     await wtask
             wtask.cancel()
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(OSError, TimeoutError, RuntimeError):  # (it is gone)
                 writer.close()
                 async with asyncio.timeout(1):
                     await writer.wait_closed()
@@ -584,7 +587,7 @@ class DuelSession:
             writer.write(chan.seal(data) if chan is not None else data)
             async with asyncio.timeout(self.write_timeout):
                 await writer.drain()
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(OSError, RuntimeError):  # (the connection is gone)
             if writer.can_write_eof():
                 writer.write_eof()
 
