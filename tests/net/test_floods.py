@@ -156,3 +156,35 @@ def test_a_log_file_that_cannot_be_opened_costs_one_plain_line(
     handler.handle(record)  # the file is tried again with the next record
     handler.close()
     assert "port 7777" in (tmp_path / "x.log").read_text()
+
+
+def test_garbage_and_error_frames_without_end_are_said_at_a_rate() -> None:
+    host, join = cores = pair_in_memory()
+    run(cores, seed=3, stop=lambda: host.rnd is not None and len(host.rnd.log) > 2)
+    host.events()
+    host.tick(50.0)
+    for n in range(2000):
+        host.receive(b"\xff not a frame %d" % n)
+        host.receive(m.encode(m.Error(code="bad_frame", message="x" * 400)).rstrip(b"\n"))
+    said = [e for e in host.events() if isinstance(e, ev.ProtocolError)]
+    assert len(said) == 10  # the rest only counted
+    out = host.outgoing()
+    told = [line for line in out if b'"t":"error"' in line]
+    assert host.seat.bad_frames == 2000 and len(told) == 2000  # each one told
+    for line in out:  # the rest goes on to the joiner
+        if line not in told:
+            join.receive(line.rstrip(b"\n"))
+    host.tick(52.0)
+    host.receive(b"garbage again")
+    [again] = host.events()
+    assert isinstance(again, ev.ProtocolError) and "(and 3990 more not shown)" in again.message
+    run(cores, seed=3)  # and the match plays on to its end
+    assert host.result is not None and host.result["verified"]
+
+
+def pair_in_memory() -> list[DuelCore]:
+    cores = [DuelCore("host", "Ann", b"a" * 32, settings=MatchSettings("classic", 50)),
+             DuelCore("join", "Bob", b"b" * 32)]
+    for c in cores:
+        c.connection_made()
+    return cores

@@ -15,6 +15,7 @@ from tui_domino import rules
 from tui_domino.net import events as ev
 from tui_domino.net import mental_poker as mp
 from tui_domino.net import messages as m
+from tui_domino.net.clocks import Bucket
 from tui_domino.net.knowledge import Knowledge
 from tui_domino.net.lifecycle import Lifecycle, Phase
 from tui_domino.net.records import ChainEntry, JournalEntry, SettingsJSON
@@ -76,6 +77,10 @@ class Seat:
     names: list[str] = field(default_factory=lambda: ["", ""])
     events: list[ev.Event] = field(default_factory=list)
     bad_frames: int = 0
+    # What the peer's faults may make this side say (a refused frame, his error frames):
+    # ten at once, then one every 2 s on the transport's clock; the rest are only counted.
+    noise: Bucket = field(default_factory=lambda: Bucket(10, 2.0))
+    unsaid: int = 0
 
     def __post_init__(self) -> None:
         if self.role not in ("host", "join"):
@@ -120,10 +125,23 @@ class Seat:
         self.link.send_ctl(frame)
 
     def refuse(self, code: str, message: str) -> None:
-        """A frame of the peer's is refused: he is told, and it is counted."""
+        """A frame of the peer's is refused: he is told, and it is counted (and said, as
+        ``noisy`` allows)."""
         self.bad_frames += 1
-        self.events.append(ev.ProtocolError(code, message))
+        self.noisy(ev.ProtocolError(code, message))
         self.send_ctl(m.Error(code=code, message=message[:500]))
+
+    def noisy(self, event: ev.ProtocolError) -> None:
+        """Says what the peer's fault was, within the rate of ``noise``: a peer who sends
+        garbage without end cannot make this side's screen or output grow without end."""
+        if self.noise.take():
+            if self.unsaid:
+                event = ev.ProtocolError(event.code, f"{event.message} (and {self.unsaid} "
+                                         "more not shown)", event.from_peer)
+                self.unsaid = 0
+            self.events.append(event)
+        else:
+            self.unsaid += 1
 
 
 @dataclass

@@ -114,6 +114,7 @@ class DuelCore:
         """The transport's clock (monotonic seconds, called often, connected or not): the
         resume window runs while the peer is away, the other deadlines while he is here."""
         self.match.chat_rate.tick(now)
+        self.seat.noise.tick(now)
         with self._guard():
             if self.finished or not self.started:
                 return

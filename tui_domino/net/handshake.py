@@ -93,7 +93,7 @@ class Handshake:
         s, link, match = self.seat, self.link, self.match
         if s.role == "host" and match.started and not link.authed:
             return  # not from the joiner: somebody else's connection to the port
-        s.events.append(ev.ProtocolError(f.code, f.message, from_peer=True))
+        s.noisy(ev.ProtocolError(f.code, f.message, from_peer=True))
         if f.code in ("version", "mismatch", "busy", "token", "code") and not match.started:
             match.finished = True
             link.closing = True
