@@ -375,3 +375,38 @@ def test_the_two_inputs_once_read_out_of_bounds():
         c.search(*args(0xF00000FF))
     with pytest.raises(ValueError, match="hand is empty"):
         c.search(*args(0))
+
+
+class _Meddler(int):
+    """An int whose conversion to float empties the lists the search is reading."""
+
+    lists: list[list[object]] = []
+
+    def __float__(self) -> float:
+        for lst in self.lists:
+            lst.clear()
+        return 0.0
+
+
+@native
+def test_numbers_that_run_code_while_read_are_refused_not_a_crash():
+    """Reading a number must not run Python code that changes what is being read (it used to
+    crash the process): a subclass of int or float is refused, by either search."""
+    from tui_domino.ai import _classic_search as c
+
+    pool: list[object] = [4, 4, 4]
+    cum: list[object] = [_Meddler(1), 2.0, 3.0]
+    erratic: list[object] = [0.0, 0.0, 0.0]
+    _Meddler.lists = [pool, cum, erratic]
+    with pytest.raises(TypeError, match=r"cum\[0\] must be a number, not _Meddler"):
+        c.search(me=0, hand=3, hidden=4, opp_size=1, left=NO_END, right=NO_END, forced=-1,
+                 reserve=0, points0=0, points1=0, pool=pool, cum=cum, erratic=erratic,
+                 erratic_all=0.0, groups=[], group_counts=[], ucb_c=1.0, win=0.5, scale=25.0,
+                 greedy=0.8, block=12, split_draws=False, total0=0, total1=0, target=0,
+                 mt=list(random.Random(1).getstate()[1]), iterations=10, deadline=math.inf,
+                 stop=None, clock=time.perf_counter)
+    pos = cs.Position(me=0, hand=3, hidden=4, opp_size=1, left=NO_END, right=NO_END,
+                      forced=-1, reserve=0)
+    sampler = cs.Sampler(pool=(4,), cum=(_Meddler(1),))
+    with pytest.raises(TypeError, match=r"cum\[0\] must be a number, not _Meddler"):
+        cs.check(pos, sampler, cs.Params(), 10)

@@ -438,11 +438,12 @@ static void count_available(Tree *t, int32_t node, const int *legal, int nlegal)
 #define FULL ((1u << NTILES) - 1u)
 
 /* The int o in *v: 0; 1 when it is too large for a long long; -1 (a TypeError naming it) when
-   it is no int. */
+   it is no int (an int's subclass is none: as classic_search._int). */
 static int as_ll(PyObject *o, const char *name, long long *v)
 {
     int overflow;
-    if (!PyLong_Check(o)) {
+    /* exact types only: a subclass's methods are Python code, which must not run here */
+    if (!PyLong_CheckExact(o) && !PyBool_Check(o)) {
         PyErr_Format(PyExc_TypeError, "%s must be an int, not %.200s", name, Py_TYPE(o)->tp_name);
         return -1;
     }
@@ -469,7 +470,7 @@ static int int_in(PyObject *o, const char *name, long long lo, long long hi, con
    classic_search._real). */
 static int real(PyObject *o, const char *name, double *x)
 {
-    if (!PyFloat_Check(o) && !PyLong_Check(o)) {
+    if (!PyFloat_CheckExact(o) && !PyLong_CheckExact(o) && !PyBool_Check(o)) {
         PyErr_Format(PyExc_TypeError, "%s must be a number, not %.200s", name,
                      Py_TYPE(o)->tp_name);
         return -1;
@@ -501,14 +502,64 @@ static int value_error(const char *msg)
     return -1;
 }
 
-/* The arguments of search(), as passed. */
+/* The arguments of search(). The sequences (pool, cum, erratic, gtiles and each of its
+   groups, gcounts) are tuples made from what was passed (``as_tuples``): reading a number can
+   run Python code (an int subclass's __float__), which could change a list while it is read,
+   but not a tuple of our own. */
 typedef struct {
     PyObject *me, *hand, *hidden, *opp_size, *left, *right, *forced, *reserve, *points[2];
     PyObject *pool, *cum, *erratic, *erratic_all, *gtiles, *gcounts;
     PyObject *ucb_c, *win, *scale, *greedy, *block;
     int split_draws;
     PyObject *totals[2], *target, *mt, *iterations, *deadline, *stop, *clock;
+    PyObject *mt_in;  /* the generator's state as passed, a tuple (mt: the list it goes back in) */
 } Args;
+
+/* Replaces each sequence of *a by a tuple of its items (new references, freed by
+   free_tuples); gtiles' groups too. 0, or -1 with a TypeError naming the argument. */
+static int as_tuples(Args *a)
+{
+    PyObject **seqs[] = {&a->pool, &a->cum, &a->erratic, &a->gtiles, &a->gcounts};
+    const char *names[] = {"pool", "cum", "erratic", "groups", "groups' counts"};
+    size_t j;
+    Py_ssize_t g;
+    for (j = 0; j < sizeof seqs / sizeof *seqs; j++) {
+        PyObject *t;
+        if (!PyList_Check(*seqs[j]) && !PyTuple_Check(*seqs[j])) {
+            PyErr_Format(PyExc_TypeError, "%s must be a list or a tuple, not %.200s", names[j],
+                         Py_TYPE(*seqs[j])->tp_name);
+            *seqs[j] = NULL;
+            return -1;
+        }
+        t = PySequence_Tuple(*seqs[j]);
+        *seqs[j] = t;
+        if (!t) return -1;
+    }
+    for (g = 0; g < PyTuple_GET_SIZE(a->gtiles); g++) {
+        PyObject *lst = PyTuple_GET_ITEM(a->gtiles, g), *t;
+        if (!PyList_Check(lst) && !PyTuple_Check(lst)) {
+            PyErr_Format(PyExc_TypeError, "groups[%zd] must be a list, not %.200s", g,
+                         Py_TYPE(lst)->tp_name);
+            return -1;
+        }
+        t = PySequence_Tuple(lst);
+        if (!t) return -1;
+        PyTuple_SET_ITEM(a->gtiles, g, t);  /* our own tuple: its old item ... */
+        Py_DECREF(lst);                     /* ... was a reference of ours too */
+    }
+    a->mt_in = PySequence_Tuple(a->mt);
+    return a->mt_in ? 0 : -1;
+}
+
+static void free_tuples(Args *a)
+{
+    Py_CLEAR(a->pool);
+    Py_CLEAR(a->cum);
+    Py_CLEAR(a->erratic);
+    Py_CLEAR(a->gtiles);
+    Py_CLEAR(a->gcounts);
+    Py_CLEAR(a->mt_in);
+}
 
 static void free_params(Params *P)
 {
@@ -575,14 +626,14 @@ static int load(const Args *a, Params *P, MT *mt, long long *iterations, double 
     }
 
     /* the sampler */
-    n = PyList_GET_SIZE(a->pool);
-    if (PyList_GET_SIZE(a->cum) != n)
+    n = PyTuple_GET_SIZE(a->pool);
+    if (PyTuple_GET_SIZE(a->cum) != n)
         return value_error("the pool and its weights differ in length");
-    if (PyList_GET_SIZE(a->erratic) && PyList_GET_SIZE(a->erratic) != n)
+    if (PyTuple_GET_SIZE(a->erratic) && PyTuple_GET_SIZE(a->erratic) != n)
         return value_error("the pool and its erratic chances differ in length");
-    if (PyList_GET_SIZE(a->gtiles) != PyList_GET_SIZE(a->gcounts))
+    if (PyTuple_GET_SIZE(a->gtiles) != PyTuple_GET_SIZE(a->gcounts))
         return value_error("the groups' tiles and their counts differ in length");
-    if ((n != 0) == (PyList_GET_SIZE(a->gtiles) != 0))
+    if ((n != 0) == (PyTuple_GET_SIZE(a->gtiles) != 0))
         return value_error("the sampler must deal from a pool or from groups, one of the two");
     P->npool = n;
     if (n) {
@@ -591,7 +642,7 @@ static int load(const Args *a, Params *P, MT *mt, long long *iterations, double 
         if (!P->pool || !P->cum) { PyErr_NoMemory(); return -1; }
     }
     for (i = 0; i < n; i++) {
-        PyObject *o = PyList_GET_ITEM(a->pool, i);
+        PyObject *o = PyTuple_GET_ITEM(a->pool, i);
         int r;
         snprintf(name, sizeof name, "pool[%zd]", i);
         r = as_ll(o, name, &v);
@@ -606,7 +657,7 @@ static int load(const Args *a, Params *P, MT *mt, long long *iterations, double 
     }
     prev = 0.0;
     for (i = 0; i < n; i++) {
-        PyObject *o = PyList_GET_ITEM(a->cum, i);
+        PyObject *o = PyTuple_GET_ITEM(a->cum, i);
         snprintf(name, sizeof name, "cum[%zd]", i);
         if (real(o, name, &x) < 0) return -1;
         if (!(isfinite(x) && x >= prev)) {
@@ -617,16 +668,16 @@ static int load(const Args *a, Params *P, MT *mt, long long *iterations, double 
         }
         P->cum[i] = prev = x;
     }
-    if (PyList_GET_SIZE(a->erratic)) {
+    if (PyTuple_GET_SIZE(a->erratic)) {
         P->erratic = (double *)PyMem_Malloc((size_t)n * sizeof(double));
         if (!P->erratic) { PyErr_NoMemory(); return -1; }
         for (i = 0; i < n; i++) {
             snprintf(name, sizeof name, "erratic[%zd]", i);
-            if (chance(PyList_GET_ITEM(a->erratic, i), name, &P->erratic[i]) < 0) return -1;
+            if (chance(PyTuple_GET_ITEM(a->erratic, i), name, &P->erratic[i]) < 0) return -1;
         }
     }
     if (chance(a->erratic_all, "erratic_all", &P->erratic_all) < 0) return -1;
-    n = PyList_GET_SIZE(a->gtiles);
+    n = PyTuple_GET_SIZE(a->gtiles);
     if (n > NTILES) {
         PyErr_Format(PyExc_ValueError, "there must be at most %d groups, not %zd", NTILES, n);
         return -1;
@@ -640,16 +691,11 @@ static int load(const Args *a, Params *P, MT *mt, long long *iterations, double 
     }
     total = 0;
     for (g = 0; g < P->ngroups; g++) {
-        PyObject *lst = PyList_GET_ITEM(a->gtiles, g);
+        PyObject *lst = PyTuple_GET_ITEM(a->gtiles, g);  /* a tuple: as_tuples */
         uint32_t seen = 0;
-        if (!PyList_Check(lst)) {
-            PyErr_Format(PyExc_TypeError, "groups[%d] must be a list, not %.200s", g,
-                         Py_TYPE(lst)->tp_name);
-            return -1;
-        }
         snprintf(name, sizeof name, "a tile of groups[%d]", g);
-        for (i = 0; i < PyList_GET_SIZE(lst); i++) {
-            PyObject *o = PyList_GET_ITEM(lst, i);
+        for (i = 0; i < PyTuple_GET_SIZE(lst); i++) {
+            PyObject *o = PyTuple_GET_ITEM(lst, i);
             int r = as_ll(o, name, &v);
             if (r < 0) return -1;
             if (r > 0 || v < 0 || v >= NTILES || !(P->hidden >> v & 1u) || (seen >> v & 1u)) {
@@ -662,7 +708,7 @@ static int load(const Args *a, Params *P, MT *mt, long long *iterations, double 
         }
         P->group_len[g] = (int)i;
         snprintf(name, sizeof name, "groups[%d]'s count", g);
-        if (int_in(PyList_GET_ITEM(a->gcounts, g), name, 1, P->opp_size, "", &v) < 0)
+        if (int_in(PyTuple_GET_ITEM(a->gcounts, g), name, 1, P->opp_size, "", &v) < 0)
             return -1;
         P->group_n[g] = (int)v;
         total += v;
@@ -707,10 +753,10 @@ static int load(const Args *a, Params *P, MT *mt, long long *iterations, double 
     }
 
     /* the generator: the list of random.Random.getstate()[1] */
-    if (PyList_GET_SIZE(a->mt) != MT_N + 1)
+    if (PyTuple_GET_SIZE(a->mt_in) != MT_N + 1)
         return value_error("a Mersenne Twister state has 625 numbers");
     for (k = 0; k < MT_N; k++) {
-        PyObject *o = PyList_GET_ITEM(a->mt, k);
+        PyObject *o = PyTuple_GET_ITEM(a->mt_in, k);
         int r = as_ll(o, "a number of the Mersenne Twister state", &v);
         if (r < 0) return -1;
         if (r > 0 || v < 0 || v > 0xFFFFFFFFLL) {
@@ -721,7 +767,8 @@ static int load(const Args *a, Params *P, MT *mt, long long *iterations, double 
         }
         mt->mt[k] = (uint32_t)v;
     }
-    if (int_in(PyList_GET_ITEM(a->mt, MT_N), "the Mersenne Twister index", 0, MT_N, "", &v) < 0)
+    if (int_in(PyTuple_GET_ITEM(a->mt_in, MT_N), "the Mersenne Twister index", 0, MT_N, "",
+               &v) < 0)
         return -1;
     mt->index = (int)v;
     /* Its 19,937 bits of state (the top bit of the first number and all of the others) all
@@ -745,34 +792,154 @@ static int load(const Args *a, Params *P, MT *mt, long long *iterations, double 
     return 0;
 }
 
-static PyObject *search(PyObject *self, PyObject *args)
+/* One iteration of the search: a deal of the hidden tiles, a path down the tree, a playout,
+   the reward backed up. Pure C, run without the GIL. 0, or -1 when memory ran out. */
+static int iterate(Tree *tree, const Params *P, MT *mt)
 {
+    Round r;
+    int32_t node = 0, path[1024];
+    int npath = 0, erratic = 0, legal[MAXMOVES], nlegal, untried[MAXMOVES], nuntried;
+    int key = 0, who, stepped, k;
+    double rw;
+    {
+        uint32_t h = deal(P, mt, &erratic);
+        r.hands[P->me] = P->hand;
+        r.hands[1 - P->me] = h;
+        r.left = P->left;
+        r.right = P->right;
+        r.p = P->me;
+        r.forced = P->forced;
+        r.nbz = 0;
+        for (k = 0; k < P->nhidden; k++)
+            if (!(h >> P->hidden_tiles[k] & 1u)) r.bz[r.nbz++] = P->hidden_tiles[k];
+        r.bp = 0;
+        r.reserve = P->reserve;
+        r.points[0] = P->pts[0];
+        r.points[1] = P->pts[1];
+        r.winner = -1;
+        r.over = 0;
+    }
+    while (!r.over && npath < 1024) {
+        nlegal = round_legal(&r, legal);
+        /* Our draw (a chance node: he knows what he drew) or his random reply: followed
+           without UCB, the child keyed by the tile drawn or the move. */
+        who = r.p;
+        stepped = 1;
+        if (P->split_draws && legal[0] == DRAW_M && r.p == P->me) {
+            round_play(&r, DRAW_M, mt);
+            key = DRAWN + r.bz[r.bp - 1];
+        } else if (erratic && r.p != P->me) {
+            key = legal[pick(mt, nlegal)];
+            count_available(tree, node, legal, nlegal);
+            round_play(&r, key, mt);
+        } else {
+            stepped = 0;
+        }
+        if (stepped) {
+            int32_t c;
+            int made = tree_step(tree, node, key, who, &c);
+            if (made < 0) return -1;
+            path[npath++] = c;
+            if (made) break;
+            node = c;
+            continue;
+        }
+        nuntried = 0;
+        for (k = 0; k < nlegal; k++)
+            if (child_of(tree, node, legal[k]) < 0) untried[nuntried++] = legal[k];
+        if (nuntried) {
+            int m = untried[pick(mt, nuntried)];
+            int32_t c;
+            count_available(tree, node, legal, nlegal);
+            c = tree_add(tree, node, m, r.p);
+            if (c < 0) return -1;
+            round_play(&r, m, mt);
+            path[npath++] = c;
+            break;
+        }
+        {
+            int32_t best = -1;
+            int bm = 0;
+            double bv = -INFINITY;
+            for (k = 0; k < nlegal; k++) {
+                int32_t c = child_of(tree, node, legal[k]);
+                Node *nd = &tree->v[c];
+                double v;
+                nd->avail++;
+                v = nd->w / nd->n + P->ucb_c * sqrt(log((double)nd->avail) / nd->n);
+                if (v > bv) { bv = v; best = c; bm = legal[k]; }
+            }
+            round_play(&r, bm, mt);
+            path[npath++] = best;
+            node = best;
+        }
+    }
+    if (!r.over) round_playout(&r, P, erratic ? 1 - P->me : -1, mt);
+    rw = reward(P, &r);
+    for (k = 0; k < npath; k++) {
+        Node *nd = &tree->v[path[k]];
+        nd->n++;
+        nd->w += nd->player == P->me ? rw : -rw;
+    }
+    return 0;
+}
+
+/* Whether the search must stop now: the clock past the deadline, or stop() true. 1 or 0;
+   -1 with the exception set. Called with the GIL. */
+static int time_is_up(const Args *a, double deadline)
+{
+    PyObject *now = PyObject_CallNoArgs(a->clock);
+    double t;
+    if (!now) return -1;
+    t = PyFloat_AsDouble(now);
+    Py_DECREF(now);
+    if (t == -1.0 && PyErr_Occurred()) return -1;
+    if (t > deadline) return 1;
+    if (a->stop != Py_None) {
+        PyObject *o = PyObject_CallNoArgs(a->stop);
+        int yes;
+        if (!o) return -1;
+        yes = PyObject_IsTrue(o);
+        Py_DECREF(o);
+        return yes;
+    }
+    return 0;
+}
+
+#define BATCH 16  /* iterations between two looks at the clock, run without the GIL */
+
+static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {
+        "me", "hand", "hidden", "opp_size", "left", "right", "forced", "reserve", "points0",
+        "points1", "pool", "cum", "erratic", "erratic_all", "groups", "group_counts", "ucb_c",
+        "win", "scale", "greedy", "block", "split_draws", "total0", "total1", "target", "mt",
+        "iterations", "deadline", "stop", "clock", NULL};
     Params P;
     MT mt;
     Args a;
     Tree tree = {NULL, 0, 0};
     long long iterations;
     double deadline;
-    int root_moves[MAXMOVES], nroot, legal[MAXMOVES], nlegal, untried[MAXMOVES], nuntried;
-    int key = 0, who, stepped;
-    int32_t path[1024];
+    int root_moves[MAXMOVES], nroot;
     long long it = 0;
     int k;
     PyObject *result = NULL, *stats = NULL;
-    int erratic = 0;
     (void)self;
 
     memset(&P, 0, sizeof P);
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOO!O!O!OO!O!OOOOOpOOOO!OOOO",
-                          &a.me, &a.hand, &a.hidden, &a.opp_size, &a.left, &a.right, &a.forced,
-                          &a.reserve, &a.points[0], &a.points[1],
-                          &PyList_Type, &a.pool, &PyList_Type, &a.cum,
-                          &PyList_Type, &a.erratic, &a.erratic_all,
-                          &PyList_Type, &a.gtiles, &PyList_Type, &a.gcounts,
-                          &a.ucb_c, &a.win, &a.scale, &a.greedy, &a.block, &a.split_draws,
-                          &a.totals[0], &a.totals[1], &a.target,
-                          &PyList_Type, &a.mt, &a.iterations, &a.deadline, &a.stop, &a.clock))
+    memset(&a, 0, sizeof a);
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOOOOOOOOOOOOOOOOOpOOOO!OOOO", kwlist,
+                                     &a.me, &a.hand, &a.hidden, &a.opp_size, &a.left, &a.right,
+                                     &a.forced, &a.reserve, &a.points[0], &a.points[1],
+                                     &a.pool, &a.cum, &a.erratic, &a.erratic_all,
+                                     &a.gtiles, &a.gcounts,
+                                     &a.ucb_c, &a.win, &a.scale, &a.greedy, &a.block,
+                                     &a.split_draws, &a.totals[0], &a.totals[1], &a.target,
+                                     &PyList_Type, &a.mt, &a.iterations, &a.deadline, &a.stop,
+                                     &a.clock))
         return NULL;
+    if (as_tuples(&a) < 0) goto done;
     if (load(&a, &P, &mt, &iterations, &deadline) < 0) goto done;
     nroot = legal_moves(P.hand, P.left, P.right, P.forced,
                         P.nhidden - P.opp_size > P.reserve, root_moves);
@@ -785,109 +952,19 @@ static PyObject *search(PyObject *self, PyObject *args)
     if (tree_new(&tree, 0, 1 - P.me) < 0) { PyErr_NoMemory(); goto done; }
 
     while (it < iterations) {
-        Round r;
-        int32_t node = 0;
-        int npath = 0;
-        double rw;
-        if ((it & 15) == 0 && it) {
-            PyObject *now = PyObject_CallNoArgs(a.clock);
-            double t;
-            if (!now) goto done;
-            t = PyFloat_AsDouble(now);
-            Py_DECREF(now);
-            if (t == -1.0 && PyErr_Occurred()) goto done;
-            if (t > deadline) break;
-            if (a.stop != Py_None) {
-                PyObject *o = PyObject_CallNoArgs(a.stop);
-                int yes;
-                if (!o) goto done;
-                yes = PyObject_IsTrue(o);
-                Py_DECREF(o);
-                if (yes < 0) goto done;
-                if (yes) break;
-            }
+        int failed = 0;
+        if (it) {
+            int up = time_is_up(&a, deadline);
+            if (up < 0) goto done;
+            if (up) break;
         }
-        it++;
-        {
-            uint32_t h = deal(&P, &mt, &erratic);
-            r.hands[P.me] = P.hand;
-            r.hands[1 - P.me] = h;
-            r.left = P.left;
-            r.right = P.right;
-            r.p = P.me;
-            r.forced = P.forced;
-            r.nbz = 0;
-            for (k = 0; k < P.nhidden; k++)
-                if (!(h >> P.hidden_tiles[k] & 1u)) r.bz[r.nbz++] = P.hidden_tiles[k];
-            r.bp = 0;
-            r.reserve = P.reserve;
-            r.points[0] = P.pts[0];
-            r.points[1] = P.pts[1];
-            r.winner = -1;
-            r.over = 0;
-        }
-        while (!r.over && npath < 1024) {
-            nlegal = round_legal(&r, legal);
-            /* Our draw (a chance node: he knows what he drew) or his random reply: followed
-               without UCB, the child keyed by the tile drawn or the move. */
-            who = r.p;
-            stepped = 1;
-            if (P.split_draws && legal[0] == DRAW_M && r.p == P.me) {
-                round_play(&r, DRAW_M, &mt);
-                key = DRAWN + r.bz[r.bp - 1];
-            } else if (erratic && r.p != P.me) {
-                key = legal[pick(&mt, nlegal)];
-                count_available(&tree, node, legal, nlegal);
-                round_play(&r, key, &mt);
-            } else {
-                stepped = 0;
-            }
-            if (stepped) {
-                int32_t c;
-                int made = tree_step(&tree, node, key, who, &c);
-                if (made < 0) { PyErr_NoMemory(); goto done; }
-                path[npath++] = c;
-                if (made) break;
-                node = c;
-                continue;
-            }
-            nuntried = 0;
-            for (k = 0; k < nlegal; k++)
-                if (child_of(&tree, node, legal[k]) < 0) untried[nuntried++] = legal[k];
-            if (nuntried) {
-                int m = untried[pick(&mt, nuntried)];
-                int32_t c;
-                count_available(&tree, node, legal, nlegal);
-                c = tree_add(&tree, node, m, r.p);
-                if (c < 0) { PyErr_NoMemory(); goto done; }
-                round_play(&r, m, &mt);
-                path[npath++] = c;
-                break;
-            }
-            {
-                int32_t best = -1;
-                int bm = 0;
-                double bv = -INFINITY;
-                for (k = 0; k < nlegal; k++) {
-                    int32_t c = child_of(&tree, node, legal[k]);
-                    Node *nd = &tree.v[c];
-                    double v;
-                    nd->avail++;
-                    v = nd->w / nd->n + P.ucb_c * sqrt(log((double)nd->avail) / nd->n);
-                    if (v > bv) { bv = v; best = c; bm = legal[k]; }
-                }
-                round_play(&r, bm, &mt);
-                path[npath++] = best;
-                node = best;
-            }
-        }
-        if (!r.over) round_playout(&r, &P, erratic ? 1 - P.me : -1, &mt);
-        rw = reward(&P, &r);
-        for (k = 0; k < npath; k++) {
-            Node *nd = &tree.v[path[k]];
-            nd->n++;
-            nd->w += nd->player == P.me ? rw : -rw;
-        }
+        /* The search itself touches no Python object: other threads (the screen's event
+           loop) run meanwhile. */
+        Py_BEGIN_ALLOW_THREADS
+        for (k = 0; k < BATCH && it < iterations; k++, it++)
+            if (iterate(&tree, &P, &mt) < 0) { failed = 1; break; }
+        Py_END_ALLOW_THREADS
+        if (failed) { PyErr_NoMemory(); goto done; }
     }
 
     {
@@ -930,12 +1007,14 @@ done:
     Py_XDECREF(stats);
     free(tree.v);
     free_params(&P);
+    free_tuples(&a);
     return result;
 }
 
 static PyMethodDef methods[] = {
-    {"search", search, METH_VARARGS,
-     "search(...) -> (move, {move: (visits, mean)}): see tui_domino.ai.classic_search."},
+    {"search", (PyCFunction)(void (*)(void))search, METH_VARARGS | METH_KEYWORDS,
+     "search(*, me, hand, ...) -> (move, {move: (visits, mean)}): see "
+     "tui_domino.ai.classic_search."},
     {NULL, NULL, 0, NULL},
 };
 

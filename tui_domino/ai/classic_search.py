@@ -117,7 +117,7 @@ _MAX_ITERATIONS = (1 << 63) - 1
 
 def _int(name: str, v: object, lo: int, hi: int, what: str = "") -> int:
     """``v`` if it is an int from ``lo`` to ``hi``; else TypeError or ValueError naming it."""
-    if not isinstance(v, int):
+    if type(v) not in (int, bool):  # exact types (as the compiled twin: no subclass's code)
         raise TypeError(f"{name} must be an int, not {type(v).__name__}")
     if not lo <= v <= hi:
         raise ValueError(f"{name} must be {lo} to {hi}{what}, not {v!r}")
@@ -125,7 +125,7 @@ def _int(name: str, v: object, lo: int, hi: int, what: str = "") -> int:
 
 
 def _real(name: str, v: object) -> float:
-    if not isinstance(v, (int, float)):
+    if type(v) not in (int, float, bool):
         raise TypeError(f"{name} must be a number, not {type(v).__name__}")
     return float(v)
 
@@ -174,7 +174,7 @@ def check(pos: Position, sampler: Sampler, params: Params, iterations: int,
     if bool(pool) == bool(sampler.groups):
         raise ValueError("the sampler must deal from a pool or from groups, one of the two")
     for i, h in enumerate(pool):
-        if not isinstance(h, int):
+        if type(h) not in (int, bool):
             raise TypeError(f"pool[{i}] must be an int, not {type(h).__name__}")
         if not 0 <= h <= D.FULL or h & ~hidden or h.bit_count() != opp_size:
             raise ValueError(f"pool[{i}] must be a hand of {opp_size} hidden tiles, not {h!r}")
@@ -195,7 +195,7 @@ def check(pos: Position, sampler: Sampler, params: Params, iterations: int,
     for g, (lst, n) in enumerate(sampler.groups):
         seen = 0
         for t in lst:
-            if not isinstance(t, int):
+            if type(t) not in (int, bool):
                 raise TypeError(f"groups[{g}] must list ints, not {type(t).__name__}")
             if not 0 <= t < len(D.TILES) or not hidden >> t & 1 or seen >> t & 1:
                 raise ValueError(f"groups[{g}] must list distinct hidden tiles: {t!r} is not "
@@ -537,15 +537,17 @@ def search(pos: Position, sampler: Sampler, params: Params, rng: random.Random,
     mt = list(state[1])
     match = params.match
     move, stats = _native.search(
-        pos.me, pos.hand, pos.hidden, pos.opp_size, pos.left, pos.right, pos.forced,
-        pos.reserve, pos.points[0], pos.points[1],
-        list(sampler.pool), list(sampler.cum), list(sampler.erratic), sampler.erratic_all,
-        [list(lst) for lst, _ in sampler.groups], [n for _, n in sampler.groups],
-        params.ucb_c, params.win, params.scale, params.greedy, params.block,
-        params.split_draws,
-        0 if match is None else match[0][0], 0 if match is None else match[0][1],
-        0 if match is None else match[1],
-        mt, iterations, deadline, stop, time.perf_counter,
+        me=pos.me, hand=pos.hand, hidden=pos.hidden, opp_size=pos.opp_size, left=pos.left,
+        right=pos.right, forced=pos.forced, reserve=pos.reserve, points0=pos.points[0],
+        points1=pos.points[1], pool=tuple(sampler.pool), cum=tuple(sampler.cum),
+        erratic=tuple(sampler.erratic), erratic_all=sampler.erratic_all,
+        groups=tuple(tuple(lst) for lst, _ in sampler.groups),
+        group_counts=tuple(n for _, n in sampler.groups),
+        ucb_c=params.ucb_c, win=params.win, scale=params.scale, greedy=params.greedy,
+        block=params.block, split_draws=params.split_draws,
+        total0=0 if match is None else match[0][0], total1=0 if match is None else match[0][1],
+        target=0 if match is None else match[1],
+        mt=mt, iterations=iterations, deadline=deadline, stop=stop, clock=time.perf_counter,
     )
     rng.setstate((state[0], tuple(mt), state[2]))
     return move, stats
