@@ -117,7 +117,8 @@ _MAX_ITERATIONS = (1 << 63) - 1
 
 def _int(name: str, v: object, lo: int, hi: int, what: str = "") -> int:
     """``v`` if it is an int from ``lo`` to ``hi``; else TypeError or ValueError naming it."""
-    if type(v) not in (int, bool):  # exact types (as the compiled twin: no subclass's code)
+    # exact types (as the compiled twin: no subclass's code runs while it is read)
+    if not isinstance(v, int) or type(v) not in (int, bool):
         raise TypeError(f"{name} must be an int, not {type(v).__name__}")
     if not lo <= v <= hi:
         raise ValueError(f"{name} must be {lo} to {hi}{what}, not {v!r}")
@@ -125,7 +126,7 @@ def _int(name: str, v: object, lo: int, hi: int, what: str = "") -> int:
 
 
 def _real(name: str, v: object) -> float:
-    if type(v) not in (int, float, bool):
+    if not isinstance(v, (int, float)) or type(v) not in (int, float, bool):
         raise TypeError(f"{name} must be a number, not {type(v).__name__}")
     return float(v)
 
