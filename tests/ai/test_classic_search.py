@@ -58,7 +58,7 @@ def setup(view: dict, rng: random.Random) -> tuple[cs.Position, cs.Sampler]:
     model = search.opponent_model(var, know, view, rng)
     if model is not None:
         return pos, cs.Sampler(pool=tuple(model.pool), cum=tuple(model.cum))
-    groups = tuple((tuple(lst), n) for lst, (_m, n) in zip(know._lists, know.groups,
+    groups = tuple((tuple(lst), n) for lst, (_m, n) in zip(know.group_tiles, know.groups,
                                                            strict=True))
     return pos, cs.Sampler(groups=groups)
 

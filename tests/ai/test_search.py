@@ -59,7 +59,7 @@ def told_the_truth(state):
     know = knowledge(view)
     truth = var.mask_of(state.hands[1 - me])
     know.groups = [(truth, know.opp_size)]
-    know._lists = [[t for t in range(len(var.tiles)) if truth >> t & 1]]
+    know.group_tiles = [[t for t in range(len(var.tiles)) if truth >> t & 1]]
     base = var.base_sim(view)
     move = search.endgame(var, base, know, random.Random(0), search.Budget(None, 10_000))
     sim = base.clone()

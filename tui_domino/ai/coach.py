@@ -135,9 +135,9 @@ def _forced_value(var: Variant, base: Sim, know: Knowledge, rng: random.Random,
     me = know.me
     scale = search.MARGIN_SCALE[var.name]
     if var.name == "triominos":
-        value = search._triominos_value_fn(var, me, True)
+        value = search.triominos_value_fn(var, me, True)
     else:
-        value = search._points_fn(var, me)
+        value = search.points_fn(var, me)
     playout = search.PLAYOUTS.get(var.name)
     move = base.legal()[0]
     total = 0.0

@@ -45,7 +45,7 @@ class Knowledge:
     # (allowed mask, how many slots), most constrained first; the masks are nested.
     groups: list[tuple[int, int]] = field(default_factory=list)
     # Per group, the allowed tiles as a list (for sampling).
-    _lists: list[list[int]] = field(default_factory=list, repr=False)
+    group_tiles: list[list[int]] = field(default_factory=list, repr=False)
     # The unseen tiles, in increasing order.
     hidden_tiles: list[int] = field(default_factory=list, repr=False)
 
@@ -95,7 +95,7 @@ class Knowledge:
         """A hidden deal consistent with the masks: (opponent's hand mask, bazaar tiles in a
         random draw order)."""
         chosen = 0
-        for lst, (_mask, n) in zip(self._lists, self.groups, strict=True):
+        for lst, (_mask, n) in zip(self.group_tiles, self.groups, strict=True):
             free = [t for t in lst if not chosen >> t & 1]
             if len(free) < n:  # inconsistent history: never happens for a real game
                 free = self.outside(chosen)
@@ -307,7 +307,7 @@ def knowledge(view: SeatView) -> Knowledge:
         counts[s] = counts.get(s, 0) + 1
     groups = [(hidden & ~excl[s], n) for s, n in sorted(counts.items())]
     know.groups = groups
-    know._lists = [_bits(m) for m, _ in groups]
+    know.group_tiles = [_bits(m) for m, _ in groups]
     know.hidden_tiles = _bits(hidden)
     return know
 

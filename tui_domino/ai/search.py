@@ -211,7 +211,7 @@ def _triominos_playout(sim: _TSim, rng: random.Random) -> None:
         sim.play(best)
 
 
-def _triominos_value_fn(var: Variant, me: int, points: bool = False) -> Reward:
+def triominos_value_fn(var: Variant, me: int, points: bool = False) -> Reward:
     """The reward of a (possibly unfinished) Triominos playout for ``me``; with ``points`` the
     margin estimated, in units of the margin's scale, not squashed."""
     scale = MARGIN_SCALE["triominos"]
@@ -236,7 +236,7 @@ def _triominos_value_fn(var: Variant, me: int, points: bool = False) -> Reward:
     return reward
 
 
-def _points_fn(var: Variant, me: int) -> Reward:
+def points_fn(var: Variant, me: int) -> Reward:
     """The points margin for ``me`` of a finished dominoes round, in units of the margin's
     scale (positive is good): a reward that averages to the expected margin."""
     scale = MARGIN_SCALE[var.name]
@@ -394,9 +394,9 @@ def ismcts(
         return root_legal[0], {}
     triominos = var.name == "triominos"
     if points:
-        reward = _triominos_value_fn(var, me, True) if triominos else _points_fn(var, me)
+        reward = triominos_value_fn(var, me, True) if triominos else points_fn(var, me)
     else:
-        reward = _triominos_value_fn(var, me) if triominos else _reward_fn(var, me)
+        reward = triominos_value_fn(var, me) if triominos else _reward_fn(var, me)
         reward = _with_match(reward, var.name, me, match)
     clock = time.perf_counter
     root = tree.grow(
@@ -439,7 +439,7 @@ def classic_ismcts(
             erratic=tuple(ERRATIC * q for q in model.erratic) if ERRATIC else ())
     else:
         sampler = classic_search.Sampler(groups=tuple(
-            (tuple(lst), n) for lst, (_mask, n) in zip(know._lists, know.groups, strict=True)
+            (tuple(lst), n) for lst, (_mask, n) in zip(know.group_tiles, know.groups, strict=True)
         ), erratic_all=ERRATIC * OPP_MIX)
     if points:
         params = classic_search.Params(

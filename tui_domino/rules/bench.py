@@ -86,7 +86,7 @@ def bench_variant(variant: str, seconds: float, seed: int) -> dict[str, float]:
 
     def api_legal() -> int:
         for s in states:
-            s._generate()
+            s.generate()
         return len(states)
 
     return {

@@ -11,7 +11,7 @@ from tui_domino.rules.domino_round import DominoRound
 from tui_domino.rules.events import ScoreEvent
 from tui_domino.rules.moves import DRAW, PASS, Move, classic_place
 from tui_domino.rules.options import resolve_options
-from tui_domino.rules.state import JSON, RoundState, Tile
+from tui_domino.rules.state import JSON, Tile
 from tui_domino.rules.types import Options
 
 NO_END = 7  # the "end" of an empty line: NUM[7] is the empty mask
@@ -120,7 +120,7 @@ class ClassicState(DominoRound):
             return self.hand_masks[player]
         return self.hand_masks[player] & (D.NUM[self.left] | D.NUM[self.right])
 
-    def _generate(self) -> list[Move]:
+    def generate(self) -> list[Move]:
         p = self.to_move
         assert p is not None
         hand = self.hand_masks[p]
@@ -237,10 +237,9 @@ class ClassicState(DominoRound):
             "bazaar_reserve": self.reserve,
         }
 
-    def _clone_into(self, new: RoundState) -> None:
-        assert isinstance(new, ClassicState)
-        super()._clone_into(new)
-        new.line = list(self.line)
+    def detach(self) -> None:
+        super().detach()
+        self.line = list(self.line)
 
     def board_tiles(self) -> list[Tile]:
         return [tuple(sorted(t)) for t in self.line]

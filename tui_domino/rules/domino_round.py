@@ -56,6 +56,5 @@ class DominoRound(RoundState):
         if total != D.FULL:
             raise ValueError("the tiles in play are not the double-six set")
 
-    def _clone_into(self, new: RoundState) -> None:
-        assert isinstance(new, DominoRound)
-        new.hand_masks = list(self.hand_masks)
+    def detach(self) -> None:
+        self.hand_masks = list(self.hand_masks)

@@ -14,7 +14,7 @@ from tui_domino.rules.domino_round import DominoRound
 from tui_domino.rules.events import ScoreEvent
 from tui_domino.rules.moves import ARMS, DRAW, PASS, Move, Placement, spider_place
 from tui_domino.rules.options import resolve_options
-from tui_domino.rules.state import JSON, RoundState, Tile
+from tui_domino.rules.state import JSON, Tile
 from tui_domino.rules.types import Options
 
 NONE = 7
@@ -142,7 +142,7 @@ class SpiderState(DominoRound):
             return self.hand_masks[player] & (1 << D.DOUBLE[self.opening_double])
         return self.hand_masks[player] & self.open_ends_mask()
 
-    def _generate(self) -> list[Move]:
+    def generate(self) -> list[Move]:
         p = self.to_move
         assert p is not None
         hand = self.hand_masks[p]
@@ -290,12 +290,11 @@ class SpiderState(DominoRound):
             "opening_double": self.opening_double,
         }
 
-    def _clone_into(self, new: RoundState) -> None:
-        assert isinstance(new, SpiderState)
-        super()._clone_into(new)
-        new.ends = list(self.ends)
-        new.closed = list(self.closed)
-        new.arm_tiles = [list(a) for a in self.arm_tiles]
+    def detach(self) -> None:
+        super().detach()
+        self.ends = list(self.ends)
+        self.closed = list(self.closed)
+        self.arm_tiles = [list(a) for a in self.arm_tiles]
 
     def board_tiles(self) -> list[Tile]:
         out: list[Tile] = [] if self.center == NONE else [(self.center, self.center)]

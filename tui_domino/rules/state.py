@@ -55,7 +55,7 @@ class RoundState(ABC):
 
     def legal_moves(self) -> list[Move]:
         if self._legal is None:
-            self._legal = [] if self.to_move is None else self._generate()
+            self._legal = [] if self.to_move is None else self.generate()
             self._legal_set = frozenset(self._legal)
         return list(self._legal)
 
@@ -98,7 +98,7 @@ class RoundState(ABC):
         new.points = list(self.points)
         new.history = list(self.history)  # records are never mutated once written
         new.options = self.options  # never mutated
-        self._clone_into(new)
+        new.detach()
         return new
 
     def to_json(self) -> StateJSON:
@@ -138,8 +138,9 @@ class RoundState(ABC):
     # -- for subclasses -----------------------------------------------------------------------
 
     @abstractmethod
-    def _generate(self) -> list[Move]:
-        """Every legal move of the player to move (the round is not over)."""
+    def generate(self) -> list[Move]:
+        """Every legal move of the player to move (the round is not over), worked out afresh
+        (``legal_moves`` keeps them; the benchmarks time this)."""
 
     @abstractmethod
     def _play(self, move: Move) -> tuple[list[ScoreEvent], Tile | None]:
@@ -156,8 +157,9 @@ class RoundState(ABC):
         """The variant's own fields of ``to_json``."""
 
     @abstractmethod
-    def _clone_into(self, new: RoundState) -> None:
-        """Gives ``new`` (a shallow copy of self) its own copies of mutable board state."""
+    def detach(self) -> None:
+        """Called on a shallow copy (``clone``): gives it its own copies of the variant's
+        mutable board state, which it shared with the original."""
 
     def _load_common(self, d: JSON) -> None:
         to_move = d["to_move"]

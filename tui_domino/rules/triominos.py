@@ -396,7 +396,7 @@ class TriominosState(RoundState):
 
     # -- moves ----------------------------------------------------------------------------------
 
-    def _generate(self) -> list[Move]:
+    def generate(self) -> list[Move]:
         player = self.to_move
         assert player is not None
         tiles = {self._forced} if self._forced is not None else self._hands[player]
@@ -557,11 +557,10 @@ class TriominosState(RoundState):
             "leader": self.leader,
         }
 
-    def _clone_into(self, new: RoundState) -> None:
-        assert isinstance(new, TriominosState)
-        new._hands = [set(self._hands[0]), set(self._hands[1])]
-        new._bazaar = list(self._bazaar)
-        new._board = list(self._board)
-        new._cells = dict(self._cells)
-        new._numbers = dict(self._numbers)
-        new._touch = dict(self._touch)
+    def detach(self) -> None:
+        self._hands = [set(self._hands[0]), set(self._hands[1])]
+        self._bazaar = list(self._bazaar)
+        self._board = list(self._board)
+        self._cells = dict(self._cells)
+        self._numbers = dict(self._numbers)
+        self._touch = dict(self._touch)

@@ -460,7 +460,7 @@ def bench(seconds: float = 2.0, seed: int = 0) -> dict[str, float]:
     n, t0 = 0, clock()
     while True:
         for st in states:
-            st._generate()
+            st.generate()
         n += len(states)
         if (el := clock() - t0) >= part:
             break
