@@ -63,7 +63,7 @@ def test_a_tile_not_dealt_is_caught(variant):
     frame = m.MoveF(round=r.round, deal=r.deal, n=len(r.log), move=_movej(mv),
                     proofs=[m.Proof(pos=pos, key=r.secrets.keys[pos].hex())],
                     chain=hashlib.sha256(r.chain + _canon(entry)).hexdigest())
-    host._send(frame)
+    host.link.send(frame)
     seen = deliver(cores)
     [v] = verdicts(seen[1])
     assert (v.kind, v.player) == ("cheat", 0)
@@ -88,7 +88,7 @@ def test_a_proof_from_the_bazaar_is_caught():
     mv = legal[0]
     bazaar_pos = 2 * r.h + r.draws
     entry = {"k": "move", "p": 0, "m": mv.to_json()}
-    host._send(m.MoveF(round=r.round, deal=r.deal, n=len(r.log), move=_movej(mv),
+    host.link.send(m.MoveF(round=r.round, deal=r.deal, n=len(r.log), move=_movej(mv),
                        proofs=[m.Proof(pos=bazaar_pos, key=r.secrets.keys[bazaar_pos].hex())],
                        chain=hashlib.sha256(r.chain + _canon(entry)).hexdigest()))
     [v] = verdicts(deliver(cores)[1])
@@ -118,8 +118,8 @@ def test_a_lie_about_a_pass_or_a_draw_is_caught(variant, lie):
     run(cores, seed=8, stop=can_lie)
     assert can_lie()
     r = host.rnd
-    host._play(r, rules.PASS if lie == "pass" else rules.DRAW)
-    host._send_reveal(r, dispute=True)  # and asks for the keys at once
+    host.table.moves.play(r, rules.PASS if lie == "pass" else rules.DRAW)
+    host.table.reveal.send_reveal(r, dispute=True)  # and asks for the keys at once
     seen = deliver(cores)
     [v] = verdicts(seen[1])
     assert (v.kind, v.player) == ("cheat", 0)

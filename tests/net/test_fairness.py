@@ -9,7 +9,7 @@ import pytest
 from tests.net.duel import bot_move, deliver, pair, run, verdicts
 from tui_domino.net import events as ev
 from tui_domino.net import messages as m
-from tui_domino.net.mental_poker import mul, scalar_from_int
+from tui_domino.net.mental_poker import L, mul
 
 
 def _reach(variant: str, when, seeds: int = 40) -> list:
@@ -48,7 +48,8 @@ def test_a_dispute_that_finds_no_cheat_costs_the_disputer_the_match(phase):
     cores = _reach(variant, when)
     host, join = cores
     round_no = host.rnd.round
-    host._send_reveal(host.rnd, dispute=True)  # the host asks for the keys, with no reason
+    # the host asks for the keys, with no reason
+    host.table.reveal.send_reveal(host.rnd, dispute=True)
     seen = deliver(cores)
     for i, c in enumerate(cores):
         assert not [e for e in seen[i] if isinstance(e, ev.RoundOver) and e.round == round_no]
@@ -69,7 +70,7 @@ def test_a_dispute_crossing_the_last_move_still_costs_the_disputer():
 
     cores = _reach("classic", last_tile, seeds=60)
     host, join = cores
-    host._send_reveal(host.rnd, dispute=True)
+    host.table.reveal.send_reveal(host.rnd, dispute=True)
     going_out = next(mv for mv in join.legal_moves() if mv.kind == "place")
     join.play(going_out)  # crosses the dispute: the joiner's round is over, he reveals
     seen = deliver(cores)
@@ -93,7 +94,7 @@ def test_disputing_every_round_does_not_void_them():
         seen = [s + g for s, g in zip(seen, got, strict=True)]
         if host.finished:
             break
-        host._send_reveal(host.rnd, dispute=True)
+        host.table.reveal.send_reveal(host.rnd, dispute=True)
         disputes += 1
         seen = [s + g for s, g in zip(seen, deliver(cores), strict=True)]
     assert disputes == 1 and host.finished and join.finished
@@ -112,8 +113,8 @@ def test_a_false_accusation_costs_the_accuser_the_match(how):
     assert not host.finished
     r = host.rnd
     if how == "with his keys":
-        host._send_reveal(r, dispute=True)
-    host._send(m.VerdictF(kind="forfeit" if how == "a forfeit" else "cheat", player=1,
+        host.table.reveal.send_reveal(r, dispute=True)
+    host.link.send(m.VerdictF(kind="forfeit" if how == "a forfeit" else "cheat", player=1,
                           reason="Bob played a tile he was not dealt"))
     seen = deliver(cores)
     [v] = verdicts(seen[1])
@@ -126,7 +127,7 @@ def test_a_confession_stands():
     cores = pair("classic", 100, seed=5)
     host, join = cores
     run(cores, seed=5, stop=lambda: host.my_turn() and bool(host.rnd.log[2:]))
-    host._send(m.VerdictF(kind="cheat", player=0, reason="Ann gives up"))
+    host.link.send(m.VerdictF(kind="cheat", player=0, reason="Ann gives up"))
     [v] = verdicts(deliver(cores)[1])
     assert (v.kind, v.player) == ("cheat", 0) and join.result["winner"] == 1
 
@@ -143,11 +144,11 @@ def test_a_broken_deck_goes_to_the_reveal_and_the_culprit_is_named(where):
     def tap(i, line):
         f = m.decode(line.rstrip(b"\n"))
         if i == 0 and where == "a hand key" and isinstance(f, m.KeysF) and len(f.keys) == h:
-            f.keys[2] = scalar_from_int(12345).hex()  # a key that opens no tile
+            f.keys[2] = (12345 % L).to_bytes(32, "little").hex()  # a key that opens no tile
             return m.encode(f)
         if i == 0 and where == "the third stage" and isinstance(f, m.Shuffle) and f.stage == 3:
             # One position of the joiner's hand re-keyed wrongly.
-            f.deck[h + 2] = mul(scalar_from_int(3), bytes.fromhex(f.deck[h + 2])).hex()
+            f.deck[h + 2] = mul((3).to_bytes(32, "little"), bytes.fromhex(f.deck[h + 2])).hex()
             return m.encode(f)
         if i == 1:
             sent.append(line)

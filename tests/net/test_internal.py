@@ -41,7 +41,7 @@ def test_an_internal_error_is_reported_as_internal_not_as_the_peers_fault(monkey
     part, method = PARTS[where]
     monkeypatch.setattr(getattr(join.table, part), method, _boom)
     if where in ("_verify", "_on_reveal"):
-        host._send_reveal(host.rnd, dispute=True)  # something that reaches that code
+        host.table.reveal.send_reveal(host.rnd, dispute=True)  # something that reaches that code
     seen = run(cores, seed=3, max_steps=400)
     codes = [e.code for e in seen[1] if isinstance(e, ev.ProtocolError)]
     assert "internal" in codes and "bad_frame" not in codes, codes
@@ -87,7 +87,7 @@ def test_an_internal_error_keeps_the_match_log(tmp_path, monkeypatch):
 def _peer_move(cheat: DuelCore, mv: rules.Move) -> None:
     r = cheat.rnd
     entry = {"k": "move", "p": cheat.me, "m": mv.to_json()}
-    cheat._send(m.MoveF(round=r.round, deal=r.deal, n=len(r.log), move=_movej(mv), proofs=[],
+    cheat.link.send(m.MoveF(round=r.round, deal=r.deal, n=len(r.log), move=_movej(mv), proofs=[],
                         chain=hashlib.sha256(r.chain + _canon(entry)).hexdigest()))
 
 
@@ -124,7 +124,7 @@ def test_an_illegal_placement_is_refused_and_the_match_goes_on():
     pos = next(p for p, t in r.my_tiles.items() if t == misfit and p not in r.used)
     mv = classic_place(misfit, "left")
     entry = {"k": "move", "p": 0, "m": mv.to_json()}
-    host._send(m.MoveF(round=r.round, deal=r.deal, n=len(r.log), move=_movej(mv),
+    host.link.send(m.MoveF(round=r.round, deal=r.deal, n=len(r.log), move=_movej(mv),
                        proofs=[m.Proof(pos=pos, key=r.secrets.keys[pos].hex())],
                        chain=hashlib.sha256(r.chain + _canon(entry)).hexdigest()))
     view = join.view()

@@ -60,17 +60,6 @@ class Knowledge:
             m |= mask
         return m
 
-    def surely_not(self) -> int:
-        """Unseen tiles the opponent surely does not hold (so they are in the bazaar)."""
-        return self.hidden & ~self.may_hold()
-
-    def exclusion_masks(self) -> list[int]:
-        """One exclusion mask per slot of the opponent's hand (tiles that slot cannot be)."""
-        out: list[int] = []
-        for mask, n in self.groups:
-            out += [self.hidden & ~mask] * n
-        return out
-
     def outside(self, opp_mask: int) -> list[int]:
         """The unseen tiles not in ``opp_mask``: the bazaar, if that is the opponent's hand
         (in increasing order, not a draw order)."""

@@ -311,17 +311,6 @@ class OpponentModel:
         """The chance that he is the random kind if his hand is ``hand``."""
         return self._weigh(hand)[1]
 
-    def erratic_chance(self) -> float:
-        """How likely it is, given his choices, that he is the random kind (over the pool)."""
-        if not self.total:
-            return self.mix
-        prev = 0.0
-        acc = 0.0
-        for c, q in zip(self.cum, self.erratic, strict=True):
-            acc += (c - prev) * q
-            prev = c
-        return acc / self.total
-
     def weigh(self, hand: int) -> float:
         return self._weigh(hand)[0]
 

@@ -166,7 +166,7 @@ class DuelCore:
             raise rules.IllegalMove(f"{mv} is not a legal move now")
         self.seat.record({"k": "local", "a": "play", "move": mv.to_json()})
         with self._guard():
-            self._play(r, mv)
+            self.table.moves.play(r, mv)
 
     def dispute(self) -> None:
         """Asks for the keys now, before the round is over: both sides reveal and the referee
@@ -235,16 +235,7 @@ class DuelCore:
             return
         self.table.receive(self.rnd, f)
 
-    # -- for tests, the journal and the headless player -------------------------------------------
-
-    def _send(self, frame: m.Game) -> None:
-        self.link.send(frame)
-
-    def _play(self, r: RoundCtx, mv: rules.Move) -> None:
-        self.table.moves.play(r, mv)
-
-    def _send_reveal(self, r: RoundCtx, dispute: bool = False) -> None:
-        self.table.reveal.send_reveal(r, dispute)
+    # -- for the journal and the headless player -------------------------------------------------
 
     def result_of(self, winner: int | None, verified: bool) -> MatchResult:
         """The match's result as it stands, with this winner (None: nobody)."""

@@ -33,10 +33,6 @@ class BadElement(ValueError):
 # -- elements -----------------------------------------------------------------------------------
 
 
-def scalar_from_int(n: int) -> bytes:
-    return (n % L).to_bytes(32, "little")
-
-
 def scalar_to_int(s: bytes) -> int:
     return int.from_bytes(s, "little")
 

@@ -35,11 +35,6 @@ def is_up(cell: Cell) -> bool:
     return (cell[0] + cell[1]) % 2 == 0
 
 
-def is_point(point: Point) -> bool:
-    """Whether ``point`` is a grid point (``vr + vx`` odd)."""
-    return (point[0] + point[1]) % 2 == 1
-
-
 def corners(cell: Cell) -> tuple[Point, Point, Point]:
     """The cell's three corner points, clockwise (up: apex, right, left; down: top-left,
     top-right, bottom)."""
