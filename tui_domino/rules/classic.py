@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from tui_domino.i18n import _
@@ -18,7 +19,7 @@ NO_END = 7  # the "end" of an empty line: NUM[7] is the empty mask
 
 
 def deal_masks(
-    options: Options, seed: int | None, deal: dict[str, Any] | None
+    options: Options, seed: int | None, deal: Mapping[str, Any] | None
 ) -> tuple[list[int], list[int]]:
     """Both hands as masks and the bazaar as tile indices in draw order."""
     size = options["hand_size"]
@@ -77,7 +78,7 @@ class ClassicState(DominoRound):
         options: Options,
         *,
         seed: int | None,
-        deal: dict[str, Any] | None,
+        deal: Mapping[str, Any] | None,
         leader: int | None,
     ) -> ClassicState:
         s = cls(options)

@@ -47,7 +47,7 @@ def new_round(
         raise ValueError("leader must be None, 0 or 1")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise ValueError("seed must be a whole number")
-    return cls.new(opts, seed=seed, deal=deal, leader=leader)  # type: ignore[attr-defined,no-any-return]
+    return cls.new(opts, seed=seed, deal=deal, leader=leader)
 
 
 def state_from_json(d: object) -> RoundState:
@@ -59,7 +59,7 @@ def state_from_json(d: object) -> RoundState:
         raise ValueError("a state needs its variant")
     cls = _state_class(variant)
     try:
-        return cls.from_json(d)  # type: ignore[attr-defined,no-any-return]
+        return cls.from_json(d)
     except (KeyError, TypeError, IndexError, AttributeError) as exc:
         raise ValueError(f"malformed {variant} state: {exc!r}") from exc
 

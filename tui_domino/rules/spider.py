@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from tui_domino.i18n import _
@@ -73,7 +74,7 @@ class SpiderState(DominoRound):
         options: Options,
         *,
         seed: int | None,
-        deal: dict[str, Any] | None,
+        deal: Mapping[str, Any] | None,
         leader: int | None,
     ) -> SpiderState:
         s = cls(options)

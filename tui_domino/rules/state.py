@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any, Self, cast
 
 from tui_domino.i18n import _
 from tui_domino.rules.errors import IllegalMove
@@ -136,6 +136,18 @@ class RoundState(ABC):
         return cast(SeatView, d)
 
     # -- for subclasses -----------------------------------------------------------------------
+
+    @classmethod
+    @abstractmethod
+    def new(cls, options: Options, *, seed: int | None, deal: Mapping[str, Any] | None,
+            leader: int | None) -> Self:
+        """A new round from a seeded shuffle or an explicit deal (``options`` resolved)."""
+
+    @classmethod
+    @abstractmethod
+    def from_json(cls, d: JSON) -> Self:
+        """Reads back ``to_json()``; ValueError (or KeyError, TypeError: the caller says it
+        is malformed) on anything inconsistent."""
 
     @abstractmethod
     def generate(self) -> list[Move]:

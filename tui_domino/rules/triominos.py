@@ -14,6 +14,7 @@ fast path for simulations is ``triominos_sim.TriominosSim``, which follows the s
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from tui_domino.i18n import _
@@ -128,7 +129,7 @@ class TriominosState(RoundState):
         options: Options,
         *,
         seed: int | None = None,
-        deal: dict[str, Any] | None = None,
+        deal: Mapping[str, Any] | None = None,
         leader: int | None = None,
     ) -> TriominosState:
         """A new round from a seeded shuffle or an explicit deal (``options`` resolved)."""
