@@ -334,7 +334,7 @@ async def test_a_host_refused_by_the_joiner_waits_again(code: str) -> None:
                 await picky.leave()
                 said = "The joiner left before the match began: Bob left the match"
             await until([pilot], lambda: any(said in str(line)
-                                             for _, _, line in screen._notes), "the refusal")
+                                             for _, _, line in screen.notes), "the refusal")
             await until([pilot], lambda: session.state == "waiting"
                         and "Waiting for an opponent" in text_of(screen, "#waiting-text")
                         and "waiting for an opponent" in text_of(screen, "#net-status"),

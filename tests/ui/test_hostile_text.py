@@ -134,7 +134,7 @@ async def test_a_hostile_peer_on_the_duel_screen_is_shown_as_plain_text() -> Non
                 peer.send(m.Chat(text=line))
                 await until(pilots, lambda line=line: any(
                     one_line(line)[:20] in str(text)
-                    for _, _, text in screen._notes), "the chat line")
+                    for _, _, text in screen.notes), "the chat line")
                 text = screen_text(app)  # the log and the notification
                 assert app.is_running and isinstance(app.screen, DuelScreen)
             shown_name = visible(name)

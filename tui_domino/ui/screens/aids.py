@@ -25,7 +25,7 @@ async def coach_hint(screen: GameScreen, turn: int) -> None:
         ranked = await worker.rank_in_process(view, seed)
     except Exception:  # the worker could not run: search in a thread instead
         ranked = await asyncio.to_thread(coach.rank_json, view, seed)
-    if turn != screen._turn or not screen.is_attached or not ranked:
+    if turn != screen.turn_token or not screen.is_attached or not ranked:
         return
     history_db.hint_used(screen.local)
     best = rules.move_from_json(screen.session.variant, ranked[0]["move"])
@@ -49,7 +49,7 @@ def take_back(screen: GameScreen) -> None:
         screen.notify(_("There is no move of yours to take back in this round."), timeout=3)
         return
     screen.workers.cancel_group(screen, "computer")  # its reply to that move is void too
-    screen._turn += 1
+    screen.turn_token += 1
     if not s.take_back():
         screen.notify(_("This round cannot be taken back."), timeout=3)
         return

@@ -86,7 +86,7 @@ class DuelScreen(GameScreen):
         self._over_shown = False
         self._banked = [0, 0]
         self._variant_class = ""
-        self._notes: list[tuple[int, int, Note]] = []  # (round, moves before it, line)
+        self.notes: list[tuple[int, int, Note]] = []  # (round, moves before it, line)
         self._last_error = 0.0
         self._rounds: list[RoundRecord] = []  # the verified rounds, for the history
         self._recorded = False
@@ -332,8 +332,8 @@ class DuelScreen(GameScreen):
         view = self.duel.view()
         rnd = int(view["net"]["round"]) if view else 0
         n = len(view["history"]) if view else 0
-        self._notes.append((rnd, n, Note(text, style)))
-        del self._notes[:-40]
+        self.notes.append((rnd, n, Note(text, style)))
+        del self.notes[:-40]
 
     # -- drawing --------------------------------------------------------------------------------
 

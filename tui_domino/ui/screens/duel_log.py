@@ -60,7 +60,7 @@ def log_text(screen: DuelScreen) -> Text:
     rnd = int(view["net"]["round"])
     history = view["history"]
     entries: list[list[Text]] = []
-    notes = sorted(((r, n, i, line) for i, (r, n, line) in enumerate(screen._notes)),
+    notes = sorted(((r, n, i, line) for i, (r, n, line) in enumerate(screen.notes)),
                    key=lambda x: (x[0], x[1], x[2]))
     old = [note.text() for r, n, _i, note in notes if r < rnd]
     here = [(n, note.text()) for r, n, _i, note in notes if r >= rnd]

@@ -47,15 +47,15 @@ class GameScreen(Screen[None]):
         self.session = session
         self.sel = Selection(session.variant)
         self.thinking = False
-        self._turn = 0
+        self.turn_token = 0
         self._summary_shown = False
         self._shown_viewer: int | None = None if session.hot_seat else session.viewer
-        self._hidden = False
+        self.hands_hidden = False
         self._browsed = False  # the player has looked through the hand during the other's turn
         self._flash: Timer | None = None
         self._board: BoardView | None = None  # made in compose
         self._search_here = False  # the worker process failed: search in a thread instead
-        self._looking = False  # the round is over and the player looks at the final board
+        self.looking_back = False  # the round is over and the player looks at the final board
         self.motions = Motions()  # the move just made, shown moving (game_motion.py)
 
     @property
@@ -189,7 +189,7 @@ class GameScreen(Screen[None]):
             return
         s = self.session
         view = s.view()
-        human = s.is_human_turn() and not self._hidden
+        human = s.is_human_turn() and not self.hands_hidden
         self.update_choice(view["hand"], s.state.legal_moves() if human else [])
         self.draw_board(follow)
         self.draw_hand()
@@ -240,7 +240,7 @@ class GameScreen(Screen[None]):
         hand = self.query_one(HandView)
         self.motions.before_hand(hand)
         hand.show(self.session.variant, [tuple(t) for t in view["hand"]], selected, playable,
-                  marked, hidden=self._hidden, pips=self.pips_now())
+                  marked, hidden=self.hands_hidden, pips=self.pips_now())
         self.motions.after_draw(self.session, view, self.board, hand)
 
     def redraw_choice(self) -> None:
@@ -265,7 +265,7 @@ class GameScreen(Screen[None]):
         if self.taken_off():
             return
         s = self.session
-        self._turn += 1
+        self.turn_token += 1
         if s.state.is_over:
             self.thinking = False
             self.refresh_all()
@@ -289,11 +289,11 @@ class GameScreen(Screen[None]):
         if not s.is_human_turn():
             self.thinking = True
             self.refresh_all(follow=True)
-            self.computer_turn(self._turn)
+            self.computer_turn(self.turn_token)
             return
         self.thinking = False
         if s.hot_seat and self._shown_viewer != s.state.to_move:
-            self._hidden = True
+            self.hands_hidden = True
             self.refresh_all()
             # lazy: start-up (the menu shows without this screen)
             from tui_domino.ui.screens.handover import HandoverScreen
@@ -309,7 +309,7 @@ class GameScreen(Screen[None]):
             self._shown_viewer = None
             self.action_menu()
             return
-        self._hidden = False
+        self.hands_hidden = False
         self._shown_viewer = self.session.state.to_move
         self.refresh_all()
 
@@ -333,7 +333,7 @@ class GameScreen(Screen[None]):
         if delay:
             # a draw goes quicker than a placement, so a run of draws does not drag
             await asyncio.sleep(delay / 3 if move.kind == "draw" else delay)
-        if turn != self._turn or not self.is_attached:
+        if turn != self.turn_token or not self.is_attached:
             return
         # your turn, after a think long enough to look away: the bell
         if self.apply_move(move) and time.monotonic() - began > LONG_THINK \
@@ -358,10 +358,10 @@ class GameScreen(Screen[None]):
     def _after_summary(self, result: object = None) -> None:
         s = self.local
         if result == "look":  # the final board first: Enter brings the summary back
-            self._looking = True
+            self.looking_back = True
             self.refresh_all(follow=False)
             return
-        self._looking = False
+        self.looking_back = False
         if s.match.is_over:
             # lazy: start-up (the menu shows without this screen)
             from tui_domino.ui.screens.match_over import MatchOverScreen
@@ -384,10 +384,10 @@ class GameScreen(Screen[None]):
         if not self.session.is_human_turn():
             self.notify(_("Wait for your turn."), severity="information", timeout=2)
             return False
-        return not self._hidden
+        return not self.hands_hidden
 
     def action_play(self) -> None:
-        if self._looking and self.session.state.is_over:
+        if self.looking_back and self.session.state.is_over:
             # lazy: start-up (the menu shows without this screen)
             from tui_domino.ui.screens.summary import RoundSummary
 
@@ -482,7 +482,7 @@ class GameScreen(Screen[None]):
             self.notify(_("There is only one move to make here."), title=_("Coach"), timeout=3)
             return
         self.notify(_("The coach is thinking…"), title=_("Coach"), timeout=2)
-        self.coach_hint(self._turn)
+        self.coach_hint(self.turn_token)
 
     @work(exclusive=True, group="coach")
     async def coach_hint(self, turn: int) -> None:
@@ -521,7 +521,7 @@ class GameScreen(Screen[None]):
 
     def action_menu(self) -> None:
         self.workers.cancel_group(self, "computer")
-        self._turn += 1
+        self.turn_token += 1
         if not self.is_duel():  # Continue chooses them again
             try:
                 self.local.leave(self.sel.current_tile(), self.sel.place_index)
@@ -555,7 +555,7 @@ class GameScreen(Screen[None]):
         """During the other side's turn, choose a tile of the hand to look at (``index``,
         or ``delta`` places on): it stays chosen for the player's turn if it fits then.
         False when it is not the other side's turn."""
-        if not self.thinking or self._hidden or not self.sel.hand:
+        if not self.thinking or self.hands_hidden or not self.sel.hand:
             return False
         if index is None:
             self.sel.move_tile(delta)

@@ -36,7 +36,7 @@ def hint_text(screen: GameScreen) -> str:
         # TRANSLATORS: the hint line (80 columns) while the table has the focus
         return _("The arrows pan the table · Tab or a click on the hand: back to the tiles")
     if state.is_over:
-        if screen._looking:  # the hands the others kept (the viewer's is in the hand box)
+        if screen.looking_back:  # the hands the others kept (the viewer's is in the hand box)
             kept = []
             for p in (0, 1):
                 if p == s.viewer:
@@ -51,7 +51,7 @@ def hint_text(screen: GameScreen) -> str:
             # the other player kept; ⏎ (Enter) brings the round summary back
             return _("The final table · {kept} · ⏎ the summary").format(kept="; ".join(kept))
         return _("The round is over.")
-    if screen._hidden:
+    if screen.hands_hidden:
         # TRANSLATORS: the hint line (80 columns): two people share the terminal
         return _("Hand hidden: pass the keyboard to {name}.").format(
             name=s.seats[state.to_move or 0].name)
