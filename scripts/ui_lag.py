@@ -11,7 +11,7 @@ search (forced moves are not counted) and prints the lag's median, p99 and maxim
     python scripts/ui_lag.py --mode baseline    # no search: the app's own work per move
     python scripts/ui_lag.py --variant triominos --moves 20 --json
 
-``--mode process`` lets the game choose as it does in play (``Session.computer_move_in_process``
+``--mode process`` lets the game choose as it does in play (``LocalTable.computer_move``
 awaits ``tui_domino.ai.worker``); ``--mode thread`` runs the search in a thread of the app's own
 process instead, which shows what the worker process saves (a pure-Python search holds the GIL).
 """
@@ -48,6 +48,7 @@ async def measure(variant: str, moves: int, mode: str, seed: int, budget_ms: flo
     os.environ["TUI_DOMINO_DELAY"] = "0"
     from tui_domino.ui import storage
     from tui_domino.ui.app import DominoApp
+    from tui_domino.ui.local_table import LocalTable
     from tui_domino.ui.session import Seat, Session
 
     # The game looks levels up in ai.PLAYERS; make sure "hard" is there for this run.
@@ -70,11 +71,11 @@ async def measure(variant: str, moves: int, mode: str, seed: int, budget_ms: flo
             think_ms.append((time.perf_counter() - t0) * 1000.0)
 
     if mode == "process":
-        # The game's own path: Session.computer_move_in_process awaits the worker process.
-        original = Session.computer_move_in_process
+        # The game's own path: LocalTable.computer_move awaits the worker process.
+        original = LocalTable.computer_move
 
-        async def in_process(self: Session, *args: object, **kwargs: object) -> object:
-            is_forced = forced(self)
+        async def in_process(self: LocalTable, *args: object, **kwargs: object) -> object:
+            is_forced = forced(self.session)
             t0 = time.perf_counter()
             if budget_ms is not None:
                 kwargs["budget_ms"] = budget_ms
@@ -82,7 +83,7 @@ async def measure(variant: str, moves: int, mode: str, seed: int, budget_ms: flo
             count(is_forced, t0)
             return move
 
-        Session.computer_move_in_process = in_process  # type: ignore[method-assign,assignment]
+        LocalTable.computer_move = in_process  # type: ignore[method-assign,assignment]
         await worker.warm_up()
     elif mode == "baseline":
         # No search at all: the easy player, in the app's process; what remains is the app's

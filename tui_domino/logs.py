@@ -38,11 +38,12 @@ class LogFile(logging.handlers.RotatingFileHandler):
 
     def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging's name)
         if self.stream is not None:  # a half-written stream: start afresh next time
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(OSError, ValueError):
                 self.stream.close()
             self.stream = None
         reason = sys.exc_info()[1]
-        with contextlib.suppress(Exception):
+        # a message whose arguments do not fit it; a standard error closed or full
+        with contextlib.suppress(OSError, ValueError, TypeError):
             line = (f"tui-domino: {record.levelname.lower()}: {record.getMessage()} "
                     f"(not in the log: {reason})")
             sys.stderr.write(visible(line) + "\n")
@@ -95,11 +96,12 @@ def crash_report(error: BaseException, where: str = "the game") -> Path:
 
 
 @contextlib.contextmanager
-def logged(what: str, level: int = logging.WARNING) -> Iterator[None]:
+def logged(what: str, level: int = logging.WARNING,
+           exceptions: tuple[type[Exception], ...] = (Exception,)) -> Iterator[None]:
     """Instead of ``contextlib.suppress(Exception)``: an error in the block (closing a
     connection that is gone, say) does not stop the game, but goes to the log with its
     traceback instead of vanishing."""
     try:
         yield
-    except Exception:
+    except exceptions:
         logging.getLogger("tui_domino").log(level, "%s failed", what, exc_info=True)

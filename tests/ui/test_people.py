@@ -248,3 +248,29 @@ async def test_the_help_draws_the_tables_marks() -> None:
             assert "The table's marks" in shown and "```" in shown
             app.pop_screen()
             await pilot.pause()
+
+
+async def test_take_back_between_two_people_says_why_it_is_not_offered() -> None:
+    """Two people at one terminal: u after a player's moves does not claim he has none to
+    take back; it says that between two people a move stands."""
+    app = make_app(seed=4)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        app.start_match("classic", [Seat("Ann"), Seat("Bob")])
+        await settle(pilot)
+        screen = app.screen_stack[-2]
+        assert isinstance(screen, GameScreen)
+        for _ in range(4):  # two moves each
+            await pilot.press("enter")  # take the keyboard
+            await pilot.pause()
+            state = screen.session.state
+            screen.apply_move(state.legal_moves()[0])
+            await settle(pilot)
+        await pilot.press("enter")
+        await pilot.pause()
+        before = screen.session.state.to_json()
+        await pilot.press("u")
+        await pilot.pause()
+        notes = [n.message for n in app._notifications]
+        assert not any("no move of yours" in m for m in notes), notes
+        assert any("Between two people a move once made stands" in m for m in notes), notes
+        assert screen.session.state.to_json() == before

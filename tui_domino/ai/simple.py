@@ -7,55 +7,15 @@ A player is ``choose(view, rng, budget) -> Move``: it sees only ``state.view(pla
 from __future__ import annotations
 
 import random
-from itertools import combinations_with_replacement
 
 from tui_domino import rules
 from tui_domino.rules.types import SeatView
 
 
-def _full_set(variant: str) -> list[tuple[int, ...]]:
-    if variant == "triominos":
-        return [tuple(t) for t in combinations_with_replacement(range(6), 3)]
-    return [tuple(t) for t in combinations_with_replacement(range(7), 2)]
-
-
-def _board_tiles(view: SeatView) -> list[tuple[int, ...]]:
-    variant = view["variant"]
-    if variant == "classic":
-        return [tuple(sorted(t)) for t in view.get("line") or []]
-    if variant == "spider":
-        out: list[tuple[int, ...]] = []
-        center = view.get("center")
-        if center is not None:
-            out.append((center, center))
-        for arm in (view.get("arms") or {}).values():
-            out += [tuple(sorted(t)) for t in arm["tiles"]]
-        return out
-    return [tuple(sorted(p["corners"])) for p in view.get("board") or []]
-
-
 def determinize(view: SeatView, rng: random.Random) -> rules.RoundState:
-    """A full round state consistent with ``view``: the hidden tiles dealt at random.
-
-    Uses the engine's own ``rules.determinize`` when it offers one.
-    """
-    engine = getattr(rules, "determinize", None)
-    if engine is not None:
-        return engine(view, rng)  # type: ignore[no-any-return]
-    me = view["player"]
-    seen = {tuple(sorted(t)) for t in view["hand"]} | set(_board_tiles(view))
-    hidden = [t for t in _full_set(view["variant"]) if t not in seen]
-    rng.shuffle(hidden)
-    other_size = view["hand_sizes"][1 - me]
-    hands: list[list[list[int]]] = [[], []]
-    hands[me] = [list(t) for t in view["hand"]]
-    hands[1 - me] = sorted(list(t) for t in hidden[:other_size])
-    d = dict(view)
-    for key in ("player", "hand", "hand_sizes", "bazaar_size"):
-        d.pop(key, None)
-    d["hands"] = hands
-    d["bazaar"] = [list(t) for t in hidden[other_size:]]
-    return rules.state_from_json(d)
+    """A full round state consistent with ``view``: the hidden tiles dealt at random (the
+    engine's ``rules.determinize``)."""
+    return rules.determinize(view, rng)
 
 
 def legal_moves(view: SeatView, rng: random.Random) -> list[rules.Move]:

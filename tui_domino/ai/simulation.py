@@ -18,10 +18,13 @@ from typing import Any
 from tui_domino import rules
 from tui_domino.rules import dominoes as D
 from tui_domino.rules import triominos as T
+from tui_domino.rules.classic import ClassicState
 from tui_domino.rules.classic_sim import DRAW_M as CLASSIC_DRAW
 from tui_domino.rules.classic_sim import PASS_M as CLASSIC_PASS
 from tui_domino.rules.classic_sim import ClassicSim
+from tui_domino.rules.spider import SpiderState
 from tui_domino.rules.spider_sim import MULTI, SpiderSim
+from tui_domino.rules.triominos import TriominosState
 from tui_domino.rules.triominos_sim import CODE_TILE, TriominosSim
 from tui_domino.rules.types import SeatView
 
@@ -53,7 +56,8 @@ class Variant:
         sim.bp = 0
 
     def to_public(self, sim: Sim, m: int) -> rules.Move:
-        return sim.to_public(m)  # type: ignore[no-any-return]
+        move: rules.Move = sim.to_public(m)
+        return move
 
     def from_public(self, move: rules.Move) -> int:
         raise NotImplementedError
@@ -86,7 +90,7 @@ class DominoVariant(Variant):
     """What classic and Spider share: the double-six set."""
 
     tiles = D.TILES
-    index = dict(D.INDEX)  # type: ignore[arg-type]
+    index = {tile: i for tile, i in D.INDEX.items()}
     value = D.PIPS
 
 
@@ -94,7 +98,8 @@ class ClassicVariant(DominoVariant):
     name = "classic"
 
     def sim_of_state(self, state: rules.RoundState) -> Sim:
-        return ClassicSim.from_state(state)  # type: ignore[arg-type]
+        assert isinstance(state, ClassicState)
+        return ClassicSim.from_state(state)
 
     def from_public(self, move: rules.Move) -> int:
         return ClassicSim.from_public(move)
@@ -107,7 +112,8 @@ class SpiderVariant(DominoVariant):
     name = "spider"
 
     def sim_of_state(self, state: rules.RoundState) -> Sim:
-        return SpiderSim.from_state(state)  # type: ignore[arg-type]
+        assert isinstance(state, SpiderState)
+        return SpiderSim.from_state(state)
 
     def from_public(self, move: rules.Move) -> int:
         return SpiderSim.from_public(move)
@@ -129,11 +135,12 @@ class SpiderVariant(DominoVariant):
 class TriominosVariant(Variant):
     name = "triominos"
     tiles = T.TILES
-    index = dict(T.INDEX)  # type: ignore[arg-type]
+    index = {tile: i for tile, i in T.INDEX.items()}
     value = T.VALUE
 
     def sim_of_state(self, state: rules.RoundState) -> Sim:
-        return TriominosSim.from_state(state)  # type: ignore[arg-type]
+        assert isinstance(state, TriominosState)
+        return TriominosSim.from_state(state)
 
     def deal_hidden(self, sim: Sim, opp: int, opp_mask: int, bazaar: list[int]) -> None:
         sim.hands[opp] = opp_mask

@@ -56,25 +56,34 @@ def _init_worker(cancel: Flag) -> None:
     _worker_cancel = cancel
 
 
-def _run(view: SeatView, level: str, budget_ms: float | None, seed: int,
-         job: int, iterations: int | None = None) -> MoveJSON:
-    """In the worker: the level's move in ``view`` as JSON."""
+def _choose(view: SeatView, level: str, budget_ms: float | None, seed: int,
+            iterations: int | None, stop: Callable[[], bool]) -> rules.Move:
+    """The level's move in ``view`` (in the worker, or in a thread when it cannot run)."""
     # lazy: worker (the worker process loads the players, not the UI's)
     from tui_domino.ai.levels import LEVELS
     from tui_domino.ai.search import DEFAULT_ITERATIONS, Budget, hard
 
     rng = random.Random(seed)
     if level == "hard":
-        cancel = _worker_cancel
-
-        def stop() -> bool:
-            return cancel is not None and cancel.value >= job
-
         budget = Budget(iterations or DEFAULT_ITERATIONS[view["variant"]], budget_ms)
-        move = hard(view, rng, budget, stop=stop)
-    else:
-        move = LEVELS[level](view, rng, None)
-    return move.to_json()
+        return hard(view, rng, budget, stop=stop)
+    return LEVELS[level](view, rng, None)
+
+
+def _stop_flag(job: int) -> Callable[[], bool]:
+    """In the worker: whether job ``job`` was told to stop."""
+    cancel = _worker_cancel
+
+    def stop() -> bool:
+        return cancel is not None and cancel.value >= job
+
+    return stop
+
+
+def _run(view: SeatView, level: str, budget_ms: float | None, seed: int,
+         job: int, iterations: int | None = None) -> MoveJSON:
+    """In the worker: the level's move in ``view`` as JSON."""
+    return _choose(view, level, budget_ms, seed, iterations, _stop_flag(job)).to_json()
 
 
 def _ping() -> bool:
@@ -182,12 +191,7 @@ def _run_coach(view: SeatView, seed: int, iterations: int | None,
     # lazy: worker (the coach loads in the worker process, not the UI's)
     from tui_domino.ai import coach
 
-    cancel = _worker_cancel
-
-    def stop() -> bool:
-        return cancel is not None and cancel.value >= job
-
-    return coach.rank_json(view, seed, iterations, budget_ms, stop)
+    return coach.rank_json(view, seed, iterations, budget_ms, _stop_flag(job))
 
 
 async def rank_in_process(
@@ -214,6 +218,56 @@ async def rank_in_process(
             if attempt:
                 raise
     raise AssertionError("unreachable")
+
+
+async def _in_thread(fn: Callable[..., T], *args: object) -> T:
+    """``fn(*args, stop)`` in a thread of this process; cancelling the await makes ``stop()``
+    true, so the search ends at its next look at it."""
+    stopped = threading.Event()
+    try:
+        return await asyncio.to_thread(fn, *args, stopped.is_set)
+    except asyncio.CancelledError:
+        stopped.set()
+        raise
+
+
+class Searcher:
+    """The computer's choices and the coach's figures for one table: searched in the worker
+    process, and in a thread of this process once the worker could not run (there the
+    compiled classic search lets the screen run between its looks at the clock). The first
+    failure is kept in ``failure`` for the table to tell; later searches go to the thread
+    without trying the worker again."""
+
+    def __init__(self) -> None:
+        self.failure: Exception | None = None
+
+    @property
+    def here(self) -> bool:
+        """Whether the searches run in this process (the worker failed)."""
+        return self.failure is not None
+
+    async def choose(self, view: SeatView, level: str, budget_ms: float | None = None,
+                     seed: int = 0, iterations: int | None = None) -> rules.Move:
+        """``choose_in_process``, or the same search in a thread."""
+        if self.failure is None:
+            try:
+                return await choose_in_process(view, level, budget_ms, seed, iterations)
+            except Exception as exc:  # the worker could not run (a cancel is not an Exception)
+                self.failure = exc
+        return await _in_thread(_choose, view, level, budget_ms, seed, iterations)
+
+    async def rank(self, view: SeatView, seed: int = 0, iterations: int | None = None,
+                   budget_ms: float | None = None) -> list[RankedJSON]:
+        """``rank_in_process``, or the same figures worked out in a thread."""
+        if self.failure is None:
+            try:
+                return await rank_in_process(view, seed, iterations, budget_ms)
+            except Exception as exc:  # the worker could not run
+                self.failure = exc
+        # lazy: the coach loads with its first use
+        from tui_domino.ai import coach
+
+        return await _in_thread(coach.rank_json, view, seed, iterations, budget_ms)
 
 
 def _discard_executor() -> None:
@@ -244,7 +298,7 @@ def kill() -> None:
     processes = list((getattr(ex, "_processes", None) or {}).values())
     shutdown()
     for process in processes:
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(ProcessLookupError, OSError, ValueError):  # gone or closed
             process.kill()
 
 
@@ -253,5 +307,5 @@ def is_running() -> bool:
     return _executor is not None
 
 
-__all__ = ["choose_in_process", "is_running", "kill", "rank_in_process", "shutdown", "submit",
-           "warm_up"]
+__all__ = ["Searcher", "choose_in_process", "is_running", "kill", "rank_in_process", "shutdown",
+           "submit", "warm_up"]

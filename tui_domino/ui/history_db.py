@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import threading
 import weakref
 from collections.abc import Callable
@@ -180,8 +181,9 @@ def _count(session: Session, what: str) -> None:
 
 
 def _quiet(fn: Callable[..., None]) -> Callable[..., None]:
+    """``fn`` whose failure to write goes to the log (the play goes on)."""
     def run(*args: object) -> None:
-        with contextlib.suppress(OSError, ValueError):
+        with logged(f"writing the history ({fn.__name__})", exceptions=(OSError, ValueError)):
             fn(*args)
 
     return run
@@ -226,11 +228,16 @@ def round_over(session: Session) -> RoundRecord:
 
 def _store(log: MatchLog, kw: MatchFields) -> None:
     # lazy: worker (a writer thread loads sqlite3, never the screen)
+    import sqlite3
+
     from tui_domino.history import db
 
     try:
         log.match_id = db.record_match(**kw)
-    except Exception:  # sqlite3.Error, OSError: the match stays in the side file
+    except (sqlite3.Error, OSError, ValueError):  # the match stays in the side file
+        logging.getLogger(__name__).warning(
+            "the match could not be written to the history; its rounds stay in %s",
+            rounds_path(), exc_info=True)
         log.recorded = False
         return
     _remove_rounds()

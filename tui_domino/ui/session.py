@@ -335,18 +335,6 @@ class Session:
         tm = self.state.to_move
         return tm is not None and self.seats[tm].level in ai.SEARCHING
 
-    async def computer_move_in_process(self, budget_ms: float = 900.0) -> rules.Move:
-        """The searching computer's choice, computed in the players' worker process; the
-        await can be cancelled (leaving the game stops the search)."""
-        # lazy: start-up (the worker's process pool loads with the first search)
-        from tui_domino.ai import worker
-
-        tm = self.state.to_move
-        assert tm is not None
-        level = self.seats[tm].level
-        seed = self.ai_rng().getrandbits(32)
-        return await worker.choose_in_process(self.match.player_view(tm), level, budget_ms, seed)
-
     def take_back_index(self) -> int | None:
         """Where a take-back would rewind the round to: just before the last move of the
         one person at this table against the computer (None: nothing to take back, the

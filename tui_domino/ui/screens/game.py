@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Sequence
 
@@ -18,7 +17,9 @@ from tui_domino.i18n import _
 from tui_domino.ui import storage
 from tui_domino.ui.ascii import key_words
 from tui_domino.ui.drawing.table import pips_fit, table_layout
+from tui_domino.ui.host import game_app, settings_of
 from tui_domino.ui.keys import Footer
+from tui_domino.ui.local_table import LocalTable, Next
 from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.game_hint import hand_title, hint_text
 from tui_domino.ui.screens.game_keys import GAME_KEYS
@@ -42,28 +43,39 @@ class GameScreen(Screen[None]):
 
     BINDINGS = GAME_KEYS
 
-    def __init__(self, session: Table) -> None:
+    def __init__(self, session: Table, model: LocalTable | None = None) -> None:
+        """``session`` is the table shown; a local match's (a ``Session``) is driven by a
+        ``LocalTable`` (``model``, made here when not given); a duel's screen drives its own."""
         super().__init__()
         self.session = session
+        if model is None and isinstance(session, Session):
+            model = LocalTable(session, keeps_history=self.keeps_history())
+        self.model = model
         self.sel = Selection(session.variant)
         self.thinking = False
-        self.turn_token = 0
-        self._summary_shown = False
-        self._shown_viewer: int | None = None if session.hot_seat else session.viewer
-        self.hands_hidden = False
         self._browsed = False  # the player has looked through the hand during the other's turn
         self._flash: Timer | None = None
         self._board: BoardView | None = None  # made in compose
-        self._search_here = False  # the worker process failed: search in a thread instead
         self.looking_back = False  # the round is over and the player looks at the final board
         self.motions = Motions()  # the move just made, shown moving (game_motion.py)
 
     @property
+    def local_table(self) -> LocalTable:
+        """The local match played here (the computer's turns, the summary, the history):
+        what a duel's screen, whose table is the peer's too, does its own way."""
+        if self.model is None:
+            raise RuntimeError("a duel's table has no local match")
+        return self.model
+
+    @property
     def local(self) -> Session:
-        """The match played here (the computer's turns, the summary, the history): what a
-        duel's screen, whose table is the peer's too, does its own way."""
-        assert isinstance(self.session, Session), "a duel's table has no local match"
-        return self.session
+        """The position of the local match played here (``table.session``)."""
+        return self.local_table.session
+
+    @property
+    def hands_hidden(self) -> bool:
+        """Two people at the terminal: the hand of the one to move waits for him."""
+        return self.model is not None and self.model.hands_hidden
 
     # -- layout --------------------------------------------------------------------------------
 
@@ -120,7 +132,7 @@ class GameScreen(Screen[None]):
             self.redraw_choice()
 
     def apply_settings(self) -> None:
-        settings = getattr(self.app, "settings", None)
+        settings = settings_of(self)
         ascii_only = bool(settings is not None and settings.ascii)
         self.board.set_ascii(ascii_only)
         self.query_one(HandView).ascii_only = ascii_only
@@ -130,14 +142,14 @@ class GameScreen(Screen[None]):
     def show_palette_key(self) -> None:
         """The footer's ^p key, unless Spider's two more keys and ASCII's longer names fill
         the line (under 90 columns; Ctrl+P still opens the palette)."""
-        settings = getattr(self.app, "settings", None)
+        settings = settings_of(self)
         crowded = (settings is not None and settings.ascii and self.session.variant == "spider"
                    and self.app.size.width < 90)
         self.query_one(Footer).show_command_palette = self.PALETTE_KEY and not crowded
 
     def pips_now(self) -> bool:
         """Dominoes with pips, on the table and in the hand alike (``drawing.table``)."""
-        settings = getattr(self.app, "settings", None)
+        settings = settings_of(self)
         pips = pips_fit(settings is None or settings.pips, self.session.variant, self.app.size)
         self.set_class(pips, "-pips")
         return pips
@@ -261,99 +273,81 @@ class GameScreen(Screen[None]):
     # -- the flow of play ----------------------------------------------------------------------
 
     def next_step(self) -> None:
-        """After any move: end of round, the computer's turn, or a hand-over."""
+        """After any move, what the table waits for: the end of the round told, the
+        computer's turn, or a hand-over (``LocalTable.next``)."""
         if self.taken_off():
             return
-        s = self.session
-        self.turn_token += 1
-        if s.state.is_over:
-            self.thinking = False
-            self.refresh_all()
-            if not self._summary_shown:
-                self._summary_shown = True
-                # lazy: start-up (the menu shows without this screen)
-                from tui_domino.ui.screens.summary import RoundSummary
+        table = self.local_table
+        step = table.next()
+        self.thinking = step is Next.COMPUTER
+        self.refresh_all(follow=True)
+        if step is Next.ROUND_OVER and table.round_over():
+            # lazy: start-up (the menu shows without this screen)
+            from tui_domino.ui.screens.summary import RoundSummary
 
-                if self.keeps_history():
-                    # lazy: start-up (the menu shows without the history's writer)
-                    from tui_domino.ui import history_db
-
-                    history_db.round_over(self.local)  # kept for the history (written in a thread)
-
-                # The table's notices (hints, "not allowed") do not belong over the summary.
-                # Only those already shown go: one raised by this last move (a failed save)
-                # is still on its way to the app and arrives after the clearing.
-                self.app.clear_notifications()
-                self.app.push_screen(RoundSummary(self.local), self._after_summary)
-            return
-        if not s.is_human_turn():
-            self.thinking = True
-            self.refresh_all(follow=True)
-            self.computer_turn(self.turn_token)
-            return
-        self.thinking = False
-        if s.hot_seat and self._shown_viewer != s.state.to_move:
-            self.hands_hidden = True
-            self.refresh_all()
+            # The table's notices (hints, "not allowed") do not belong over the summary.
+            # Only those already shown go: one raised by this last move (a failed save)
+            # is still on its way to the app and arrives after the clearing.
+            self.app.clear_notifications()
+            self.app.push_screen(RoundSummary(self.local), self._after_summary)
+        elif step is Next.COMPUTER:
+            self.computer_turn()
+        elif step is Next.HAND_OVER:
             # lazy: start-up (the menu shows without this screen)
             from tui_domino.ui.screens.handover import HandoverScreen
 
+            s = self.local
             self.app.push_screen(
                 HandoverScreen(s.seats[s.state.to_move or 0].name), self._handed_over
             )
-            return
-        self.refresh_all()
 
     def _handed_over(self, result: str | None = None) -> None:
         if result == "menu":  # the hand stays hidden: the next one to play hands over again
-            self._shown_viewer = None
             self.action_menu()
             return
-        self.hands_hidden = False
-        self._shown_viewer = self.session.state.to_move
+        self.local_table.handed_over()
         self.refresh_all()
 
     @work(exclusive=True, group="computer")
-    async def computer_turn(self, turn: int) -> None:
-        delay = storage.effective_delay(self.app.settings) if hasattr(self.app, "settings") else 0
+    async def computer_turn(self) -> None:
+        table = self.local_table
+        delay = storage.effective_delay(settings) if (settings := settings_of(self)) else 0
         began = time.monotonic()
-        move = None
-        if self.local.computer_searches() and not self._search_here:
-            try:
-                move = await self.local.computer_move_in_process()
-            except Exception as exc:  # the worker could not run (a cancel is not an Exception)
-                self._search_here = True
-                # TRANSLATORS: a notice; {error} is the name of a Python error, in English
-                self.notify(_("The computer's thinking process failed ({error}); it now thinks "
-                              "in the game's own process, and the screen may pause while it "
-                              "does.").format(error=type(exc).__name__),
-                            title=_("Computer"), severity="warning", timeout=8)
-        if move is None:
-            move = await asyncio.to_thread(self.local.computer_move)
-        if delay:
-            # a draw goes quicker than a placement, so a run of draws does not drag
-            await asyncio.sleep(delay / 3 if move.kind == "draw" else delay)
-        if turn != self.turn_token or not self.is_attached:
+        told = table.searcher.failure is not None
+        move = await table.computer_turn(delay)
+        if not told and table.searcher.failure is not None:
+            # TRANSLATORS: a notice; {error} is the name of a Python error, in English
+            self.notify(_("The computer's thinking process failed ({error}); it now thinks "
+                          "in the game's own process, and the screen may pause while it "
+                          "does.").format(error=type(table.searcher.failure).__name__),
+                        title=_("Computer"), severity="warning", timeout=8)
+        if move is None or not self.is_attached:
             return
+        self.after_move()
         # your turn, after a think long enough to look away: the bell
-        if self.apply_move(move) and time.monotonic() - began > LONG_THINK \
-                and self.session.is_human_turn():
-            self.app.ring()  # type: ignore[attr-defined]
+        if time.monotonic() - began > LONG_THINK and self.session.is_human_turn():
+            game_app(self).ring()
 
     def apply_move(self, move: rules.Move) -> bool:
         try:
-            self.local.play(move)
+            self.local_table.play(move)
         except rules.IllegalMove as exc:
             # TRANSLATORS: the title of a notice that says why a move is refused
             self.notify(str(exc), title=_("Not allowed"), severity="warning")
             return False
-        except OSError as exc:
+        self.after_move()
+        return True
+
+    def after_move(self) -> None:
+        """A move was made at the table: a failed save told, the choice cleared, what comes
+        next begun."""
+        unsaved = self.local_table.take_unsaved()
+        if unsaved is not None:
             # TRANSLATORS: a notice; {error} is the system's reason, in English
-            self.notify(_("The match could not be saved: {error}").format(error=exc),
+            self.notify(_("The match could not be saved: {error}").format(error=unsaved),
                         severity="error")
         self.sel.reset()
         self.next_step()
-        return True
 
     def _after_summary(self, result: object = None) -> None:
         s = self.local
@@ -368,13 +362,11 @@ class GameScreen(Screen[None]):
 
             self.app.switch_screen(MatchOverScreen(s))
             return
-        s.next_round()
-        self._summary_shown = False
+        self.local_table.next_round()
         self.sel = Selection(s.variant)
-        self._shown_viewer = None if s.hot_seat else s.viewer
         self.refresh_all(follow=True)
         self.board.call_after_refresh(self.board.recentre)
-        self.next_step()
+        self.after_move()
 
     # -- actions -------------------------------------------------------------------------------
 
@@ -404,7 +396,7 @@ class GameScreen(Screen[None]):
     def flash_hint(self) -> None:
         """Lights the hint line up for a moment (and rings, when the bell is on): a key did
         nothing, and the line says why."""
-        self.app.ring()  # type: ignore[attr-defined]
+        game_app(self).ring()
         row = self.query_one("#hint-row")
         row.add_class("-flash")
         if self._flash is not None:
@@ -422,7 +414,7 @@ class GameScreen(Screen[None]):
                 msg = _("The bazaar is empty.")
             else:
                 msg = _("You may not draw now: the last tiles of the bazaar stay there.")
-            self.app.ring()  # type: ignore[attr-defined]
+            game_app(self).ring()
             # TRANSLATORS: the title of a notice: drawing from the bazaar is refused
             self.notify(msg, title=_("No drawing"), severity="warning")
             return
@@ -437,7 +429,7 @@ class GameScreen(Screen[None]):
             else:
                 # TRANSLATORS: a notice; (d) is the key that draws
                 msg = _("You can still draw from the bazaar (d).")
-            self.app.ring()  # type: ignore[attr-defined]
+            game_app(self).ring()
             # TRANSLATORS: the title of a notice: passing is refused
             self.notify(msg, title=_("No passing"), severity="warning")
             return
@@ -482,14 +474,14 @@ class GameScreen(Screen[None]):
             self.notify(_("There is only one move to make here."), title=_("Coach"), timeout=3)
             return
         self.notify(_("The coach is thinking…"), title=_("Coach"), timeout=2)
-        self.coach_hint(self.turn_token)
+        self.coach_hint()
 
     @work(exclusive=True, group="coach")
-    async def coach_hint(self, turn: int) -> None:
+    async def coach_hint(self) -> None:
         # lazy: start-up (the coach's aids load with their first use)
         from tui_domino.ui.screens import aids
 
-        await aids.coach_hint(self, turn)
+        await aids.coach_hint(self)
 
     def action_take_back(self) -> None:
         """u: your last move and the computer's reply, taken back (``aids.take_back``)."""
@@ -521,10 +513,9 @@ class GameScreen(Screen[None]):
 
     def action_menu(self) -> None:
         self.workers.cancel_group(self, "computer")
-        self.turn_token += 1
         if not self.is_duel():  # Continue chooses them again
             try:
-                self.local.leave(self.sel.current_tile(), self.sel.place_index)
+                self.local_table.leave(self.sel.current_tile(), self.sel.place_index)
             except OSError as exc:
                 self.notify(_("The match could not be saved: {error}").format(error=exc),
                             severity="error")

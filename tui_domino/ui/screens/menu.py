@@ -12,6 +12,7 @@ from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from tui_domino.i18n import N_, _
 from tui_domino.ui import storage
+from tui_domino.ui.host import game_app
 from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.session import VARIANT_TITLES, Session
@@ -68,7 +69,7 @@ class MenuScreen(Screen[None]):
         self.fill()
 
     def network_duels(self) -> bool:
-        return bool(getattr(self.app, "NETWORK_DUELS", True))
+        return game_app(self).NETWORK_DUELS
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # no Duel key in the footer of a game that may not duel, and the key does nothing
@@ -141,7 +142,7 @@ class MenuScreen(Screen[None]):
 
             app.push_screen(NewGameScreen())
         elif what == "continue":
-            app.continue_match()  # type: ignore[attr-defined]
+            game_app(self).continue_match()
         elif what == "duel":
             if not self.network_duels():
                 self.notify(_(NO_NETWORK), title=_("Network duel"), severity="warning")

@@ -26,6 +26,7 @@ from tui_domino.net.core import MatchSettings
 from tui_domino.net.journal import default_path
 from tui_domino.net.transport import DuelSession
 from tui_domino.terminal import login_name
+from tui_domino.ui.host import game_app
 from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.duel_words import game_title
@@ -156,7 +157,7 @@ class DuelSetupScreen(Screen[None]):
         self._help_shown = False  # the message line says HELP (not a problem, not progress)
 
     def compose(self) -> ComposeResult:
-        settings = self.app.settings  # type: ignore[attr-defined]
+        settings = game_app(self).settings
         saved: DuelForm = settings.extra.duel
         variant = saved.variant or settings.last_variant
         if variant not in rules.VARIANTS:
@@ -240,7 +241,7 @@ class DuelSetupScreen(Screen[None]):
 
     def allowed(self) -> bool:
         """Whether this game may open a port or connect out (not an SSH visitor's)."""
-        return bool(getattr(self.app, "NETWORK_DUELS", True))
+        return game_app(self).NETWORK_DUELS
 
     def on_mount(self) -> None:
         if not self.allowed():
@@ -300,7 +301,7 @@ class DuelSetupScreen(Screen[None]):
             self.join()
 
     def _remember(self, **values: str | int) -> None:
-        settings = self.app.settings  # type: ignore[attr-defined]
+        settings = game_app(self).settings
         settings.extra.duel = msgspec.structs.replace(settings.extra.duel, **values)
         with contextlib.suppress(OSError):
             settings.save()
@@ -314,7 +315,7 @@ class DuelSetupScreen(Screen[None]):
         from tui_domino.ui.screens.duel_run import push_duel
 
         variant = str(self.query_one("#variant", Select).value)
-        target = int(self.query_one("#target", Select).value)  # type: ignore[arg-type]
+        target = int(str(self.query_one("#target", Select).value))
         name = self.query_one("#host-name", Input).value.strip()
         addr = self.query_one("#listen", Input).value.strip() or "0.0.0.0"
         try:

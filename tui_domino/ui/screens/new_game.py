@@ -12,6 +12,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from tui_domino import ai, rules
 from tui_domino.i18n import N_, _
+from tui_domino.ui.host import game_app
 from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.session import COMPUTER, VARIANT_TITLES, YOU, Seat, shown_name, two_people
 
@@ -83,7 +84,7 @@ class NewGameScreen(Screen[None]):
         self._variant = variant
 
     def compose(self) -> ComposeResult:
-        settings = self.app.settings  # type: ignore[attr-defined]
+        settings = game_app(self).settings
         variant = self._variant or settings.last_variant
         if variant not in rules.VARIANTS:
             variant = "classic"
@@ -126,7 +127,7 @@ class NewGameScreen(Screen[None]):
     def _target_for(self, variant: str) -> int:
         """The target last played to in ``variant`` (remembered in the settings), else the
         variant's default."""
-        settings = self.app.settings  # type: ignore[attr-defined]
+        settings = game_app(self).settings
         kept = settings.extra.targets.get(variant)
         return kept if kept in rules.TARGETS[variant] else rules.DEFAULT_TARGET[variant]
 
@@ -221,7 +222,7 @@ class NewGameScreen(Screen[None]):
         for key, (_label, choices) in HOUSE_RULES[self.variant].items():
             sel = self.query(f"#opt-{key}")
             if sel:
-                out[key] = choices[int(sel.first(Select).value)][1]  # type: ignore[arg-type]
+                out[key] = choices[int(str(sel.first(Select).value))][1]
         return rules.resolve_options(self.variant, out)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -231,7 +232,7 @@ class NewGameScreen(Screen[None]):
             self.action_back()
 
     def action_start(self) -> None:
-        settings = self.app.settings  # type: ignore[attr-defined]
+        settings = game_app(self).settings
         name = self.query_one("#name", Input).value.strip() or _(YOU)
         opponent = str(self.query_one("#opponent", Select).value)
         if opponent == "person":
@@ -242,11 +243,11 @@ class NewGameScreen(Screen[None]):
             settings.last_level = level
         settings.name = YOU if name == _(YOU) else name  # the default stays the default
         settings.last_variant = self.variant
-        target = int(self.query_one("#target", Select).value)  # type: ignore[arg-type]
+        target = int(str(self.query_one("#target", Select).value))
         settings.extra.targets[self.variant] = target
         with contextlib.suppress(OSError):
             settings.save()
-        self.app.start_match(self.variant, seats, target, self.options())  # type: ignore[attr-defined]
+        game_app(self).start_match(self.variant, seats, target, self.options())
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -9,7 +9,6 @@ round's record (and the history), so a second look is instant.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -124,11 +123,9 @@ class ReviewScreen(Screen[None]):
     @work(exclusive=True, group="review")
     async def analyse(self) -> None:
         bar = self.query_one(ProgressBar)
+        searcher = worker.Searcher()
         for k, (i, view, played) in enumerate(self.todo):
-            try:
-                ranked = await worker.rank_in_process(view, coach.move_seed(i))
-            except Exception:  # the worker could not run: in a thread instead
-                ranked = await asyncio.to_thread(coach.rank_json, view, coach.move_seed(i))
+            ranked = await searcher.rank(view, coach.move_seed(i))
             j = coach.judge(view, i, played, ranked)
             if j is not None:
                 self.judged[i] = j

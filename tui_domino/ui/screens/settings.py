@@ -9,6 +9,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from tui_domino import i18n
 from tui_domino.i18n import _, pgettext
+from tui_domino.ui.host import game_app
 from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.session import GUEST, YOU, shown_name
 
@@ -39,7 +40,7 @@ class SettingsScreen(Screen[None]):
     """
 
     def compose(self) -> ComposeResult:
-        s = self.app.settings  # type: ignore[attr-defined]
+        s = game_app(self).settings
         themes = sorted(self.app.available_themes)
         with Vertical() as box:
             box.border_title = _("Settings")
@@ -98,30 +99,30 @@ class SettingsScreen(Screen[None]):
 
     def _save(self) -> None:
         try:
-            self.app.settings.save()  # type: ignore[attr-defined]
+            game_app(self).settings.save()
         except OSError as exc:
             self.notify(_("Settings not saved: {error}").format(error=exc), severity="error")
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        s = self.app.settings  # type: ignore[attr-defined]
+        s = game_app(self).settings
         if event.select.id == "language" and isinstance(event.value, str):
             if event.value != s.language:
-                self.app.set_language(event.value)  # type: ignore[attr-defined]
+                game_app(self).set_language(event.value)
         elif event.select.id == "theme" and isinstance(event.value, str):
             s.theme = event.value
             self.app.theme = event.value
         elif event.select.id == "delay":
-            s.computer_delay = float(event.value)  # type: ignore[arg-type]
+            s.computer_delay = float(str(event.value))
         self._save()
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
-        s = self.app.settings  # type: ignore[attr-defined]
+        s = game_app(self).settings
         if event.checkbox.id == "ascii":
             s.ascii = event.value
-            self.app.apply_ascii()  # type: ignore[attr-defined]
+            game_app(self).apply_ascii()
         elif event.checkbox.id == "pips":
             s.pips = event.value
-            self.app.apply_ascii()  # type: ignore[attr-defined]
+            game_app(self).apply_ascii()
         elif event.checkbox.id == "animations":
             s.animations = event.value
             self.app.animation_level = "full" if event.value else "none"
@@ -130,7 +131,7 @@ class SettingsScreen(Screen[None]):
         self._save()
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        s = self.app.settings  # type: ignore[attr-defined]
+        s = game_app(self).settings
         if event.input.id == "name":
             name = event.value.strip()
             s.name = YOU if not name or name == _(YOU) else name  # the default stays one
