@@ -226,3 +226,46 @@ def test_settings_round_trip(home: Path) -> None:
     saved = json.loads((home / storage.SETTINGS_NAME).read_text(encoding="utf-8"))
     assert saved["computer_delay"] == 1.2 and saved["extra"]["duel"]["port"] == 7777
     assert storage.Settings.read() == storage.Settings.load()
+
+
+async def test_a_new_game_asks_before_it_replaces_the_saved_match(home: Path) -> None:
+    """Menu → n → Spider, hot seat → F5 with a classic match saved: the game asks first.
+    n keeps the saved match (and the player on the new game's screen); y starts anew."""
+    from tui_domino.ui.screens.new_game import NewGameScreen, ReplaceSavedScreen
+
+    app = make_app(seed=6)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_match("classic", [Seat("Ann"), Seat("Computer", "computer", "easy")], 100)
+        await settle(pilot)
+        saved = storage.save_path().read_text()
+        app.pop_screen()  # to the menu, the classic match saved
+        await pilot.pause()
+        app.push_screen(NewGameScreen(variant="spider"))
+        await pilot.pause()
+        await pilot.press("f5")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplaceSavedScreen)
+        said = " ".join(str(s.render()) for s in app.screen.query(Static))
+        assert "Classic dominoes" in said and "round 1" in said
+        await pilot.press("n")  # keep it
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+        assert storage.save_path().read_text() == saved
+        await pilot.press("f5")
+        await pilot.pause()
+        await pilot.press("y")  # start anew
+        await settle(pilot)
+        assert isinstance(game(app), GameScreen) and game(app).session.variant == "spider"
+        assert json.loads(storage.save_path().read_text())["match"]["variant"] == "spider"
+
+
+async def test_a_new_game_starts_at_once_when_nothing_is_saved(home: Path) -> None:
+    from tui_domino.ui.screens.new_game import NewGameScreen
+
+    app = make_app(seed=6)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(NewGameScreen(variant="spider"))
+        await pilot.pause()
+        await pilot.press("f5")
+        await settle(pilot)
+        assert isinstance(game(app), GameScreen)

@@ -23,6 +23,7 @@ class GameApp(Protocol):
     """The game's app as its screens use it."""
 
     settings: Settings
+    autosave: bool  # the match is saved after every move (not in tests and screenshots)
     NETWORK_DUELS: bool
 
     def ring(self) -> None:

@@ -435,6 +435,16 @@ class Session:
                         theirs).format(n=theirs)
 
 
+def saved_line(session: Session) -> str:
+    """The saved match in one line: its game, round, and each player's name and points."""
+    scores = " · ".join(f"{seat.name} {points}"
+                        for seat, points in zip(session.seats, session.scores(), strict=True))
+    # TRANSLATORS: the menu's line on the saved match; {game} is the game's name,
+    # {scores} the players' names and points ("Ann 12 · Computer 30").
+    return _("Continue: {game}, round {round}: {scores}").format(
+        game=_(VARIANT_TITLES[session.variant]), round=session.match.round_no, scores=scores)
+
+
 def reason_words(reason: str) -> str:
     """What points came from (``REASON_WORDS``), in the language in use; an unknown reason
     as it is."""

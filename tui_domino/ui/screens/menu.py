@@ -15,7 +15,7 @@ from tui_domino.ui import storage
 from tui_domino.ui.host import game_app
 from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import plain
-from tui_domino.ui.session import VARIANT_TITLES, Session
+from tui_domino.ui.session import Session, saved_line
 
 NO_NETWORK = N_("Duels on this server are played through the lobby (F2): this game cannot "
                 "listen on a port or connect to an address.")
@@ -123,13 +123,7 @@ class MenuScreen(Screen[None]):
             return None
         if session is None:
             return None
-        scores = " · ".join(f"{seat.name} {points}"
-                            for seat, points in zip(session.seats, session.scores(), strict=True))
-        # TRANSLATORS: the menu's line on the saved match; {game} is the game's name,
-        # {scores} the players' names and points ("Ann 12 · Computer 30").
-        return _("Continue: {game}, round {round}: {scores}").format(
-            game=_(VARIANT_TITLES[session.variant]), round=session.match.round_no,
-            scores=scores)
+        return saved_line(session)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_choose(event.option.id or "")

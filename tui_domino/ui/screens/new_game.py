@@ -6,15 +6,26 @@ import contextlib
 
 from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static
 
 from tui_domino import ai, rules
 from tui_domino.i18n import N_, _
+from tui_domino.ui import storage
 from tui_domino.ui.host import game_app
 from tui_domino.ui.keys import Footer, Key
-from tui_domino.ui.session import COMPUTER, VARIANT_TITLES, YOU, Seat, shown_name, two_people
+from tui_domino.ui.plain import plain
+from tui_domino.ui.session import (
+    COMPUTER,
+    VARIANT_TITLES,
+    YOU,
+    Seat,
+    Session,
+    saved_line,
+    shown_name,
+    two_people,
+)
 
 # House rules offered on this screen: option -> (label, [(choice label, value), ...]).
 # The labels are marked (N_) and translated where they are shown.
@@ -247,7 +258,81 @@ class NewGameScreen(Screen[None]):
         settings.extra.targets[self.variant] = target
         with contextlib.suppress(OSError):
             settings.save()
-        game_app(self).start_match(self.variant, seats, target, self.options())
+        options = self.options()
+
+        def begin(go: bool | None = True) -> None:
+            if go:
+                game_app(self).start_match(self.variant, seats, target, options)
+
+        saved = self.saved_match()
+        if saved is None:
+            begin()
+        else:
+            self.app.push_screen(ReplaceSavedScreen(saved_line(saved)), begin)
+
+    def saved_match(self) -> Session | None:
+        """The match a new one would replace in the save (only one is kept): None when
+        there is none, it is over, or this game keeps no save."""
+        if not game_app(self).autosave:
+            return None
+        try:
+            saved = Session.load_saved()
+        except storage.SaveError:  # unreadable: already kept aside, and said so in the menu
+            return None
+        return None if saved is None or saved.match.is_over else saved
 
     def action_back(self) -> None:
         self.app.pop_screen()
+
+
+class ReplaceSavedScreen(ModalScreen[bool]):
+    """A new match would replace the saved one: the player says so first (n, Esc: keep it)."""
+
+    BINDINGS = [
+        # TRANSLATORS: the footer's key words: start the new match, keep the saved one
+        Key("y", "answer(True)", "Start anew"),
+        Key("n", "answer(False)", "Keep it"),
+        Key("escape", "answer(False)", "Keep it", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    ReplaceSavedScreen { align: center middle; }
+    ReplaceSavedScreen > Vertical {
+        width: 60; height: auto; border: round $warning; padding: 1 2; background: $panel;
+    }
+    ReplaceSavedScreen #buttons { height: 1; align-horizontal: center; margin-top: 1; }
+    ReplaceSavedScreen Button { margin: 0 1; }
+    """
+
+    def __init__(self, saved: str) -> None:
+        super().__init__()
+        self.saved = saved
+
+    def compose(self) -> ComposeResult:
+        with Vertical() as box:
+            # TRANSLATORS: the title of the question asked before a new match replaces
+            # the saved one
+            box.border_title = _("Replace the saved match?")
+            yield Static(plain(self.saved))
+            # TRANSLATORS: one match is kept at a time: a new one takes the saved one's place
+            yield Static(_("One match is kept at a time: a new one ends the saved match, "
+                           "which cannot be continued after."))
+            with Horizontal(id="buttons"):
+                # TRANSLATORS: a button; (n) is its key, which stays as it is
+                yield Button(_("Keep it (n)"), id="keep", variant="primary", compact=True)
+                # TRANSLATORS: a button; (y) is its key, which stays as it is
+                yield Button(_("Start anew (y)"), id="replace", variant="error", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#keep", Button).focus()
+
+    def relabel(self) -> None:
+        """The language changed: the question is composed anew in it."""
+        self.refresh(recompose=True)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "replace")
+
+    def action_answer(self, replace: bool) -> None:
+        self.dismiss(replace)
