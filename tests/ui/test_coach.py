@@ -79,15 +79,17 @@ async def test_h_asks_the_coach_and_chooses_its_best_move() -> None:
 
 
 async def test_the_hint_is_not_offered_in_a_duel() -> None:
-    class Duelish(GameScreen):
-        def system_commands(self) -> list[Any]:
-            return []
+    """A duel's screen shows the table without the local match's aids: it has no hint nor
+    take-back to offer, and the table's keys leave them out."""
+    from tui_domino.ui.screens.duel import DuelScreen
+    from tui_domino.ui.screens.table_screen import TableScreen
 
+    assert not issubclass(DuelScreen, GameScreen)
+    assert not hasattr(DuelScreen, "action_hint") and not hasattr(DuelScreen, "action_take_back")
     session = Session.new("classic", seats("greedy"), seed=3, autosave=False)
-    duel, local = Duelish(session), GameScreen(session)
-    assert duel.is_duel() and not local.is_duel()
-    assert duel.check_action("hint", ()) is False and local.check_action("hint", ()) is True
-    duel.action_hint()  # the palette's way in: refused before anything is asked
+    table, local = TableScreen(session), GameScreen(session)
+    assert table.check_action("hint", ()) is False and local.check_action("hint", ()) is True
+    assert table.check_action("take_back", ()) is False
     assert history_db.known(session) is None
 
 

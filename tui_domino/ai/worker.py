@@ -264,7 +264,7 @@ class Searcher:
                 return await rank_in_process(view, seed, iterations, budget_ms)
             except Exception as exc:  # the worker could not run
                 self.failure = exc
-        # lazy: the coach loads with its first use
+        # on demand: the coach and its search load with the first hint in a thread (worker)
         from tui_domino.ai import coach
 
         return await _in_thread(coach.rank_json, view, seed, iterations, budget_ms)

@@ -34,6 +34,7 @@ from tui_domino.ui.contrast import muted, readable_variables
 from tui_domino.ui.keys import Key
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.screens.menu import MenuScreen
+from tui_domino.ui.screens.table_screen import TableScreen
 from tui_domino.ui.screens.too_small import TooSmallScreen
 from tui_domino.ui.session import COMPUTER, Seat, Session, shown_name, two_people
 from tui_domino.ui.widgets import motion
@@ -266,7 +267,7 @@ class DominoApp(App[None]):
 
     def apply_ascii(self) -> None:
         for screen in self.screen_stack:
-            if isinstance(screen, GameScreen):
+            if isinstance(screen, TableScreen):
                 screen.apply_settings()
                 screen.show_hint()
             for widget in screen.walk_children(with_self=True):

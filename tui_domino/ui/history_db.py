@@ -230,7 +230,7 @@ def _store(log: MatchLog, kw: MatchFields) -> None:
     # lazy: worker (a writer thread loads sqlite3, never the screen)
     import sqlite3
 
-    from tui_domino.history import db
+    from tui_domino.history import db  # worker: the writer thread loads the history's store
 
     try:
         log.match_id = db.record_match(**kw)

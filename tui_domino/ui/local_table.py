@@ -22,7 +22,6 @@ import enum
 from typing import TYPE_CHECKING
 
 from tui_domino import rules
-from tui_domino.ai import coach
 from tui_domino.ai.worker import Searcher
 from tui_domino.ui.session import Session
 
@@ -143,6 +142,9 @@ class LocalTable:
     async def hint(self) -> list[RankedJSON] | None:
         """The coach's figures for every move of the one to move, best first, from his own
         view; None when the position changed before they came (or nothing was found)."""
+        # lazy: start-up (the coach's search loads with its first use, in the worker)
+        from tui_domino.ai import coach
+
         s = self.session
         token = self.token
         ranked = await self.searcher.rank(s.view(), coach.move_seed(len(s.state.history)))

@@ -1,5 +1,5 @@
-"""A duel over the network: the game screen, fed by a ``DuelSession`` instead of a local
-match. The board, the hand, the keys and the choice of a move are the game screen's own;
+"""A duel over the network: the table (``TableScreen``) of a ``DuelSession`` instead of a
+local match. The board, the hand, the keys and the choice of a move are the table's own;
 what differs is where the moves come from (the peer, through the session's events) and
 where mine go (``session.play``), the opponent's name and connection state on a status
 line, a chat line (``t``), and the verified end of every round."""
@@ -32,8 +32,8 @@ from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.duel_end import DuelOverScreen, LeaveScreen, verdict_text
 from tui_domino.ui.screens.duel_log import Note, duel_move_text, log_text
 from tui_domino.ui.screens.duel_words import game_title, status_text, waiting_text
-from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.screens.summary import RoundSummary
+from tui_domino.ui.screens.table_screen import TableScreen
 from tui_domino.ui.selection import Selection
 from tui_domino.ui.widgets.hand import HandView
 from tui_domino.ui.widgets.scoreboard import ScorePanel
@@ -57,7 +57,7 @@ PROBLEMS = {
 # -- the screen ---------------------------------------------------------------------------------
 
 
-class DuelScreen(GameScreen):
+class DuelScreen(TableScreen):
     """Plays an already connected (or hosting) ``DuelSession``; dismisses itself when the
     match is over and seen, or when the player leaves."""
 

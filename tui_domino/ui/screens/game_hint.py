@@ -11,7 +11,7 @@ from tui_domino.ui.session import tile_text
 from tui_domino.ui.widgets.board import BoardView
 
 if TYPE_CHECKING:  # the screen imports this module
-    from tui_domino.ui.screens.game import GameScreen
+    from tui_domino.ui.screens.table_screen import TableScreen
     from tui_domino.ui.table import Table
 
 
@@ -27,7 +27,7 @@ def hand_title(s: Table) -> str:
                     n).format(name=s.seats[s.viewer].name, n=n)
 
 
-def hint_text(screen: GameScreen) -> str:
+def hint_text(screen: TableScreen) -> str:
     """The hint line of ``screen`` as it stands."""
     s = screen.session
     state = s.state
@@ -41,7 +41,7 @@ def hint_text(screen: GameScreen) -> str:
             for p in (0, 1):
                 if p == s.viewer:
                     continue
-                tiles = " ".join(tile_text(t) for t in screen.local.state.hands[p])
+                tiles = " ".join(tile_text(t) for t in screen.kept_hand(p))
                 # TRANSLATORS: the hint line (80 columns) after a round: the tiles a
                 # player kept, "Ann kept 6-6 5-3"
                 kept.append(_("{name} kept {tiles}").format(name=s.seats[p].name,

@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 from tui_domino import rules
 from tui_domino.i18n import N_, _
 from tui_domino.ui.keys import Footer, Key
+from tui_domino.ui.local_table import LocalTable
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.session import COMPUTER, YOU, Seat, Session
 
@@ -260,16 +261,12 @@ class TutorialScreen(GameScreen):
         seats = [Seat(_(YOU)), Seat(_(COMPUTER), "computer", "easy")]
         session = Session.new(variant, seats, target=None, seed=DEALS[variant],
                               options=OPTIONS.get(variant), autosave=False)
-        super().__init__(session)
+        super().__init__(session, LocalTable(session, keeps_history=False))  # practice
         self.tutor = Tutor(variant)
         self.helped = 0
 
-    def on_mount(self) -> None:
+    def on_mount(self) -> None:  # before the table's own (Textual calls both)
         self.query_one("#side").mount(Static(id="lesson"))
-        super().on_mount()
-
-    def keeps_history(self) -> bool:
-        return False  # practice
 
     def show_hint(self) -> None:
         super().show_hint()
