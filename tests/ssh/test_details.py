@@ -105,3 +105,23 @@ async def test_every_departure_is_logged(server: GameServer,
     await eventually(lambda: said("carl (127.0.0.1) left: the game stopped (signal 9)"),
                      "carl's departure")
     await carl.close()
+
+
+# -- a game that dies ------------------------------------------------------------------------
+
+async def test_a_killed_game_leaves_the_terminal_as_it_found_it(server: GameServer) -> None:
+    """A game killed by a signal cannot restore the visitor's terminal (the alternate screen,
+    mouse reports, the hidden cursor): the server does, before it says what happened."""
+    term = await visit(server.port, "dora")
+    await term.wait_for("Welcome, dora.")
+    assert "\x1b[?1049h" in term.output()  # the game took the alternate screen
+    victim = next(v for v in server.visits if v.name == "dora")
+    assert victim.proc is not None
+    os.kill(victim.proc.pid, 9)
+    await term.wait_for("The game stopped unexpectedly (signal 9).")
+    after = term.output().rsplit("\x1b[?1049h", 1)[1]
+    for restored in ("\x1b[?1049l", "\x1b[?1000l", "\x1b[?1003l", "\x1b[?1006l", "\x1b[?25h",
+                     "\x1b[?2004l"):
+        assert restored in after, repr(restored)
+    assert after.index("\x1b[?1049l") < after.index("The game stopped unexpectedly")
+    await term.close()

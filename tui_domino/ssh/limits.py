@@ -51,6 +51,14 @@ class Limits:
     auth_delay: float = 1.0
     """Seconds before a wrong password or key is answered."""
 
+    input_rate: float = 2048.0
+    input_burst: int = 8192
+    """A visitor's keys reach his game at most ``input_rate`` bytes a second on average, with
+    bursts up to ``input_burst`` bytes (a paste, a flurry of mouse reports): more than a
+    hand on a keyboard and a mouse can send, less than the game can handle. What comes
+    faster is dropped before it reaches the game, whole packets at a time, so that a
+    flood costs the game nothing and it answers at once when the flood ends."""
+
     @property
     def max_connections(self) -> int:
         """Connections open at once, logged in or not; the next is refused."""
@@ -104,3 +112,33 @@ class RateLimiter:
             for address in [a for a, t in self._seen.items()
                             if not t or now - t[-1] >= self.window]:
                 del self._seen[address]
+
+
+class InputGate:
+    """A token bucket over one visitor's input: ``admit(n)`` is True when ``n`` more bytes
+    may reach his game now (and takes them from the bucket), False when they come faster
+    than ``rate`` bytes a second beyond a ``burst``; ``dropped`` counts what was refused.
+
+    A packet is admitted or dropped whole: a key's escape sequence is never cut by the gate
+    (a packet larger than the burst is always dropped)."""
+
+    def __init__(self, rate: float, burst: int,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self.tokens = float(burst)
+        self.dropped = 0
+        self.drops = 0  # packets dropped
+        self._last = clock()
+
+    def admit(self, size: int) -> bool:
+        now = self.clock()
+        self.tokens = min(float(self.burst), self.tokens + (now - self._last) * self.rate)
+        self._last = now
+        if size <= self.tokens:
+            self.tokens -= size
+            return True
+        self.dropped += size
+        self.drops += 1
+        return False

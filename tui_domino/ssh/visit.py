@@ -29,7 +29,7 @@ import asyncssh
 
 from tui_domino import i18n
 from tui_domino.i18n import N_
-from tui_domino.ssh.limits import ENGLISH, duration_text
+from tui_domino.ssh.limits import ENGLISH, InputGate, duration_text
 from tui_domino.ssh.lobby import Member
 from tui_domino.ssh.names import player_name
 
@@ -123,6 +123,8 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._poll: asyncio.TimerHandle | None = None
         self._idle: asyncio.TimerHandle | None = None
         self._pending_input = bytearray()
+        limits = server.limits
+        self.input_gate = InputGate(limits.input_rate, limits.input_burst)
         self._ending: asyncio.Task[None] | None = None
         self.closed = asyncio.Event()
 
@@ -180,8 +182,10 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.last_input = time.monotonic()
         if self.master is None:
             return
+        if not self.input_gate.admit(len(data)):
+            return  # faster than any hand: the game never sees it (counted, logged at the end)
         self._pending_input += data
-        if len(self._pending_input) > 1 << 20:
+        if len(self._pending_input) > self.server.limits.input_burst:
             self._pending_input.clear()  # the game is not reading: drop, never hoard
         self._flush_input()
 
@@ -286,7 +290,8 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         except Exception:
             log.exception("visit of %s failed", self.name)
             self._set_cause("the game could not start")
-            self._say_and_exit(told(self.words, N_("The game could not start; sorry.")), 1)
+            self._say_and_exit(told(self.words, N_("The game could not start; sorry.")), 1,
+                               reset=True)
         finally:
             self.server.visits.discard(self)
             self._cleanup()
@@ -294,6 +299,11 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             when = "" if self.member is not None else " before the game started"
             log.info("%s (%s) left%s: %s", name, self.connection.address, when,
                      self.cause or "hung up")
+            gate = self.input_gate
+            if gate.dropped:
+                log.info("%s (%s) sent keys faster than the game takes them: %d bytes in %d "
+                         "packets dropped", name, self.connection.address, gate.dropped,
+                         gate.drops)
 
     async def _play(self) -> None:
         loop = asyncio.get_running_loop()
@@ -339,14 +349,17 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if status < 0:
             self._set_cause(f"the game stopped (signal {-status})")
             # TRANSLATORS: {signal} is the number of the signal that stopped the game
+            # A game killed leaves the terminal as it had set it (the alternate screen, mouse
+            # reports, the cursor hidden): the server puts it back.
             self._say_and_exit(told(self.words, N_(
-                "The game stopped unexpectedly (signal {signal}).")).format(signal=-status), 1)
+                "The game stopped unexpectedly (signal {signal}).")).format(signal=-status), 1,
+                reset=True)
         elif status != 0:
             self._set_cause(f"the game stopped (status {status})")
             # TRANSLATORS: {status} is the exit status of the game's process
             self._say_and_exit(told(self.words, N_(
                 "The game stopped unexpectedly (status {status}).")).format(status=status),
-                status)
+                status, reset=True)
         else:
             self._set_cause("quit")
             self._say_and_exit(told(self.words, N_("Thanks for playing.")), 0)
