@@ -13,6 +13,7 @@ import pytest
 
 from tests.ssh.conftest import eventually, visit
 from tui_domino.ssh.limits import FailureLedger, Limits, LogBudget
+from tui_domino.ssh.server import RatedLog
 
 # A server where only the failed logins limit anyone: they lock an address out at the third.
 STRICT = Limits(max_visitors=8, max_per_address=100, rate_count=100, auth_delay=0.0,
@@ -106,6 +107,22 @@ def test_the_log_gives_every_count_left_when_it_ends() -> None:
         budget.note(address)
     assert budget.due(everything=True) == [("a", 2)]
     assert budget.noted("a") == 0
+
+
+async def test_the_server_logs_a_count_a_minute_per_address(
+        caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="tui_domino.ssh")
+    clock = Clock()
+    rated = RatedLog("%d more knocks from %s", LogBudget(first=1, period=60.0, clock=clock))
+    for address in ("a", "a", "a", "b"):
+        rated.line(address, "a knock from %s", address)
+    assert messages(caplog, "knock") == ["a knock from a", "a knock from b"]
+    clock.now += 60  # the minute is over (on the budget's clock): the count is due
+    rated.flush()
+    assert messages(caplog, "more knocks") == ["2 more knocks from a"]
+    rated.line("a", "a knock from %s", "a")  # still at it: counted
+    rated.close()  # and told as the log ends
+    assert messages(caplog, "more knocks") == ["2 more knocks from a", "1 more knocks from a"]
 
 
 # -- a real server ----------------------------------------------------------------------------
