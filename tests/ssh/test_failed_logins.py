@@ -214,6 +214,49 @@ async def test_refused_keys_are_logged_and_lock_the_address_out(
     assert "too many failed logins from your address" in refused.value.reason
 
 
+async def test_a_connection_open_before_the_lockout_cannot_log_in_by_key(
+        make_server: Any, tmp_path: Path) -> None:
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    other = asyncssh.generate_private_key("ssh-ed25519")
+    keys = tmp_path / "authorized_keys"
+    keys.write_bytes(key.export_public_key())
+    server = await make_server(authorized_keys=keys, limits=STRICT)
+    go = asyncio.Event()
+    lost: asyncio.Future[Exception | None] = asyncio.get_running_loop().create_future()
+
+    class Patient(asyncssh.SSHClient):  # type: ignore[misc]
+        """A key not authorized, then the right one once told to go on."""
+
+        async def public_key_auth_requested(self) -> list[Any]:
+            await go.wait()
+            return [key]
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            lost.set_result(exc)
+
+    patient = asyncio.ensure_future(asyncssh.create_connection(
+        Patient, "127.0.0.1", server.port, username="eve", known_hosts=None,
+        client_keys=[other], agent_path=None))
+    await eventually(lambda: any(c.keys_refused for c in server.connections),
+                     "its first key is refused")
+    for n in range(3):  # meanwhile other connections fail: the address is locked out
+        with pytest.raises(asyncssh.PermissionDenied):
+            await visit(server.port, "eve", client_keys=[other])
+        await eventually(lambda n=n: n + 1 == server.failed.failures("127.0.0.1")
+                         or bool(server.failed.locked("127.0.0.1")),
+                         "the server counts the failed login")
+    assert server.failed.locked("127.0.0.1")
+    go.set()
+    try:  # (the disconnect may come as it logs in, or just after)
+        await asyncio.wait_for(patient, 20)
+        reason = await asyncio.wait_for(lost, 20)
+    except asyncssh.DisconnectError as exc:
+        reason = exc
+    assert isinstance(reason, asyncssh.DisconnectError)
+    assert "too many failed logins from your address" in reason.reason
+    assert not server.visits
+
+
 async def test_a_refused_key_then_the_right_password_is_no_failed_login(
         make_server: Any, tmp_path: Path) -> None:
     # An ssh client offers its keys first: a visitor who then gives the password has not

@@ -389,6 +389,12 @@ class Connection(asyncssh.SSHServer):
 
     def auth_completed(self) -> None:
         self.authenticated = True
+        # By a key, on a connection open since before its address was locked out (its
+        # passwords are refused then): it goes, told why.
+        locked_out = self.server.locked_out(self.address)
+        if locked_out is not None:
+            self.disconnect(locked_out, asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE)
+            return
         self._arm_grace()
 
     def _arm_grace(self) -> None:
