@@ -47,12 +47,14 @@ def test_serve_is_registered_with_its_options() -> None:
     add_serve(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["serve", "--port", "2300", "--max-visitors", "5",
                               "--idle-minutes", "2", "--per-address", "3",
-                              "--login-grace", "12", "--keepalive", "5"])
+                              "--login-grace", "12", "--keepalive", "5",
+                              "--max-failures", "4", "--lockout-minutes", "30"])
     assert args.port == 2300 and args.host == "127.0.0.1"
     limits = limits_from(args)
     assert limits.max_visitors == 5 and limits.idle_timeout == 120
     assert limits.max_per_address == 3 and limits.login_grace == 12
     assert limits.keepalive_interval == 5
+    assert limits.fail_count == 4 and limits.lockout == 30 * 60
     defaults = limits_from(parser.parse_args(["serve"]))
     assert defaults == Limits()
 

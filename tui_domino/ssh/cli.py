@@ -12,7 +12,7 @@ from typing import Any
 
 from tui_domino import env, i18n
 from tui_domino.i18n import _, ngettext
-from tui_domino.ssh.limits import Limits
+from tui_domino.ssh.limits import Limits, duration_text
 
 PASSWORD_ENV = env.SSH_PASSWORD
 
@@ -88,6 +88,15 @@ def add_serve(subparsers: Any) -> argparse.ArgumentParser:
                                  "(default {default}; 0: never)",
                                  d.keepalive_count_max + 1).format(
                        n=d.keepalive_count_max + 1, default=f"{d.keepalive_interval:g}"))
+    p.add_argument("--max-failures", type=int, default=d.fail_count, metavar="N",
+                   # TRANSLATORS: {window}: a length of time ("10 minutes")
+                   help=_("lock out an address after this many failed logins within "
+                          "{window} (default {default}; 0: never)").format(
+                       window=duration_text(d.fail_window, ngettext),
+                       default=d.fail_count))
+    p.add_argument("--lockout-minutes", type=float, default=d.lockout / 60, metavar="M",
+                   help=_("refuse a locked-out address for this many minutes "
+                          "(default {default})").format(default=f"{d.lockout / 60:g}"))
     p.add_argument("--host-key", type=Path, default=None, metavar="FILE",
                    help=_("the ed25519 host key (default: made on the first start and kept "
                           "in the data directory)"))
@@ -106,6 +115,8 @@ def limits_from(args: argparse.Namespace) -> Limits:
         idle_timeout=max(0.0, args.idle_minutes * 60),
         stall_timeout=max(1.0, args.stall_seconds),
         keepalive_interval=max(0.0, args.keepalive),
+        fail_count=max(0, args.max_failures),
+        lockout=max(0.0, args.lockout_minutes * 60),
     )
 
 

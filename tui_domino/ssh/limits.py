@@ -50,6 +50,13 @@ class Limits:
     """Seconds to finish logging in."""
     auth_delay: float = 1.0
     """Seconds before a wrong password or key is answered."""
+    fail_count: int = 10
+    fail_window: float = 10 * 60.0
+    """An address with ``fail_count`` failed logins within ``fail_window`` seconds is
+    locked out (0: never). A failed login is a wrong password, or a connection that ends
+    without logging in after its keys were refused."""
+    lockout: float = 10 * 60.0
+    """Seconds a locked-out address is refused, with the reason, whatever it sends."""
 
     input_rate: float = 2048.0
     input_burst: int = 8192
@@ -142,3 +149,133 @@ class InputGate:
         self.dropped += size
         self.drops += 1
         return False
+
+
+class FailureLedger:
+    """Failed logins per address: the ``count``-th failure within ``window`` seconds
+    locks the address out for ``lockout`` seconds. Failures older than the window are
+    forgotten; failures while locked out are not counted, and a lockout that ends starts
+    a new count. A successful login clears nothing: the count is the address's, not a
+    user's (count 0: no lockout)."""
+
+    def __init__(self, count: int, window: float, lockout: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.count = count
+        self.window = window
+        self.lockout = lockout
+        self.clock = clock
+        self._failures: dict[str, deque[float]] = {}
+        self._until: dict[str, float] = {}  # locked-out addresses: till when
+
+    def fail(self, address: str) -> bool:
+        """Counts a failed login from ``address``; True when it locks the address out."""
+        if self.count <= 0 or self.locked(address):
+            return False
+        now = self.clock()
+        times = self._failures.setdefault(address, deque())
+        while times and now - times[0] >= self.window:
+            times.popleft()
+        times.append(now)
+        if len(times) < self.count:
+            self._forget_old(now)
+            return False
+        del self._failures[address]
+        self._until[address] = now + self.lockout
+        return True
+
+    def locked(self, address: str) -> float:
+        """Seconds ``address`` stays locked out (0: it is not)."""
+        until = self._until.get(address)
+        if until is None:
+            return 0.0
+        left = until - self.clock()
+        if left <= 0:
+            del self._until[address]
+            return 0.0
+        return left
+
+    def failures(self, address: str) -> int:
+        """Failed logins from ``address`` within the window (none while it is locked out:
+        a lockout starts a new count)."""
+        now = self.clock()
+        return sum(now - t < self.window for t in self._failures.get(address, ()))
+
+    def _forget_old(self, now: float) -> None:
+        # Keeps the tables small when many addresses come and go.
+        if len(self._failures) > 1024:
+            for address in [a for a, t in self._failures.items()
+                            if not t or now - t[-1] >= self.window]:
+                del self._failures[address]
+        if len(self._until) > 1024:
+            for address in [a for a, until in self._until.items() if until <= now]:
+                del self._until[address]
+
+
+@dataclass
+class _Window:
+    start: float
+    noted: int = 0  # events in this window
+    left_out: int = 0  # of them not logged
+    quiet: bool = False  # the address flooded the last window: only its count is logged
+
+
+class LogBudget:
+    """How many lines of one kind the log takes per address. ``note(address)``: whether
+    to log this event; an address's first ``first`` events in ``period`` seconds are
+    logged, the rest only counted. ``due()`` then gives, once the period is over, how
+    many were left out, for a line of their own; an address that goes on costs that one
+    line a period. No flood from one address, whatever it sends, fills the log."""
+
+    def __init__(self, first: int = 3, period: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.first = first
+        self.period = period
+        self.clock = clock
+        self._windows: dict[str, _Window] = {}
+
+    def note(self, address: str) -> bool:
+        """An event from ``address``: True to log it, False when it is only counted."""
+        now = self.clock()
+        window = self._windows.get(address)
+        if window is None or (now - window.start >= self.period and not window.left_out):
+            window = self._windows[address] = _Window(now)
+            self._forget_old(now)
+        window.noted += 1
+        if window.quiet or window.noted > self.first:
+            window.left_out += 1
+            return False
+        return True
+
+    def due(self, everything: bool = False) -> list[tuple[str, int]]:
+        """The addresses whose period is over with events left out, and how many (every
+        address's, with ``everything``: when the log ends). Each is given once."""
+        now = self.clock()
+        out = []
+        for address, window in list(self._windows.items()):
+            if not everything and now - window.start < self.period:
+                continue
+            if window.left_out:
+                out.append((address, window.left_out))
+                # Still at it: the next period logs no more of its events, only their count.
+                self._windows[address] = _Window(now, quiet=True)
+            else:
+                del self._windows[address]
+        if everything:
+            self._windows.clear()
+        return out
+
+    def next_due(self) -> float | None:
+        """When (on the clock) the next count of left-out events is due, if any is."""
+        starts = [w.start for w in self._windows.values() if w.left_out]
+        return min(starts) + self.period if starts else None
+
+    def noted(self, address: str) -> int:
+        """The events from ``address`` in its current period, logged or not."""
+        window = self._windows.get(address)
+        return window.noted if window is not None else 0
+
+    def _forget_old(self, now: float) -> None:
+        if len(self._windows) > 1024:
+            for address in [a for a, w in self._windows.items()
+                            if not w.left_out and now - w.start >= self.period]:
+                del self._windows[address]

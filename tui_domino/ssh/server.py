@@ -9,8 +9,10 @@ terminal and the channel. A crash in one visitor's process ends that visit only.
 What the server enforces (see ``Limits``): connections at once (in all and per address),
 new connections per address and minute, one game per connection, the time to log in and
 then to open the game, idle time, keepalives, a bounded backlog of output (a client that
-stops taking output pauses its game, and is disconnected when that lasts), and a delay
-after a wrong password. A refused connection is told why (the reason of its ssh
+stops taking output pauses its game, and is disconnected when that lasts), a delay
+after a wrong password, and a lockout of an address after many failed logins. Failed
+logins and refusals are logged, a few lines per address and minute at most (the rest
+counted: no address can flood the log). A refused connection is told why (the reason of its ssh
 disconnect, which ssh clients print); on close every visitor is told why before the
 connection ends. A visitor's session (its game's process, input, output and idle time) is
 ssh/visit.py's ``Visit``.
@@ -36,7 +38,14 @@ from tui_domino import env
 from tui_domino.i18n import N_
 from tui_domino.ssh.home import data_dir
 from tui_domino.ssh.hostkey import fingerprint, host_key_path, load_or_create_host_key
-from tui_domino.ssh.limits import ENGLISH, Limits, RateLimiter, duration_text
+from tui_domino.ssh.limits import (
+    ENGLISH,
+    FailureLedger,
+    Limits,
+    LogBudget,
+    RateLimiter,
+    duration_text,
+)
 from tui_domino.ssh.lobby import Lobby
 from tui_domino.ssh.names import player_name
 from tui_domino.ssh.visit import TERMINAL_RESET as TERMINAL_RESET
@@ -68,6 +77,57 @@ REFUSE_WITHIN = 5.0
 
 __all__ = ["GameServer", "player_name", "serve_forever"]
 
+# The most of a user name a log line shows.
+SHOWN_NAME = 40
+
+
+def shown_name(username: str) -> str:
+    """A user name as the log shows it: quoted, every control or invisible character
+    escaped (``repr``), cut at ``SHOWN_NAME`` characters."""
+    cut = username[:SHOWN_NAME]
+    return repr(cut) + ("..." if len(username) > len(cut) else "")
+
+
+class RatedLog:
+    """Log lines of one kind about addresses, at most a few per address and minute (a
+    ``LogBudget``); the rest are counted and told in one line per address and minute,
+    ``summary`` % (count, address), and at ``close()``."""
+
+    def __init__(self, summary: str, budget: LogBudget | None = None,
+                 level: int = logging.INFO) -> None:
+        self.summary = summary
+        self.budget = budget or LogBudget()
+        self.level = level
+        self._timer: asyncio.TimerHandle | None = None
+
+    def line(self, address: str, message: str, *args: object) -> None:
+        """Logs ``message % args`` (an event from ``address``) unless its budget is spent."""
+        if self.budget.note(address):
+            log.log(self.level, message, *args)
+        elif self._timer is None:
+            self._arm()
+
+    def _arm(self) -> None:
+        due = self.budget.next_due()
+        if due is not None:
+            delay = max(0.0, due - self.budget.clock())
+            self._timer = asyncio.get_running_loop().call_later(delay, self.flush)
+
+    def flush(self) -> None:
+        """Logs the counts that are due."""
+        self._timer = None
+        for address, count in self.budget.due():
+            log.log(self.level, self.summary, count, address)
+        self._arm()
+
+    def close(self) -> None:
+        """Logs every count left."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        for address, count in self.budget.due(everything=True):
+            log.log(self.level, self.summary, count, address)
+
 
 def visitor_command() -> list[str]:
     return [sys.executable, "-m", "tui_domino.ssh.visitor"]
@@ -97,6 +157,11 @@ class GameServer:
         self.env = dict(env or {})
         self.command = command or visitor_command()
         self.rate = RateLimiter(self.limits.rate_count, self.limits.rate_window)
+        self.failed = FailureLedger(self.limits.fail_count, self.limits.fail_window,
+                                    self.limits.lockout)
+        # The log: every failed login and refused connection, a few a minute per address.
+        self.failures_log = RatedLog("%d more failed logins from %s")
+        self.refusals_log = RatedLog("%d more refused connections from %s")
         self.lobby = Lobby()
         self.visits: set[Visit] = set()  # visitors with a game running
         self.sessions: set[Visit] = set()  # every open session
@@ -167,24 +232,45 @@ class GameServer:
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
         shutil.rmtree(self.visitor_root, ignore_errors=True)
+        self.failures_log.close()
+        self.refusals_log.close()
 
     # -- what a visit asks of the server -----------------------------------------------------
 
-    def admission(self, address: str) -> str | None:
-        """Why a new connection from ``address`` is refused, or None to let it in. (In
-        English: nothing of the visitor is known yet, his language neither.)"""
+    def admission(self, address: str) -> tuple[str, int] | None:
+        """Why a new connection from ``address`` is refused, with the code of its ssh
+        disconnect, or None to let it in. (In English: nothing of the visitor is known
+        yet, his language neither.)"""
         limits = self.limits
         if self.closing is not None:
-            return self.closing
+            return self.closing, asyncssh.DISC_BY_APPLICATION
+        locked_out = self.locked_out(address)
+        if locked_out is not None:
+            return locked_out, asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE
+        full = asyncssh.DISC_TOO_MANY_CONNECTIONS
         if len(self.connections) >= limits.max_connections:
-            return "tui-domino: the server is full; try again later."
+            return "tui-domino: the server is full; try again later.", full
         if self.per_address.get(address, 0) >= limits.max_per_address:
             return (f"tui-domino: too many connections from your address at once (at most "
-                    f"{limits.max_per_address}); close one and try again.")
+                    f"{limits.max_per_address}); close one and try again.", full)
         if not self.rate.allow(address):
             return ("tui-domino: too many new connections from your address; try again in "
-                    f"{duration_text(limits.rate_window)}.")
+                    f"{duration_text(limits.rate_window)}.", full)
         return None
+
+    def locked_out(self, address: str) -> str | None:
+        """Why ``address`` may not log in now (too many failed logins), or None."""
+        left = self.failed.locked(address)
+        if not left:
+            return None
+        return ("tui-domino: too many failed logins from your address; try again in "
+                f"{duration_text(left)}.")
+
+    def login_failed(self, address: str) -> None:
+        """Counts a failed login from ``address``; the one that locks it out is logged."""
+        if self.failed.fail(address):
+            log.warning("locked out %s for %s after %d failed logins", address,
+                        duration_text(self.limits.lockout), self.limits.fail_count)
 
     def refusal(self, words: gettext.NullTranslations = ENGLISH) -> str | None:
         """Why a visit cannot start now, or None; in the language of ``words`` (the
@@ -239,9 +325,12 @@ class Connection(asyncssh.SSHServer):
         self.conn: asyncssh.SSHServerConnection | None = None
         self.address = "?"
         self.refused: str | None = None  # why this connection is not let in
+        self.refused_code = asyncssh.DISC_BY_APPLICATION  # (its ssh disconnect's code)
         self.admitted = False
         self.lost = False
-        self.failures = 0
+        self.failures = 0  # wrong passwords
+        self.keys_refused: set[str] = set()  # the fingerprints of keys not authorized
+        self.authenticated = False
         self.visit: Visit | None = None
         self._timer: asyncio.TimerHandle | None = None
 
@@ -250,13 +339,15 @@ class Connection(asyncssh.SSHServer):
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
         server = self.server
-        self.refused = server.admission(self.address)
-        if self.refused is None:
+        refusal = server.admission(self.address)
+        if refusal is None:
             self.admitted = True
             server.connections.add(self)
             server.per_address[self.address] = server.per_address.get(self.address, 0) + 1
             return
-        log.info("refused a connection from %s: %s", self.address, self.refused)
+        self.refused, self.refused_code = refusal
+        server.refusals_log.line(self.address, "refused a connection from %s: %s",
+                                 self.address, self.refused)
         if (len(server.refusing) >= REFUSING_AT_ONCE
                 or sum(c.address == self.address for c in server.refusing)
                 >= REFUSING_PER_ADDRESS):
@@ -270,6 +361,10 @@ class Connection(asyncssh.SSHServer):
         self.lost = True
         self._cancel_timer()
         self.server.refusing.discard(self)
+        if self.keys_refused and not self.authenticated and not self.failures:
+            # Keys alone, none of them let in: one failed login (a client offers each of
+            # its keys in turn, and one that logs in at last has not failed).
+            self.server.login_failed(self.address)
         if self.admitted:
             self.admitted = False
             self.server.connections.discard(self)
@@ -288,14 +383,18 @@ class Connection(asyncssh.SSHServer):
 
     def begin_auth(self, username: str) -> bool:
         if self.refused is not None:
-            full = self.server.closing is None
-            self.disconnect(self.refused,
-                            asyncssh.DISC_TOO_MANY_CONNECTIONS if full
-                            else asyncssh.DISC_BY_APPLICATION)
+            self.disconnect(self.refused, self.refused_code)
             return True
         return self.server.needs_login
 
     def auth_completed(self) -> None:
+        self.authenticated = True
+        # By a key, on a connection open since before its address was locked out (its
+        # passwords are refused then): it goes, told why.
+        locked_out = self.server.locked_out(self.address)
+        if locked_out is not None:
+            self.disconnect(locked_out, asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE)
+            return
         self._arm_grace()
 
     def _arm_grace(self) -> None:
@@ -335,14 +434,37 @@ class Connection(asyncssh.SSHServer):
         return self.server.password is not None
 
     async def validate_password(self, username: str, password: str) -> bool:
-        expected = self.server.password or ""
+        server = self.server
+        # An address locked out while this connection was open: not even the right one.
+        locked_out = server.locked_out(self.address)
+        if locked_out is not None:
+            self.disconnect(locked_out, asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE)
+            return False
+        expected = server.password or ""
         if expected and hmac.compare_digest(password.encode(), expected.encode()):
             return True
         self.failures += 1
-        await asyncio.sleep(self.server.limits.auth_delay)
-        if self.failures >= 3 and self.conn is not None:
-            self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
-                                 "Too many wrong passwords.")
+        server.failures_log.line(self.address, "failed login from %s: a wrong password for %s",
+                                 self.address, shown_name(username))
+        server.login_failed(self.address)
+        await asyncio.sleep(server.limits.auth_delay)
+        locked_out = server.locked_out(self.address)
+        if locked_out is not None:
+            self.disconnect(locked_out, asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE)
+        elif self.failures >= 3:
+            self.disconnect("Too many wrong passwords.",
+                            asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE)
+        return False
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        # Asked only of a key the authorized keys do not hold: it is refused, and logged
+        # once per connection (a client may offer it, then sign with it).
+        fingerprint = key.get_fingerprint()
+        if fingerprint not in self.keys_refused:
+            self.keys_refused.add(fingerprint)
+            self.server.failures_log.line(
+                self.address, "failed login from %s: a key not authorized (%s) for %s",
+                self.address, fingerprint, shown_name(username))
         return False
 
     def session_requested(self) -> Visit:
