@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 import tui_domino.ui.screens.duel  # noqa: F401  (the duel's screen: a broken import fails here)
 from tests.ssh.conftest import visit
+from tui_domino import i18n
+from tui_domino.i18n import _
 from tui_domino.ssh.server import GameServer
+from tui_domino.ui.screens.menu import MenuScreen
 
 
 async def test_visitors_see_each_other_and_where_they_are(server: GameServer) -> None:
@@ -56,11 +63,64 @@ async def test_an_accepted_challenge_starts_a_duel(server: GameServer) -> None:
     await asyncio.gather(ann.close(), bob.close())
 
 
-async def test_a_visitor_cannot_write_files_on_the_server(home: Path) -> None:
-    from tui_domino.ssh.visitor_app import VisitorApp
+def takes_screenshot(callback: Callable[[], Any]) -> bool:
+    """Whether a palette command's callback takes a screenshot: it is a screenshot method,
+    or a function that calls one."""
+    code = getattr(callback, "__code__", None)
+    names = {getattr(callback, "__name__", ""), *getattr(code, "co_names", ())}
+    return any("screenshot" in name for name in names)
 
+
+def in_language(home: Path, monkeypatch: pytest.MonkeyPatch, language: str) -> None:
+    """The environment of a visitor speaking ``language``; the working directory and the
+    Downloads folder (where Textual's own screenshot would go) in ``home``."""
+    for var in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", f"{language}.UTF-8")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
+    monkeypatch.chdir(home)
+
+
+@pytest.mark.parametrize("language", list(i18n.LANGUAGES))
+async def test_a_visitors_palette_has_no_screenshot_in_any_language(
+        home: Path, monkeypatch: pytest.MonkeyPatch, language: str) -> None:
+    from tui_domino.ssh.visitor_app import VisitorApp
+    from tui_domino.ui.app import DominoApp
+
+    in_language(home, monkeypatch, language)
+    # the game's own palette has a screenshot (so the test can tell one)
+    assert any(takes_screenshot(c.callback)
+               for c in DominoApp().get_system_commands(MenuScreen()))
     app = VisitorApp("ann")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        titles = {c.title for c in app.get_system_commands(app.screen)}
-    assert "Screenshot" not in titles and "Quit" in titles
+        assert i18n.current() == language
+        for chosen in [language, *(code for code in i18n.LANGUAGES if code != language)]:
+            app.choose_language(chosen)  # as the palette's "Language: ..." does
+            commands = list(app.get_system_commands(app.screen))
+            assert not [c.title for c in commands if takes_screenshot(c.callback)]
+            assert _("Screenshot") not in {c.title for c in commands}
+            assert _("Quit") in {c.title for c in commands}
+
+
+@pytest.mark.parametrize("language", list(i18n.LANGUAGES))
+async def test_a_visitor_cannot_write_a_screenshot_on_the_server(
+        home: Path, monkeypatch: pytest.MonkeyPatch, language: str) -> None:
+    from tui_domino.ssh.visitor_app import VisitorApp
+
+    in_language(home, monkeypatch, language)
+    app = VisitorApp("ann")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        app.action_screenshot()
+        await app.run_action("screenshot")
+        await app.run_action("app.screenshot('shot.svg', '.')")
+        app.deliver_screenshot("shot.svg", ".")
+        app.take_screenshot()
+        await pilot.pause(0.3)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        told = list(app._notifications)
+        assert told and all(n.severity == "warning" and "svg" not in n.message for n in told)
+    assert sorted(home.rglob("*.svg")) == []

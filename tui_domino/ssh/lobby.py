@@ -52,7 +52,7 @@ from typing import Any
 
 from tui_domino.i18n import N_
 from tui_domino.logs import logged
-from tui_domino.ssh.names import skeleton
+from tui_domino.ssh.names import player_name, skeleton
 
 log = logging.getLogger("tui_domino.ssh")
 
@@ -111,7 +111,8 @@ class Lobby:
 
     async def join(self, name: str, sock: socket.socket) -> Member:
         reader, writer = await asyncio.open_unix_connection(sock=sock, limit=MAX_LINE)
-        member = Member(next(self._ids), self.unique_name(name), writer)
+        # (the name as it shows: what does not show neither tells it apart nor goes with it)
+        member = Member(next(self._ids), self.unique_name(player_name(name)), writer)
         self.members[member.id] = member
         self.send(member, {"t": "welcome", "id": member.id, "name": member.name})
         member.task = asyncio.get_running_loop().create_task(self._listen(member, reader))

@@ -101,9 +101,37 @@ class VisitorApp(DominoApp):
             # TRANSLATORS: the command palette's entry: its name, then what it does
             yield SystemCommand(_("Lobby"), _("Who else is here; challenge someone to a duel"),
                                 self.action_lobby)
-        # Textual's screenshot would write a file on the server's disk, not the visitor's.
+        # A screenshot would write a file on the server's disk, not the visitor's: no command
+        # that takes one is offered, whatever its title in the language in use.
+        takes_screenshot = self.screenshot_callbacks()
         yield from (c for c in super().get_system_commands(screen)
-                    if c.title != "Screenshot")
+                    if c.callback not in takes_screenshot)
+
+    def screenshot_callbacks(self) -> tuple[object, ...]:
+        """This app's ways of taking a screenshot (each refuses, below)."""
+        return (self.screenshot_soon, self.take_screenshot, self.action_screenshot,
+                self.deliver_screenshot)
+
+    # -- no screenshot: it would be saved on the server ------------------------------------------
+
+    def refuse_screenshot(self) -> None:
+        self.notify(_("No screenshots here: the file would be saved on the server, not on "
+                      "your computer. Your terminal can save the screen instead."),
+                    severity="warning")
+
+    def screenshot_soon(self) -> None:
+        self.refuse_screenshot()
+
+    def take_screenshot(self) -> None:
+        self.refuse_screenshot()
+
+    def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
+        self.refuse_screenshot()
+
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        self.refuse_screenshot()
+        return None
 
     # -- the link to the server's lobby --------------------------------------------------------
 

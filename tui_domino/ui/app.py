@@ -422,7 +422,7 @@ class DominoApp(App[None]):
                     # TRANSLATORS: {folder} is where the picture is saved.
                     _("Save a picture of the screen (SVG) in {folder}").format(
                         folder=screenshot_dir()),
-                    lambda: self.set_timer(0.1, self.take_screenshot))  # the palette closes
+                    self.screenshot_soon)
             else:  # Textual's own, in the game's language (TEXTUAL_WORDS)
                 yield SystemCommand(_(command.title), _(command.help), command.callback,
                                     command.discover)
@@ -438,6 +438,10 @@ class DominoApp(App[None]):
         from tui_domino.ui.screens.stats import StatsScreen
 
         self.push_screen(StatsScreen())
+
+    def screenshot_soon(self) -> None:
+        """The palette's Screenshot: ``take_screenshot`` once the palette has closed."""
+        self.set_timer(0.1, self.take_screenshot)
 
     def take_screenshot(self) -> None:
         """Saves the screen as an SVG file in the screenshots folder and says where; the
