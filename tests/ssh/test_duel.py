@@ -242,3 +242,43 @@ async def test_a_lobby_duel_refuses_a_key_that_is_not_the_lobbys() -> None:
         with pytest.raises(DuelUnavailable, match="no valid key"):
             await connect_duel(role="host", name="ann", variant="classic", port=0,
                                on_hosting=lambda port: None, secret=secret)  # type: ignore
+
+
+async def test_a_visitor_back_from_a_duel_is_no_longer_named_beside_the_other() -> None:
+    lobby = Lobby()
+    ann, ann_game, bob, bob_game, host = await _meet(lobby)
+    for game in (ann_game, bob_game):
+        await game.send({"t": "state", "state": "duel", "duel": host["duel"]})
+    await until(lambda: ann.playing and bob.playing)
+    assert {p["name"]: p.get("with") for p in lobby.people()} == {"ann": "bob", "bob": "ann"}
+    await ann_game.send({"t": "state", "state": "lobby"})  # she left the finished duel
+    await until(lambda: ann.state == "lobby")
+    people = {p["name"]: p for p in lobby.people()}
+    assert "with" not in people["ann"] and "with" not in people["bob"]
+    for member in (ann, bob):
+        lobby.leave(member)
+
+
+async def test_a_visitor_challenges_at_most_five_times_a_minute() -> None:
+    now = [0.0]
+    lobby = Lobby(clock=lambda: now[0])
+    games = {}
+    for name in ("ann", "bob"):
+        ours, theirs = socket.socketpair()
+        games[name] = (await lobby.join(name, ours), Game(theirs))
+    (ann, ann_game), (bob, bob_game) = games["ann"], games["bob"]
+    for _ in range(5):  # challenge and withdraw: each rings ann's bell
+        await bob_game.send({"t": "challenge", "to": ann.id, "variant": "classic"})
+        await ann_game.receive("challenged")
+        await bob_game.send({"t": "withdraw"})
+        await ann_game.receive("withdrawn")
+        now[0] += 5.0
+    await bob_game.send({"t": "challenge", "to": ann.id, "variant": "classic"})
+    refused = await bob_game.receive("answered")
+    assert refused["accept"] is False and "Too many challenges" in refused["why"]
+    assert bob.challenging is None
+    now[0] = 60.0  # a minute after the first
+    await bob_game.send({"t": "challenge", "to": ann.id, "variant": "classic"})
+    assert (await ann_game.receive("challenged"))["name"] == "bob"
+    for member in (ann, bob):
+        lobby.leave(member)

@@ -124,3 +124,53 @@ async def test_a_visitor_cannot_write_a_screenshot_on_the_server(
         told = list(app._notifications)
         assert told and all(n.severity == "warning" and "svg" not in n.message for n in told)
     assert sorted(home.rglob("*.svg")) == []
+
+
+async def test_a_challenge_stays_on_top_of_the_screens_that_come_after_it(
+        home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A visitor challenged as she arrives: the lobby's screen comes after the box, and
+    goes under it (the box used to lie hidden under her lobby, the challenger waiting)."""
+    from textual.screen import Screen
+
+    from tui_domino.ssh.lobby_screen import ChallengeScreen, LobbyScreen
+    from tui_domino.ssh.visitor_app import VisitorApp
+
+    in_language(home, monkeypatch, "en")
+    app = VisitorApp("ann")
+    sent: list[dict[str, object]] = []
+    monkeypatch.setattr(app, "send", sent.append)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.on_lobby_message({"t": "challenged", "by": 7, "name": "bob", "variant": "spider"})
+        app.push_screen(LobbyScreen())  # as her game opens the lobby on arrival
+        await pilot.pause()
+        assert isinstance(app.screen, ChallengeScreen)
+        assert app.screen.challenger == "bob" and app.screen.variant == "spider"
+        assert isinstance(app.screen_stack[-2], LobbyScreen)
+        other: Screen[None] = Screen()
+        app.push_screen(other)  # any screen at all
+        await pilot.pause()
+        assert isinstance(app.screen, ChallengeScreen)
+        await pilot.press("a")
+        await pilot.pause()
+        assert sent == [{"t": "answer", "to": 7, "accept": True}]
+        assert app.screen is other
+        assert len([s for s in app.screen_stack if isinstance(s, ChallengeScreen)]) == 0
+
+
+@pytest.mark.parametrize(("bell", "rings"), [(None, 0), (False, 0), (True, 1)])
+async def test_a_challenge_rings_the_bell_only_as_the_visitor_set_it(
+        home: Path, monkeypatch: pytest.MonkeyPatch, bell: bool | None, rings: int) -> None:
+    from tui_domino.ssh.visitor_app import VisitorApp
+    from tui_domino.ui.storage import Settings
+
+    in_language(home, monkeypatch, "en")
+    monkeypatch.setenv("SSH_CONNECTION", "127.0.0.1 50000 127.0.0.1 2222")  # over ssh
+    app = VisitorApp("ann", settings=Settings(bell=bell))
+    rung: list[None] = []
+    monkeypatch.setattr(app, "bell", lambda: rung.append(None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.on_lobby_message({"t": "challenged", "by": 7, "name": "bob", "variant": "classic"})
+        await pilot.pause()
+    assert len(rung) == rings

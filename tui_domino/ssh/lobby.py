@@ -47,11 +47,14 @@ import json
 import logging
 import secrets
 import socket
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from tui_domino.i18n import N_
 from tui_domino.logs import logged
+from tui_domino.ssh.limits import RateLimiter
 from tui_domino.ssh.names import player_name, skeleton
 
 log = logging.getLogger("tui_domino.ssh")
@@ -60,6 +63,7 @@ MAX_LINE = 4096
 MAX_QUEUE = 256 * 1024
 STATES = ("lobby", "menu", "game", "duel")
 VARIANTS = ("classic", "spider", "triominos")
+CHALLENGES, CHALLENGE_WINDOW = 5, 60.0  # a visitor's challenges a minute
 
 
 def reason(said: str, **values: str) -> dict[str, Any]:
@@ -84,13 +88,17 @@ class Member:
 
     def public(self, others: dict[int, Member]) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "name": self.name, "state": self.state}
-        if self.opponent is not None and self.opponent in others:
-            out["with"] = others[self.opponent].name
+        other = others.get(self.opponent) if self.opponent is not None else None
+        if other is not None and other.opponent == self.id:  # both still in that duel
+            out["with"] = other.name
         return out
 
 
 class Lobby:
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        # A visitor challenges at most CHALLENGES times a minute (withdrawn or not): each
+        # challenge rings the other's bell and covers his screen.
+        self.challenges = RateLimiter(CHALLENGES, CHALLENGE_WINDOW, clock)
         self.members: dict[int, Member] = {}
         self._ids = itertools.count(1)
         self._duels = itertools.count(1)
@@ -235,6 +243,9 @@ class Lobby:
             why = reason(N_("You are already waiting for an answer."))
         elif any(m.challenging == target.id for m in self.members.values()):
             why = reason(N_("{name} is answering another challenge."), name=target.name)
+        elif not self.challenges.allow(str(member.id)):
+            # TRANSLATORS: a visitor challenged others more than 5 times within a minute
+            why = reason(N_("Too many challenges in a minute: wait a little before the next."))
         if why is not None or target is None:
             self.send(member, {"t": "answered", "by": to, "accept": False, **(why or {})})
             return

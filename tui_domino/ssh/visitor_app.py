@@ -191,11 +191,9 @@ class VisitorApp(DominoApp):
                 lobby.show_people(self.people)
         elif kind == "challenged":
             self.challenger = message.get("by")
-            screen = ChallengeScreen(str(message.get("name", "?")),
-                                     str(message.get("variant", "classic")))
-            self._challenge_screen = screen
-            self.push_screen(screen, self.answer)
-            self.bell()
+            self.show_challenge(ChallengeScreen(str(message.get("name", "?")),
+                                                str(message.get("variant", "classic"))))
+            self.ring()  # the bell as the player set it (off over ssh unless he turned it on)
         elif kind == "withdrawn":
             if self._challenge_screen is not None and self._challenge_screen.is_attached:
                 self._challenge_screen.dismiss(None)
@@ -217,6 +215,23 @@ class VisitorApp(DominoApp):
         elif kind == "closing":
             self.notify(said(message.get("why")) or _("The server is closing."),
                         severity="warning", timeout=30)
+
+    def show_challenge(self, screen: ChallengeScreen) -> None:
+        self._challenge_screen = screen
+        super().push_screen(screen, self.answer)
+
+    def push_screen(self, screen: Screen[Any] | str, callback: Any = None,
+                    wait_for_dismiss: bool = False, *, mode: str | None = None) -> Any:
+        """Textual's push_screen, except that a challenge waiting for an answer stays on
+        top: a screen that comes meanwhile (the lobby as the visitor arrives, a round's
+        summary) goes under it, or the box would lie hidden and the challenger wait."""
+        box = self._challenge_screen
+        if box is None or screen is box or self.screen is not box:
+            return super().push_screen(screen, callback, wait_for_dismiss, mode=mode)
+        self.pop_screen()  # the box (its answer still to come from the new one)
+        pushed = super().push_screen(screen, callback, wait_for_dismiss, mode=mode)
+        self.show_challenge(ChallengeScreen(box.challenger, box.variant))
+        return pushed
 
     def challenge(self, to: int, variant: str) -> None:
         self.challenging = to
