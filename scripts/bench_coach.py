@@ -83,8 +83,7 @@ async def bench_screens(home: Path) -> tuple[float, float]:
     from textual import events
 
     from tui_domino.ui.app import DominoApp
-    from tui_domino.ui.screens.history import HistoryScreen
-    from tui_domino.ui.screens.stats import StatsScreen
+    from tui_domino.ui.screens.history import HistoryScreen, StatsScreen
     from tui_domino.ui.storage import Settings
 
     def drawn(screen_type: type, text: str) -> bool:

@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
 
             async def duel_app(session: Any) -> Any:
                 # lazy: start-up (the duel screen and Textual load only for a duel on a terminal)
-                from tui_domino.ui.screens.duel_run import run_duel_app
+                from tui_domino.ui.app import run_duel_app
 
                 return await run_duel_app(session)
 

@@ -17,9 +17,8 @@ from tui_domino.history import db
 from tui_domino.history.generate import generate
 from tui_domino.ui import history_db
 from tui_domino.ui.screens.game import GameScreen
-from tui_domino.ui.screens.history import HistoryScreen, MatchScreen
+from tui_domino.ui.screens.history import HistoryScreen, MatchScreen, StatsScreen
 from tui_domino.ui.screens.review import ReviewScreen
-from tui_domino.ui.screens.stats import StatsScreen
 from tui_domino.ui.screens.summary import RoundSummary
 from tui_domino.ui.session import Session
 

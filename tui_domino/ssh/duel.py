@@ -56,7 +56,7 @@ def valid_secret(secret: object) -> str:
 
 
 async def connect_duel(*, role: str, name: str, variant: str, port: int,
-                       on_hosting: Callable[[int], None], secret: str) -> Any:
+                       on_hosting: Callable[[int], None], secret: object) -> Any:
     """This side's ``DuelSession``: hosting on loopback (``on_hosting`` gets the port,
     for the lobby to pass on) or joining ``port``, the channel keyed on ``secret``."""
     # lazy: optional (a version without the duel layer: see duel_session_class)
@@ -77,7 +77,7 @@ async def connect_duel(*, role: str, name: str, variant: str, port: int,
 
 
 async def open_duel(*, role: str, name: str, variant: str, port: int,
-                    on_hosting: Callable[[int], None], secret: str) -> tuple[Any, Any]:
+                    on_hosting: Callable[[int], None], secret: object) -> tuple[Any, Any]:
     """Opens this side of a lobby duel; returns (session, screen to push)."""
     screen_class = duel_screen_class()  # before connecting: fail without a half-open duel
     session = await connect_duel(role=role, name=name, variant=variant, port=port,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from textual.app import ComposeResult
 from textual.containers import Center, Horizontal, Vertical
@@ -17,7 +17,35 @@ from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.duel_words import game_title, styled
 from tui_domino.ui.session import VARIANT_TITLES
 
+if TYPE_CHECKING:
+    from textual.dom import DOMNode
+
 VARIANTS = tuple(VARIANT_TITLES)
+
+
+@runtime_checkable
+class LobbyApp(Protocol):
+    """What the SSH visitor's app adds to the game's app, as the lobby's screens use it:
+    who is here, who this visitor is, and the challenge he has sent."""
+
+    people: list[dict[str, Any]]
+    member_id: int | None
+    player_name: str
+
+    def challenge(self, to: int, variant: str) -> None:
+        """Challenge the visitor ``to`` to a duel of ``variant``."""
+
+    def withdraw(self) -> bool:
+        """Withdraw the challenge sent (False: there was none)."""
+
+
+def lobby_app(node: DOMNode) -> LobbyApp:
+    """The visitor's app showing ``node`` (TypeError if an app of another kind shows it)."""
+    app = node.app
+    if not isinstance(app, LobbyApp):
+        raise TypeError(f"{type(app).__name__} is not a visitor's app")
+    return app
+
 # Where a visitor is, after his name in the lobby's list (the keys are the lobby's states).
 STATE_TEXT = {
     # TRANSLATORS: where a visitor is, after his name in the lobby's list (short)
@@ -85,7 +113,7 @@ class LobbyScreen(Screen[None]):
         return _("tui-domino · lobby")
 
     def on_mount(self) -> None:
-        self.show_people(getattr(self.app, "people", []))
+        self.show_people(lobby_app(self).people)
         self.show_variant()
         self.query_one(OptionList).focus()
 
@@ -93,15 +121,15 @@ class LobbyScreen(Screen[None]):
         """The language changed: the lobby's words anew (the highlighted visitor, the game
         chosen and the last answer are kept)."""
         self.query_one("#lobby-title", Static).update(self._title())
-        self.show_people(getattr(self.app, "people", []))
+        self.show_people(lobby_app(self).people)
         self.show_variant()
 
     def on_screen_resume(self) -> None:
-        self.show_people(getattr(self.app, "people", []))
+        self.show_people(lobby_app(self).people)
 
     @property
     def me(self) -> int | None:
-        return getattr(self.app, "member_id", None)
+        return lobby_app(self).member_id
 
     def show_people(self, people: list[dict[str, Any]]) -> None:
         if not self.is_mounted:
@@ -109,7 +137,7 @@ class LobbyScreen(Screen[None]):
         me = self.me
         others = [p for p in people if p.get("id") != me]
         self.people = others
-        name = getattr(self.app, "player_name", "")
+        name = lobby_app(self).player_name
         n = len(others)
         welcome = styled(_("Welcome, {name}."), name=(name, "bold"))
         welcome.append_text(plain(" " + (ngettext("{n} other visitor here.",
@@ -155,13 +183,13 @@ class LobbyScreen(Screen[None]):
             self.say(_("{name} is busy; try again when they are back.").format(
                 name=person["name"]))
             return
-        self.app.challenge(int(person["id"]), self.variant)  # type: ignore[attr-defined]
+        lobby_app(self).challenge(int(person["id"]), self.variant)
         # TRANSLATORS: {name} is the challenged visitor's; Esc is the key's name
         self.say(_("Waiting for {name} to answer… (Esc withdraws)").format(
             name=person["name"]))
 
     def action_withdraw(self) -> None:
-        if self.app.withdraw():  # type: ignore[attr-defined]
+        if lobby_app(self).withdraw():
             self.say(_("Challenge withdrawn."))
 
     def action_variant(self) -> None:

@@ -48,12 +48,9 @@ def reason(message: dict[str, Any]) -> str:
     return str(message.get("why") or "")
 
 
-def _css_beside(cls: type) -> Any:
+def _css_beside(cls: type[DominoApp]) -> str:
     """The game's stylesheet, found beside the module of the app that names it."""
-    css = cls.CSS_PATH  # type: ignore[attr-defined]
-    if isinstance(css, str):
-        return Path(inspect.getfile(cls)).with_name(css)
-    return css
+    return str(Path(inspect.getfile(cls)).with_name(cls.CSS_PATH))
 
 
 class VisitorApp(DominoApp):
@@ -262,7 +259,7 @@ class VisitorApp(DominoApp):
             session, screen = await open_duel(
                 role=str(message["t"]), name=self.player_name,
                 variant=str(message.get("variant", "classic")),
-                port=int(message.get("port", 0)), secret=message.get("secret"),  # type: ignore[arg-type]
+                port=int(message.get("port", 0)), secret=message.get("secret"),
                 on_hosting=lambda port: self.send(
                     {"t": "hosting", "duel": message.get("duel"), "port": port}),
             )

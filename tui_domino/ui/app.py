@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
@@ -38,6 +38,10 @@ from tui_domino.ui.screens.table_screen import TableScreen
 from tui_domino.ui.screens.too_small import TooSmallScreen
 from tui_domino.ui.session import COMPUTER, Seat, Session, shown_name, two_people
 from tui_domino.ui.widgets import motion
+
+if TYPE_CHECKING:
+    from tui_domino.net.records import MatchResult
+    from tui_domino.net.transport import DuelSession
 
 MIN_SIZE = (80, 24)
 
@@ -435,7 +439,7 @@ class DominoApp(App[None]):
 
     def show_stats(self) -> None:
         # lazy: start-up (the menu shows without this screen)
-        from tui_domino.ui.screens.stats import StatsScreen
+        from tui_domino.ui.screens.history import StatsScreen
 
         self.push_screen(StatsScreen())
 
@@ -555,6 +559,22 @@ def main_app(
                        "(your saved match is kept: Continue resumes it).").format(
                            path=app.crash_path), file=sys.stderr)
     return app.return_code or 0
+
+
+async def run_duel_app(session: DuelSession) -> MatchResult | None:
+    """The game's app on the duel screen (for ``tui-domino host|join``); returns the
+    match's result when it ended."""
+    # lazy: start-up (the duel's screen and the network layer load only for a duel)
+    from tui_domino.logs import logged
+    from tui_domino.ui.screens.duel_run import push_duel
+
+    app = DominoApp(settings=storage.Settings.load())
+    app.call_later(lambda: push_duel(app, session, then=app.exit))
+    await app.run_async()
+    with logged("closing the duel"):
+        async with asyncio.timeout(3):
+            await session.close()
+    return session.core.result
 
 
 def run_app(args: argparse.Namespace | None = None) -> int:

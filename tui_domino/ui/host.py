@@ -10,12 +10,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from tui_domino.i18n import N_
+
 if TYPE_CHECKING:
     from textual.dom import DOMNode
 
     from tui_domino import rules
     from tui_domino.ui.session import Seat
     from tui_domino.ui.storage import Settings
+
+
+# What a player is told where the app does not open network duels (NETWORK_DUELS false).
+NO_NETWORK = N_("Duels on this server are played through the lobby (F2): this game cannot "
+                "listen on a port or connect to an address.")
 
 
 @runtime_checkable

@@ -1,19 +1,15 @@
-"""Running a duel on its screen: pushed on an app (the menu's Network duel) or in an app of
-its own (``tui-domino host|join``)."""
+"""Running a duel on its screen, pushed on the game's app (the menu's Network duel, or the
+app of its own that ``tui-domino host|join`` opens: ``ui.app.run_duel_app``)."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Iterable
 
 from textual.app import App
 
 from tui_domino.logs import logged
 from tui_domino.net import events as ev
-from tui_domino.net.records import MatchResult
 from tui_domino.net.transport import DuelSession
-from tui_domino.ui import storage
-from tui_domino.ui.app import DominoApp
 from tui_domino.ui.screens.duel import DuelScreen
 
 
@@ -34,17 +30,3 @@ def push_duel(app: App[None], session: DuelSession, backlog: Iterable[ev.Event] 
 async def _close(session: DuelSession) -> None:
     with logged("closing the duel"):
         await session.close()
-
-
-async def run_duel_app(session: DuelSession) -> MatchResult | None:
-    """The game's app on the duel screen (for ``tui-domino host|join``); returns the
-    match's result when it ended."""
-    app = DominoApp(settings=storage.Settings.load())
-    app.call_later(lambda: push_duel(app, session, then=app.exit))
-    await app.run_async()
-    with logged("closing the duel"):
-        async with asyncio.timeout(3):
-            await session.close()
-    return session.core.result
-
-

@@ -1,5 +1,6 @@
 """The match history: every finished match, newest first, filtered by game and opponent; a
-match's rounds, each opened for its review; a match exported as JSON.
+match's rounds, each opened for its review; a match exported as JSON; the statistics per game
+and opponent, under the same filters.
 
 The database is read in a thread: the screen draws at once and fills its table when the
 rows are there (the newest ``PAGE`` matches of the filter; the count says how many in all).
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
+from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
@@ -31,6 +33,7 @@ if TYPE_CHECKING:  # the history's modules load when the screen reads it
     from tui_domino.ai.coach import JudgementJSON
     from tui_domino.history.db import MatchRow
     from tui_domino.history.records import MatchRecord
+    from tui_domino.history.stats import Stats
 
 PAGE = 100
 FIRST = 45  # more lines than the tallest usual terminal shows
@@ -264,9 +267,6 @@ class HistoryScreen(Filters, Screen[None]):
             self.app.push_screen(MatchScreen(mid))
 
     def action_stats(self) -> None:
-        # lazy: a cycle (ui.screens.stats imports Filters from this module)
-        from tui_domino.ui.screens.stats import StatsScreen
-
         self.app.push_screen(StatsScreen(self.variant, self.opponent))
 
     def action_export(self) -> None:
@@ -440,3 +440,89 @@ class MatchScreen(Screen[None]):
 
 def dumps(record: MatchRecord) -> str:
     return json.dumps(record)
+
+
+class StatsScreen(Filters, Screen[None]):
+    BINDINGS = [
+        # TRANSLATORS: the statistics' footer: choose the game, the opponent; back.
+        Key("g", "game", "Game"),
+        Key("o", "opponent", "Opponent"),
+        Key("escape", "close", "Back"),
+    ]
+
+    DEFAULT_CSS = """
+    StatsScreen #title { height: 1; padding: 0 1; text-style: bold; }
+    StatsScreen VerticalScroll { height: 1fr; padding: 0 1; }
+    """
+
+    def __init__(self, variant: str | None = None, opponent: str | None = None) -> None:
+        super().__init__()
+        self.variant = variant
+        self.opponent = opponent
+        self.opponents: list[str | None] = [None]
+        self.loaded = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(_("Statistics"), id="title")
+        with VerticalScroll():
+            yield Static(_("Reading the history…"), id="body")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.reload()
+
+    def relabel(self) -> None:
+        """The language changed: the statistics are read and written anew in it."""
+        self.reload()
+
+    @work(exclusive=True, group="stats", thread=True)
+    def reload(self) -> None:
+        # lazy: worker (a thread worker: sqlite3 and the figures load off the UI)
+        from tui_domino.history import db, stats
+
+        try:
+            con = db.connect()
+            try:
+                st = stats.compute(con, self.variant, self.opponent)
+                opponents = db.opponents(con)
+            finally:
+                con.close()
+        except Exception as exc:
+            self.app.call_from_thread(
+                self._show_text, _("The history cannot be read: {error}").format(error=exc))
+            return
+        self.app.call_from_thread(self._fill, st, opponents)
+
+    def _show_text(self, text: str) -> None:
+        self.query_one("#body", Static).update(plain(text))
+
+    def _fill(self, st: Stats, opponents: list[str]) -> None:
+        # lazy: worker (reload's thread has loaded it by now)
+        from tui_domino.history import stats
+
+        self.opponents = [None, *opponents]
+        what = filter_text(self.variant, self.opponent)
+        # TRANSLATORS: the statistics' title; {what} is what they count ("all games",
+        # "classic · Ann"); g and o are keys.
+        title = _("Statistics: {what}  (g: game, o: opponent)").format(what=what)
+        self.query_one("#title", Static).update(plain(title))
+        body = Text()
+        if not st.matches:
+            body.append(_("No match of yours here yet.") + "\n")
+        for line in stats.lines(st):
+            body.append_text(plain(line + "\n"))
+        chart = stats.chart(st.cost_by_period, width=36)
+        # TRANSLATORS: the heading of a bar chart: the points the player's choices cost, on
+        # average per round the coach reviewed, month by month.
+        body.append("\n" + _("What your choices cost per reviewed round") + "\n", style="bold")
+        if chart:
+            for line in chart:
+                body.append_text(plain(line + "\n"))
+        else:
+            # TRANSLATORS: "Review" is the round summary's button of that name.
+            body.append(_("No round reviewed yet (the round summary's Review).") + "\n")
+        self.query_one("#body", Static).update(body)
+        self.loaded = True
+
+    def action_close(self) -> None:
+        self.app.pop_screen()

@@ -10,15 +10,12 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
-from tui_domino.i18n import N_, _
+from tui_domino.i18n import _
 from tui_domino.ui import storage
-from tui_domino.ui.host import game_app
+from tui_domino.ui.host import NO_NETWORK, game_app
 from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.session import Session, saved_line
-
-NO_NETWORK = N_("Duels on this server are played through the lobby (F2): this game cannot "
-                "listen on a port or connect to an address.")
 
 TITLE = """\
 ┌───┬───┐  ┌───┐

@@ -26,11 +26,10 @@ from tui_domino.net.core import MatchSettings
 from tui_domino.net.journal import default_path
 from tui_domino.net.transport import DuelSession
 from tui_domino.terminal import login_name
-from tui_domino.ui.host import game_app
+from tui_domino.ui.host import NO_NETWORK, game_app
 from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.duel_words import game_title
-from tui_domino.ui.screens.menu import NO_NETWORK
 from tui_domino.ui.session import is_you
 from tui_domino.ui.storage import DUEL_PORT, DuelForm
 
