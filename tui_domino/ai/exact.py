@@ -9,6 +9,9 @@ import time
 from collections.abc import Callable, Hashable
 
 from tui_domino.ai.simulation import Sim, Variant
+from tui_domino.rules.classic_sim import ClassicSim
+from tui_domino.rules.spider_sim import SpiderSim
+from tui_domino.rules.triominos_sim import TriominosSim
 
 Reward = Callable[[Sim], float]
 
@@ -19,13 +22,14 @@ class OutOfTime(Exception):
 
 def position_key(var: Variant, sim: Sim) -> tuple[Hashable, ...]:
     """What decides the rest of the round in ``sim``: the transposition table's key."""
-    if var.name == "classic":
+    if isinstance(sim, ClassicSim):
         return (sim.hands[0], sim.hands[1], sim.left, sim.right, sim.to_move)
-    if var.name == "triominos":
+    if isinstance(sim, TriominosSim):
         # The points so far count (the reward is not additive), and the board is its cells
         # and the numbers on its points (which decide fits, hexagons and bridges).
         return (sim.hands[0], sim.hands[1], sim.turn, sim.points[0] - sim.points[1],
                 frozenset(sim.occ), frozenset(sim.pnum.items()))
+    assert isinstance(sim, SpiderSim)
     return (sim.hands[0], sim.hands[1], tuple(sim.ends), tuple(sim.closed), sim.to_move)
 
 

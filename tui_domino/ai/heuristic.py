@@ -19,9 +19,10 @@ from tui_domino.ai.inference import Knowledge, knowledge
 from tui_domino.ai.simulation import Sim, Variant, variant_of
 from tui_domino.rules import dominoes as D
 from tui_domino.rules import triangle_grid as grid
-from tui_domino.rules.spider_sim import MULTI
+from tui_domino.rules.classic_sim import ClassicSim
+from tui_domino.rules.spider_sim import MULTI, SpiderSim
 from tui_domino.rules.triominos import TILES as T_TILES
-from tui_domino.rules.triominos_sim import CODE_TILE, PATTERN_MASK
+from tui_domino.rules.triominos_sim import CODE_TILE, PATTERN_MASK, TriominosSim
 from tui_domino.rules.types import SeatView
 
 _DOUBLE_BIT = D.DOUBLES_MASK
@@ -78,6 +79,7 @@ def _end_score(n: int, hand: int, opp_may: int, unseen: int) -> float:
 
 
 def classic_scores(view: SeatView, sim: Sim, legal: list[int], know: Knowledge) -> dict[int, float]:
+    assert isinstance(sim, ClassicSim)
     me = view["player"]
     hand = sim.hands[me]
     opp_may = know.may_hold()
@@ -106,6 +108,7 @@ def classic_scores(view: SeatView, sim: Sim, legal: list[int], know: Knowledge) 
 
 
 def spider_scores(view: SeatView, sim: Sim, legal: list[int], know: Knowledge) -> dict[int, float]:
+    assert isinstance(sim, SpiderSim)
     me = view["player"]
     opp_may = know.may_hold()
     unseen_avg = (
@@ -150,7 +153,7 @@ def spider_scores(view: SeatView, sim: Sim, legal: list[int], know: Knowledge) -
     return out
 
 
-def _hexagon_risk(sim: Sim, k: int, opp_may: int) -> float:
+def _hexagon_risk(sim: TriominosSim, k: int, opp_may: int) -> float:
     """After a placement on cell key ``k``: how many hexagons the opponent could complete next
     (points around ``k``'s corners touched by five tiles whose last cell he may fill)."""
     risk = 0.0
@@ -177,6 +180,7 @@ TRIOMINOS_BLOCKING = 8.0
 def triominos_scores(
     view: SeatView, sim: Sim, legal: list[int], know: Knowledge
 ) -> dict[int, float]:
+    assert isinstance(sim, TriominosSim)
     me = view["player"]
     opp_may = know.may_hold()
     hex_bonus = sim.hexagon_bonus[1]

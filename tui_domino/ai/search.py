@@ -39,6 +39,7 @@ from tui_domino.ai.inference import (
 )
 from tui_domino.ai.simulation import Sim, Variant, variant_of
 from tui_domino.rules import dominoes as D
+from tui_domino.rules.classic_sim import ClassicSim
 from tui_domino.rules.triominos_sim import PATTERN_MASK, mask_value
 from tui_domino.rules.triominos_sim import TriominosSim as _TSim
 from tui_domino.rules.types import SeatView
@@ -180,6 +181,7 @@ CLASSIC_BLOCK = 12
 
 def _classic_playout(sim: Sim, rng: random.Random) -> None:
     """Classic to the round's end with the blocking, heavy-first policy above."""
+    assert isinstance(sim, ClassicSim)
     sim.playout(rng, greedy=CLASSIC_GREEDY, block=CLASSIC_BLOCK)
 
 
@@ -187,9 +189,10 @@ TRIOMINOS_PLAYOUT_PLIES = 6
 TRIOMINOS_MOBILITY = 8.0
 
 
-def _triominos_playout(sim: _TSim, rng: random.Random) -> None:
+def _triominos_playout(sim: Sim, rng: random.Random) -> None:
     """A short greedy-ish playout: each side plays its best-scoring placement most of the time
     (a random one otherwise), for a few plies; the caller evaluates the position after."""
+    assert isinstance(sim, _TSim)
     rand = rng.random
     for _ in range(TRIOMINOS_PLAYOUT_PLIES):
         if sim.over:
@@ -225,6 +228,7 @@ def triominos_value_fn(var: Variant, me: int, points: bool = False) -> Reward:
             mine, theirs = sim.hands[me], sim.hands[1 - me]
             m += 4.0 * (theirs.bit_count() - mine.bit_count())
             m += 0.3 * (mask_value(mine) - mask_value(theirs))
+            assert isinstance(sim, _TSim)
             fits = 0
             for pat in sim.frontier.values():
                 fits |= PATTERN_MASK[pat]
@@ -417,6 +421,7 @@ def classic_ismcts(
     straight line: a scale POINTS_STRETCH times larger, with the exploration constant scaled
     down alike, which is the same search on rewards of margin / scale)."""
     me = know.me
+    assert isinstance(base, ClassicSim)
     pos = classic_search.Position(
         me=me, hand=base.hands[me], hidden=know.hidden, opp_size=know.opp_size,
         left=base.left, right=base.right, forced=base.forced, reserve=base.reserve,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Protocol, Self
 
 from tui_domino import rules
 from tui_domino.rules import dominoes as D
@@ -28,7 +28,34 @@ from tui_domino.rules.triominos import TriominosState
 from tui_domino.rules.triominos_sim import CODE_TILE, TriominosSim
 from tui_domino.rules.types import SeatView
 
-Sim = Any  # ClassicSim | SpiderSim | TriominosSim: they share the members used here
+
+class Sim(Protocol):
+    """What the players use of any variant's simulator (``ClassicSim``, ``SpiderSim``,
+    ``TriominosSim``); what only one variant has, they ask of its class."""
+
+    hands: list[int]  # each seat's tiles, a bit mask
+    points: list[int]
+    winner: int | None
+    over: bool
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move (None once the round is over, where the simulator says so)."""
+
+    def clone(self) -> Self:
+        """An independent copy."""
+
+    def legal(self) -> list[int]:
+        """The compact moves of the seat to move."""
+
+    def play(self, m: int) -> None:
+        """Plays the compact move ``m``."""
+
+    def playout(self, rng: random.Random) -> None:
+        """Plays the round to its end by the variant's playout policy."""
+
+    def to_public(self, m: int) -> rules.Move:
+        """The engine's ``Move`` for the compact move ``m``."""
 
 DRAW = CLASSIC_DRAW  # -1 in every variant's compact moves
 PASS = CLASSIC_PASS  # -2 in every variant's compact moves
@@ -51,9 +78,7 @@ class Variant:
 
     def deal_hidden(self, sim: Sim, opp: int, opp_mask: int, bazaar: list[int]) -> None:
         """Gives the opponent ``opp_mask`` and makes ``bazaar`` (draw order) the bazaar."""
-        sim.hands[opp] = opp_mask
-        sim.bz = bazaar
-        sim.bp = 0
+        raise NotImplementedError
 
     def to_public(self, sim: Sim, m: int) -> rules.Move:
         move: rules.Move = sim.to_public(m)
@@ -93,6 +118,12 @@ class DominoVariant(Variant):
     index = {tile: i for tile, i in D.INDEX.items()}
     value = D.PIPS
 
+    def deal_hidden(self, sim: Sim, opp: int, opp_mask: int, bazaar: list[int]) -> None:
+        assert isinstance(sim, ClassicSim | SpiderSim)
+        sim.hands[opp] = opp_mask
+        sim.bz = bazaar
+        sim.bp = 0
+
 
 class ClassicVariant(DominoVariant):
     name = "classic"
@@ -126,6 +157,7 @@ class SpiderVariant(DominoVariant):
         if m < 0:
             return []
         if m & MULTI:
+            assert isinstance(sim, SpiderSim)
             return [
                 D.DOUBLE[sim.ends[arm]] for arm in range(4) if m >> (2 * arm) & 1
             ]
@@ -143,6 +175,7 @@ class TriominosVariant(Variant):
         return TriominosSim.from_state(state)
 
     def deal_hidden(self, sim: Sim, opp: int, opp_mask: int, bazaar: list[int]) -> None:
+        assert isinstance(sim, TriominosSim)
         sim.hands[opp] = opp_mask
         sim.bazaar = bazaar  # popped from the end: any order is a random order
 

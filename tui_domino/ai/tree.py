@@ -70,6 +70,7 @@ def grow(
             children = node.children
             untried = [m for m in legal if m not in children]
             player = sim.to_move
+            assert player is not None  # the round is not over
             if untried:
                 m = untried[int(rand() * len(untried))]
                 for mm in legal:
