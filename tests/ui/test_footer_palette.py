@@ -24,4 +24,4 @@ async def test_the_palette_key_shows_in_ascii_where_it_fits(variant: str, width:
         await settle(pilot)
         footer = screen_lines(app)[-1]
         assert ("^p palette" in footer) is palette, footer
-        assert "esc Menu" in footer and not cut_labels(app)
+        assert "esc Menu" in footer and not await cut_labels(app, pilot)
