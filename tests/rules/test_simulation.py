@@ -7,7 +7,9 @@ import random
 import pytest
 
 from tui_domino import rules
+from tui_domino.rules import dominoes as D
 from tui_domino.rules.classic_sim import ClassicSim
+from tui_domino.rules.spider import charge_for_hand
 from tui_domino.rules.spider_sim import SpiderSim
 
 SIMS = {"classic": ClassicSim, "spider": SpiderSim}
@@ -41,10 +43,20 @@ def test_playouts_end_with_consistent_scores(variant):
         sim = cls.random_deal(rng)
         sim.playout(rng)
         assert sim.over
-        if sim.winner is None:
-            assert sim.points == [0, 0]
-        else:
-            assert min(sim.points) == 0
+        pips = [D.pips_of(h) for h in sim.hands]
+        if sim.winner is None:  # blocked (fish) with equal pips
+            assert sim.points == [0, 0] and pips[0] == pips[1] and sim.hands[0] and sim.hands[1]
+            continue
+        w, loser = sim.winner, 1 - sim.winner
+        went_out = not sim.hands[w]
+        assert went_out or pips[w] < pips[loser]
+        if variant == "classic":  # the winner scores: the other's pips, or the difference
+            assert sim.points[loser] == 0
+            assert sim.points[w] == (pips[loser] if went_out else pips[loser] - pips[w])
+        else:  # Spider charges the loser: his hand (a lone 0-0 dearer), or its pips
+            assert sim.points[w] == 0
+            assert sim.points[loser] == (charge_for_hand(sim.hands[loser], sim.lone)
+                                         if went_out else pips[loser])
 
 
 @pytest.mark.parametrize("variant", ["classic", "spider"])
@@ -72,7 +84,14 @@ def test_classic_playout_end_states_obey_the_rules(greedy, block):
         h0, h1 = sim.hands
         assert not (h0 & h1)
         left = len(sim.bz) - sim.bp
-        assert D.FULL & ~(h0 | h1) and bin(h0 | h1).count("1") + left <= 28
+        # every tile is in one place: a hand, the bazaar still to draw, or the line (which
+        # holds at least the first tile played)
+        rest = 0
+        for t in sim.bz[sim.bp:]:
+            assert not (rest >> t) & 1
+            rest |= 1 << t
+        assert not (rest & (h0 | h1))
+        assert (h0 | h1 | rest).bit_count() < 28
         if sim.winner is not None and not sim.hands[sim.winner]:
             # went out: scored the opponent's pips
             assert sim.points[sim.winner] == D.pips_of(sim.hands[1 - sim.winner])
