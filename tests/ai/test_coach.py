@@ -96,7 +96,7 @@ def hidden_twin(variant: str, seed: int, moves: int) -> tuple[Any, Any, Any]:
                 continue  # the swap changed what he could do (a draw became illegal, say)
             start_a = rules.new_round(variant, deal=deal, leader=leader, options=a.options)
             return start_a, b, a.history
-    pytest.skip("no swap keeps the record legal")
+    raise AssertionError("the fixed round has a swap that keeps the record legal")
 
 
 @pytest.mark.parametrize("variant", ["classic", "spider", "triominos"])
