@@ -562,3 +562,29 @@ async def test_a_finished_duel_is_kept_in_the_history(home: Any) -> None:
         assert record["totals"] == result["totals"] and record["winner"] == result["winner"]
         assert len(record["rounds"]) == result["rounds"] >= 1
         assert all(r["moves"] for r in record["rounds"])  # every verified round, replayable
+
+
+async def test_the_chat_said_before_a_restart_is_shown_when_the_match_resumes(
+        tmp_path: Any) -> None:
+    """A joiner whose game stopped takes the match up from its log: the lines said before
+    are in the moves' and chat's log again (they were gone)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        host = await DuelSession.host(port=0, addr="127.0.0.1", name="Ann",
+                                      settings=MatchSettings("classic", target=50),
+                                      journal_path=tmp_path / "host.jsonl")
+        bot = asyncio.ensure_future(run_bot(host, "greedy", seed=3, in_thread=False))
+        log = tmp_path / "join.jsonl"
+        session = await DuelSession.join("127.0.0.1", host.port, name="Bob", journal_path=log)
+        await until([pilot], lambda: session.core.started, "the greeting")
+        await session.chat("good luck, Ann")
+        await session.close()  # the game stops: the match is not over
+        again = await DuelSession.join("127.0.0.1", host.port, name="Bob", journal_path=log)
+        assert again.resumed
+        screen = push_duel(app, again)
+        await until([pilot], lambda: screen.is_mounted and "resumes" in text_of(screen, "#log"),
+                    "the resume")
+        assert "<Bob> good luck, Ann" in text_of(screen, "#log")
+        await again.close()
+        bot.cancel()
+        await host.close()

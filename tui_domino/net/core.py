@@ -78,6 +78,8 @@ class DuelCore:
         self.table = Table(self.seat, self.match)
         self.handshake = Handshake(self.seat, self.tokens, self.match)
         self.deadlines = dl.Deadlines()
+        # the chat lines of a match resumed from its log (``journal.replay``), said before
+        self.replayed: list[ev.Event] = []
         self.seat.record({"k": "start", "role": role, "name": self.name, "seed": seed.hex(),
                           "settings": None if settings is None else settings.to_json(),
                           "want": None if want is None else want.to_json()})

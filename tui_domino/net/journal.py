@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import cast
 
 from tui_domino.files import data_dir, quarantine
+from tui_domino.net import events as ev
 from tui_domino.net.core import DuelCore, MatchSettings
 from tui_domino.net.records import JournalEntry, SettingsJSON
 
@@ -113,7 +114,8 @@ def replay(entries: list[JournalEntry]) -> DuelCore:
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"a malformed entry: {exc!r}") from exc
     core.outgoing()
-    core.events()
+    # what the match said before the log was replayed: its chat, shown again on resume
+    core.replayed = [e for e in core.events() if isinstance(e, ev.ChatLine)]
     return core
 
 

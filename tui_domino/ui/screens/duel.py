@@ -146,6 +146,9 @@ class DuelScreen(TableScreen):
         if self.duel.resumed:
             name = self.table.opponent
             self.note(lambda: _("The match with {name} resumes.").format(name=name), "green")
+            for said in self.duel.core.replayed:
+                if isinstance(said, ev.ChatLine):
+                    self.show_chat(said)
         if self.duel.notice:
             # TRANSLATORS: the title of a notice about the file where the match is kept
             self.app.notify(self.duel.notice, title=_("Match log"), severity="warning",
@@ -259,13 +262,16 @@ class DuelScreen(TableScreen):
             self.checking = True
 
     def handle_chat_line(self, e: ev.ChatLine) -> None:
-        who = self.table.seats[e.player].name
+        self.show_chat(e)
+        if e.player != self.table.me:
+            self.notify(e.text, title=self.table.seats[e.player].name, timeout=6)
+
+    def show_chat(self, e: ev.ChatLine) -> None:
+        """A chat line in the moves' and chat's log."""
         line = Text()
-        line.append(f"<{who}> ", style="bold")
+        line.append(f"<{self.table.seats[e.player].name}> ", style="bold")
         line.append(one_line(e.text), style="italic")
         self.note(line)
-        if e.player != self.table.me:
-            self.notify(e.text, title=who, timeout=6)
 
     def handle_round_over(self, e: ev.RoundOver) -> None:
         self.checking = False
