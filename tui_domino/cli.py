@@ -133,6 +133,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.command != "serve":  # (serve logs to its standard error, and here: below)
         logs.start()
     if getattr(args, "net_handler", None):
+        if args.name is None:  # the name the player goes by in the game (Settings)
+            # lazy: start-up (only a duel from the command line reads the game's settings)
+            from tui_domino.ui.session import duel_name
+            from tui_domino.ui.storage import Settings
+
+            args.name = duel_name(Settings.load().name)
         if not args.headless and missing_terminal() is None:  # else the plain console
             # lazy: start-up (import tui_domino.cli stays light: only main() needs it)
             from tui_domino.terminal import tune_environment

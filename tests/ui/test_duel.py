@@ -23,8 +23,9 @@ from tui_domino.net.headless import run_bot
 from tui_domino.net.transport import DuelSession
 from tui_domino.ui.screens.duel import DuelOverScreen, DuelScreen, LeaveScreen
 from tui_domino.ui.screens.duel_run import push_duel
-from tui_domino.ui.screens.net_setup import DuelSetupScreen, duel_name
+from tui_domino.ui.screens.net_setup import DuelSetupScreen
 from tui_domino.ui.screens.summary import RoundSummary
+from tui_domino.ui.session import duel_name
 from tui_domino.ui.widgets.hand import HandView
 
 DEADLINE = 30.0
@@ -446,7 +447,29 @@ def test_the_duel_form_never_offers_you_as_a_name(monkeypatch: pytest.MonkeyPatc
     assert duel_name("Bob") == "Bob"
     assert duel_name("You") == duel_name(" you ") == duel_name("") == "ann"
     monkeypatch.delenv("USER")
-    assert duel_name("You") == "player"  # as on the command line
+    assert duel_name("You") == "Player"  # a name, capitalised
+
+
+@pytest.mark.parametrize(("kept", "user", "named"), [
+    ("Ann", "bob", "Ann"), ("You", "bob", "bob"), ("You", "", "Player")])
+def test_a_duel_from_the_command_line_goes_by_the_name_in_settings(
+        home: Any, monkeypatch: pytest.MonkeyPatch, kept: str, user: str, named: str) -> None:
+    """``tui-domino host`` and ``join`` without --name go by the player's name in Settings
+    (they went by the login name, else "player", whatever Settings said)."""
+    from tui_domino import cli
+    from tui_domino.net import cli as net_cli
+    from tui_domino.ui.storage import Settings
+
+    Settings(name=kept).save()
+    monkeypatch.setenv("USER", user)
+    seen: list[str] = []
+    monkeypatch.setattr(net_cli, "handle", lambda args: seen.append(args.name) or 0)
+    for argv in (["host", "127.0.0.1:0", "--headless", "--bot", "random"],
+                 ["join", "127.0.0.1:9", "--headless", "--bot", "random"]):
+        assert cli.main(argv) == 0
+    assert seen == [named, named]
+    assert cli.main(["host", "127.0.0.1:0", "--headless", "--name", "Cy"]) == 0
+    assert seen[-1] == "Cy"
 
 
 async def test_an_opponent_named_you_reads_as_the_opponent() -> None:

@@ -92,7 +92,8 @@ def seconds(text: str) -> float:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--name", default=login_name())
+    # (none given: the name in the game's Settings, else the login name: cli.main fills it)
+    p.add_argument("--name", default=None)
     p.add_argument("--bot", metavar="LEVEL", default=None,
                    # TRANSLATORS: the level names (random, greedy) are typed as they are.
                    help=_("a computer player takes this seat (random, greedy, ...)"))
@@ -192,7 +193,7 @@ async def _main(args: argparse.Namespace) -> int:
                 options[key] = json.loads(value)
             settings = MatchSettings(args.variant, args.target,
                                      rules.resolve_options(args.variant, options)).resolved()
-            session = await DuelSession.host(port, addr=host, name=args.name,
+            session = await DuelSession.host(port, addr=host, name=args.name or login_name(),
                                              settings=settings, journal_path=journal,
                                              code=code, **kw)
             if args.headless and code is not None:
@@ -214,7 +215,7 @@ async def _main(args: argparse.Namespace) -> int:
         else:
             want = MatchSettings(args.variant or "", args.target) if (
                 args.variant or args.target) else None
-            session = await DuelSession.join(host, port, name=args.name, want=want,
+            session = await DuelSession.join(host, port, name=args.name or login_name(), want=want,
                                              journal_path=journal, code=code, **kw)
     except ConnectionError as exc:
         # lazy: start-up (the parser loads this module; the channel and PyNaCl only for a code)

@@ -16,6 +16,7 @@ from typing import NotRequired, TypedDict, cast
 from tui_domino import ai, rules
 from tui_domino.files import quarantine
 from tui_domino.i18n import N_, _, ngettext, pgettext
+from tui_domino.terminal import login_name
 from tui_domino.text import visible
 from tui_domino.ui import storage
 from tui_domino.ui.table import match_scores
@@ -130,6 +131,18 @@ def is_you(name: str) -> bool:
     """Whether a seat's name addresses the player ("You", in any language of the game's)."""
     folded = name.strip().casefold()
     return folded == "you" or folded == _(YOU).strip().casefold()
+
+
+def duel_name(name: str) -> str:
+    """The name a duel goes by: the player's own from Settings, but not "You" (the game's
+    default, which would read on the other side as the opponent himself); else the login
+    name; else "Player"."""
+    name = name.strip()
+    if name and not is_you(name):
+        return name
+    # TRANSLATORS: a duel's name for a player who gave none and has no login name (his
+    # opponent reads it; a name, so capitalised)
+    return login_name(_("Player"))
 
 
 def two_people(first: str, second: str) -> list[Seat]:

@@ -25,12 +25,11 @@ from tui_domino.net import events as ev
 from tui_domino.net.core import MatchSettings
 from tui_domino.net.journal import default_path
 from tui_domino.net.transport import DuelSession
-from tui_domino.terminal import login_name
 from tui_domino.ui.host import NO_NETWORK, game_app
 from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.duel_words import game_title
-from tui_domino.ui.session import is_you
+from tui_domino.ui.session import duel_name
 from tui_domino.ui.storage import DUEL_PORT, DuelForm
 
 DEFAULT_PORT = DUEL_PORT
@@ -44,17 +43,6 @@ ADDRESS_HINT = N_("HOST:PORT")
 # TRANSLATORS: in the empty field of the invitation code: an example of one (kept as it
 # is), and what an empty field means
 CODE_HINT = N_("7-classic-orlando (empty: an open host)")
-
-
-def duel_name(name: str) -> str:
-    """The name a duel's form opens with: the player's own, but not "You" (the game's
-    default, which would read on the other side as the opponent himself); else the one
-    the command line goes by (the login name)."""
-    name = name.strip()
-    if name and not is_you(name):
-        return name
-    # TRANSLATORS: a duel's name for a player with no login name (his opponent reads it)
-    return login_name(_("player"))
 
 
 def parse_host_port(text: str) -> tuple[str, int]:
