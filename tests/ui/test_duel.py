@@ -611,3 +611,47 @@ async def test_the_chat_said_before_a_restart_is_shown_when_the_match_resumes(
         await again.close()
         bot.cancel()
         await host.close()
+
+
+async def test_a_joiner_whose_game_stopped_finds_his_duel_in_the_form(home: Any) -> None:
+    """After a restart, Network duel's join form holds the address of the duel he did not
+    finish and says it resumes without a code (it was back at 127.0.0.1:7777)."""
+    from tui_domino.net.journal import default_path
+
+    host = await DuelSession.host(port=0, addr="127.0.0.1", name="Ann",
+                                  settings=MatchSettings("classic", target=50), code="7-ab-cd")
+    bot = asyncio.ensure_future(run_bot(host, "greedy", seed=3, in_thread=False))
+    session = await DuelSession.join("127.0.0.1", host.port, name="Bob", code="7-ab-cd",
+                                     journal_path=default_path("join", "127.0.0.1", host.port))
+    async with asyncio.timeout(10):
+        while not session.core.started:
+            await asyncio.sleep(0.01)
+    await session.close()  # his game stops: the match is not over
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("d")
+        await until([pilot], lambda: isinstance(app.screen, DuelSetupScreen), "the setup")
+        setup = app.screen
+        await until([pilot], lambda: "not over" in text_of(setup, "#message"), "the offer")
+        where = f"127.0.0.1:{host.port}"
+        assert setup.query_one("#address", Input).value == where
+        assert f"Your duel at {where} is not over" in " ".join(
+            text_of(setup, "#message").split())
+        await pilot.press("right", "f5")  # the Join tab; no code typed
+        await until([pilot], lambda: isinstance(app.screen, DuelScreen)
+                    and "resumes" in text_of(app.screen, "#log"), "the resumed duel")
+        await pilot.press("escape", "y")
+    bot.cancel()
+    await host.close()
+
+
+def test_logs_kept_aside_or_unreadable_are_no_unfinished_duel(tmp_path: Any) -> None:
+    from tui_domino.net.journal import unfinished
+
+    (tmp_path / "join-10.0.0.2-7777.jsonl").write_text("not a log\n")
+    (tmp_path / "join-10.0.0.3-7777.done.jsonl").write_text("")
+    (tmp_path / "join-__1-7777.jsonl").write_text("")
+    (tmp_path / "host-10.0.0.4-7777.jsonl").write_text("")
+    assert unfinished("join", tmp_path) == []
+    assert sorted(p.name for p in tmp_path.iterdir())[0] == "host-10.0.0.4-7777.jsonl"
+    assert len(list(tmp_path.iterdir())) == 4  # nothing moved or written

@@ -32,6 +32,26 @@ def default_path(role: str, host: str, port: int) -> Path:
     return default_dir() / f"{role}-{safe}-{port}.jsonl"
 
 
+def unfinished(role: str, folder: Path | None = None) -> list[tuple[str, int]]:
+    """The addresses (host, port) of the duels this side ``role`` left unfinished, by
+    their logs at ``default_path`` (the newest first): the same address resumes each. A
+    log that cannot be read, or whose address its name does not keep whole (IPv6), is
+    left out; nothing is moved or written."""
+    found: list[tuple[float, str, int]] = []
+    for path in (folder or default_dir()).glob(f"{role}-*.jsonl"):
+        host, _, port = path.stem.removeprefix(f"{role}-").rpartition("-")
+        if not port.isdigit() or not host or "_" in host:
+            continue  # a log kept aside (.done, .unreadable-…), or an address not whole
+        try:
+            core = replay(load(path))
+            when = path.stat().st_mtime
+        except (OSError, ValueError):
+            continue
+        if core.started and not core.finished and core.internal is None:
+            found.append((when, host, int(port)))
+    return [(host, port) for _, host, port in sorted(found, reverse=True)]
+
+
 class Journal:
     """Appends entries to ``path`` (created with mode 0600), each flushed and fsynced."""
 

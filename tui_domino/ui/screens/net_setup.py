@@ -23,7 +23,7 @@ from tui_domino.i18n import N_, _, ngettext
 from tui_domino.logs import logged
 from tui_domino.net import events as ev
 from tui_domino.net.core import MatchSettings
-from tui_domino.net.journal import default_path
+from tui_domino.net.journal import default_path, unfinished
 from tui_domino.net.transport import DuelSession
 from tui_domino.ui.host import NO_NETWORK, game_app
 from tui_domino.ui.keys import Footer, Key
@@ -237,6 +237,28 @@ class DuelSetupScreen(Screen[None]):
             return
         self._sync_button()
         self.query_one(TabbedContent).query_one(Tabs).focus()
+        self.find_unfinished()
+
+    @work(thread=True, exclusive=True, group="unfinished")
+    def find_unfinished(self) -> None:
+        """A duel this player joined and did not finish (his game stopped): its address
+        fills the join form, and the message line says it resumes without a code."""
+        try:
+            found = unfinished("join")
+        except OSError:
+            return
+        if found:
+            self.app.call_from_thread(self.offer_resume, *found[0])
+
+    def offer_resume(self, host: str, port: int) -> None:
+        address = self.query_one("#address", Input)
+        if address.has_focus or self.query_one("#code", Input).value:
+            return  # the player is typing another
+        where = f"{host}:{port}"
+        address.value = where
+        # TRANSLATORS: {address} is the host's, as the form shows it; F5 is the key's name
+        self.say(_("Your duel at {address} is not over: join it again (F5) to take it up, "
+                   "no code needed.").format(address=where))
 
     @property
     def hosting(self) -> bool:
