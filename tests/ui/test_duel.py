@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static, TabbedContent
 
 from tests.ui.conftest import make_app
-from tests.ui.helpers import assert_footer_fits, footer_actions
+from tests.ui.helpers import assert_footer_fits, footer_actions, footer_keys
 from tui_domino.net import events as ev
 from tui_domino.net.core import MatchSettings
 from tui_domino.net.headless import run_bot
@@ -655,3 +655,26 @@ def test_logs_kept_aside_or_unreadable_are_no_unfinished_duel(tmp_path: Any) -> 
     assert unfinished("join", tmp_path) == []
     assert sorted(p.name for p in tmp_path.iterdir())[0] == "host-10.0.0.4-7777.jsonl"
     assert len(list(tmp_path.iterdir())) == 4  # nothing moved or written
+
+
+async def test_the_hosts_waiting_screen_offers_no_key_of_the_table() -> None:
+    """Waiting for an opponent there is no table: the footer has none of its keys (it
+    showed ←→ Tile ↑↓ Place), and the keys do nothing."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("d")
+        await until([pilot], lambda: isinstance(app.screen, DuelSetupScreen), "the setup")
+        app.screen.query_one("#listen", Input).value = "127.0.0.1"
+        app.screen.query_one("#port", Input).value = "0"
+        await pilot.press("f5")
+        await until([pilot], lambda: isinstance(app.screen, DuelScreen)
+                    and "Waiting for an opponent" in text_of(app.screen, "#waiting-text"),
+                    "the waiting state")
+        screen = duel_of(app)
+        shown = {k.action.split("(")[0] for k in footer_keys(screen)}
+        assert not shown & {"step", "play", "draw", "pass_turn", "rotate", "close_arm", "mark"}
+        assert "leave" in shown or "menu" in shown, shown
+        for key in ("right", "down", "enter", "g", "h"):
+            await pilot.press(key)
+        assert isinstance(app.screen, DuelScreen) and not app._notifications
+        await pilot.press("escape", "y")

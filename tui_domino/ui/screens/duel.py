@@ -134,8 +134,11 @@ class DuelScreen(TableScreen):
             self.sel = Selection(variant)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("play", "draw", "pass_turn", "rotate", "close_arm", "mark", "pick",
-                      "recentre", "pan") and not self.table.has_view():
+        # no table yet (waiting for an opponent, or for the deal): no key of the table
+        if not self.table.has_view() and (
+                action in ("step", "play", "draw", "pass_turn", "rotate", "close_arm", "mark",
+                           "pick", "recentre", "pan", "hint", "take_back")
+                or (action == "help" and parameters == ("marks",))):
             return False
         return super().check_action(action, parameters)
 
