@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.history_helpers import PLAYERS, played_match, played_record
-from tui_domino import cli
+from tui_domino import cli, i18n
 from tui_domino.history import db, stats
 from tui_domino.history.generate import generate
 from tui_domino.history.records import check_match, replay
@@ -150,6 +150,16 @@ def test_the_cost_chart_draws_bars_in_proportion() -> None:
     lines = stats.chart([("2025-01", 8.0, 3), ("2025-02", 2.0, 5)], width=8)
     assert lines[0].startswith("2025-01    ████████ ")
     assert lines[1].split()[1] == "██" and lines[1].endswith("2.0 (5)")
+
+
+def test_the_cost_chart_writes_its_months_as_the_language_writes_dates() -> None:
+    try:
+        i18n.use("ru")
+        assert stats.chart([("2025-03", 8.0, 3)], width=8)[0].startswith("март 2025  ████")
+        i18n.use("bg")
+        assert stats.chart([("2025-05-04", 8.0, 3)], width=8)[0].startswith("04.05.2025 ████")
+    finally:
+        i18n.use("en")
 
 
 def test_the_generator_makes_a_database_of_replayable_matches(tmp_path: Path) -> None:

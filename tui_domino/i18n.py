@@ -115,5 +115,20 @@ def when(moment: datetime.datetime, short: bool = False) -> str:
     return str(format_datetime(moment, pattern, locale=_current))
 
 
+def period(key: str) -> str:
+    """A month ("2026-12") or a day ("2026-12-02") of the history as the language writes it
+    (as ``when`` writes dates): "2026-12" in English, "дек. 2026" in Russian; at most 10
+    columns. A key of another shape is returned as it is."""
+    from babel.dates import format_date  # lazy: start-up (only the history shows dates)
+
+    try:
+        day = datetime.date.fromisoformat(key if len(key) == 10 else key + "-01")
+    except ValueError:
+        return key
+    if _current == DEFAULT:
+        return key
+    return str(format_date(day, "dd.MM.yyyy" if len(key) == 10 else "LLL y", locale=_current))
+
+
 __all__ = ["DEFAULT", "LANGUAGES", "N_", "_", "current", "decimal", "from_environment",
-           "ngettext", "pgettext", "supported", "use", "when"]
+           "ngettext", "period", "pgettext", "supported", "use", "when"]

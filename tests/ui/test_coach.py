@@ -161,12 +161,23 @@ async def test_history_lists_filters_opens_and_exports_matches(home: Path) -> No
         screen = app.screen
         assert isinstance(screen, HistoryScreen)
         text = screen_text(app)
-        assert "61 matches (all games)" in text and "[bold]Eve[/]" in text
+        assert "61 matches (all games)" in text and "[bold]Eve[" in text  # (cut to 10)
         screen.loaded = False
         await pilot.press("g")  # classic only
         await idle(pilot, lambda: screen.loaded)
         classic = db.list_matches(con, "classic")[1]
         assert f"{classic} match" in screen_text(app)
+        await pilot.press("g")  # spider only: the lower score wins, so the winner is marked
+        await idle(pilot, lambda: screen.loaded)
+        rows = db.list_matches(con, "spider")[0]
+        shown = screen_text(app)
+        for row in rows[:5]:
+            won = row.players[row.winner][:10] if row.winner is not None else None
+            line = next(x for x in shown.splitlines()
+                        if f"{row.totals[0]}–{row.totals[1]}" in x and row.players[0][:10] in x)
+            assert (f"{won} ✓" in line) if won else "✓" not in line, line
+        await pilot.press("g", "g", "g")  # round to classic again
+        await idle(pilot, lambda: screen.loaded and screen.variant == "classic")
         assert all(db.load_match(con, i)["variant"] == "classic"  # type: ignore[index]
                    for i in screen.ids[:5])
         await pilot.press("x")
@@ -206,4 +217,4 @@ async def test_statistics_screen_shows_the_figures_and_the_chart(home: Path) -> 
         screen.loaded = False
         await pilot.press("g")
         await idle(pilot, lambda: screen.loaded)
-        assert "Statistics: classic" in screen_text(app)
+        assert "Statistics: Classic dominoes" in screen_text(app)  # the game's name

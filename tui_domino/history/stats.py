@@ -121,8 +121,9 @@ def chart(periods: list[tuple[str, float, int]], width: int = 40, rows: int = 8)
     if not shown:
         return []
     top = max(c for _, c, _ in shown)
-    # (the period as the history keys it, ISO: "2025-03", "2025-03-04")
-    return [f"{p:<10} {bar(c, top, width):<{width}} {i18n.decimal(c):>5} ({n})"
+    # (the period as the history keys it, ISO: "2025-03", "2025-03-04", as the language
+    # writes dates)
+    return [f"{i18n.period(p):<10} {bar(c, top, width):<{width}} {i18n.decimal(c):>5} ({n})"
             for p, c, n in shown]
 
 

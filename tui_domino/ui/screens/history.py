@@ -59,14 +59,6 @@ SHORT_TITLES = {
     "spider": N_("Spider"),
     "triominos": N_("Triominos"),
 }
-# A game as the filter names it ("classic · Ann"), translated where shown.
-FILTER_WORDS = {
-    # TRANSLATORS: the game the history and the statistics count (key g): classic
-    # dominoes, Domino Spider, Triominos, lowercase.
-    "classic": N_("classic"),
-    "spider": N_("spider"),
-    "triominos": N_("triominos"),
-}
 
 
 # The opponent as the history keeps it: a computer's level, "person" or "duel".
@@ -90,10 +82,17 @@ def opponent_word(key: str) -> str:
 
 
 def filter_text(variant: str | None, opponent: str | None) -> str:
-    """What a filter counts: "classic · Ann", "all games"."""
-    shown = [_(FILTER_WORDS.get(variant, variant)) if variant else "",
+    """What a filter counts: "Classic dominoes · Ann", "all games"."""
+    shown = [_(VARIANT_TITLES[variant]) if variant in VARIANT_TITLES else variant or "",
              opponent_word(opponent) if opponent else ""]
     return " · ".join(x for x in shown if x) or _("all games")
+
+
+def players_text(players: tuple[str, str], winner: int | None) -> str:
+    """The list's players, the winner marked (in Spider the lower score wins, so the score
+    alone does not say it): "Ann ✓ – Computer"."""
+    return " – ".join(name[:10] + (" ✓" if winner == i else "")
+                      for i, name in enumerate(players))
 
 
 def when_text(played_at: str, short: bool = False) -> str:
@@ -220,7 +219,7 @@ class HistoryScreen(Filters, Screen[None]):
         options = [Option(row_text(
             when_text(r.played_at, short=True),
             _(SHORT_TITLES.get(r.variant, r.variant)),
-            f"{r.players[0][:12]} – {r.players[1][:12]}", f"{r.totals[0]}–{r.totals[1]}",
+            players_text(r.players, r.winner), f"{r.totals[0]}–{r.totals[1]}",
             opponent_word(r.opponent), str(r.rounds)), id=str(r.id)) for r in rows]
         # the lines a screen shows at once first, the rest of the page once they are drawn
         menu.add_options(options[:FIRST])
