@@ -200,10 +200,10 @@ async def test_check_boxes_show_their_state_by_their_mark() -> None:
         await pilot.pause()
         text = "\n".join(screen_lines(app))
         assert "|X| ASCII characters only" in text
-        assert "| | animations and pauses" in text  # off: no mark, whatever the colours
+        assert "| | tiles slide into place" in text  # off: no mark, whatever the colours
         await pilot.click("#animations")
         await pilot.pause()
-        assert "|X| animations and pauses" in "\n".join(screen_lines(app))
+        assert "|X| tiles slide into place" in "\n".join(screen_lines(app))
 
 
 async def test_the_round_summary_in_ascii_marks_nothing_with_a_dash() -> None:

@@ -36,6 +36,9 @@ class GameApp(Protocol):
     def ring(self) -> None:
         """The bell, when it is on."""
 
+    def bell_on(self) -> bool:
+        """Whether the bell is on (Settings, else on locally and off over ssh)."""
+
     def start_match(self, variant: str, seats: list[Seat], target: int | None = None,
                     options: rules.Options | None = None) -> None:
         """A new local match on the game screen."""

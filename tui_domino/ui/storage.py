@@ -159,10 +159,12 @@ def load_settings() -> tuple[Settings, str | None]:
 
 
 def effective_delay(settings: Settings) -> float:
+    """The computer's pause before its move: Settings' own choice (the animations setting
+    does not take it away), or the environment's TUI_DOMINO_DELAY."""
     env_delay = env.number(env.DELAY)
     if env_delay is not None:
         return max(0.0, env_delay)
-    return max(0.0, settings.computer_delay) if settings.animations else 0.0
+    return max(0.0, settings.computer_delay)
 
 
 class SaveError(Exception):

@@ -1,4 +1,5 @@
-"""Settings: theme, ASCII mode, animations, default names."""
+"""Settings: language, theme, ASCII mode, pips, animations, the bell, take-backs, the
+computer's pause, default names."""
 
 from __future__ import annotations
 
@@ -61,8 +62,14 @@ class SettingsScreen(Screen[None]):
                 # else with digits.
                 yield Tick(_("pips when there is room"), s.pips, id="pips", compact=True)
                 yield Label(_("Animations"))
-                yield Tick(_("animations and pauses"), s.animations, id="animations",
+                # TRANSLATORS: tiles that slide into place (the computer's pause is below)
+                yield Tick(_("tiles slide into place"), s.animations, id="animations",
                            compact=True)
+                # TRANSLATORS: the terminal's bell (a beep)
+                yield Label(_("Bell"))
+                # TRANSLATORS: when the bell rings
+                yield Tick(_("a refused move, your turn"), game_app(self).bell_on(),
+                           id="bell", compact=True)
                 # TRANSLATORS: taking a move back (the key u) against the computer.
                 yield Label(_("Take-backs"))
                 # TRANSLATORS: u is the key, kept as it is.
@@ -128,6 +135,8 @@ class SettingsScreen(Screen[None]):
             self.app.animation_level = "full" if event.value else "none"
         elif event.checkbox.id == "take_backs":
             s.take_backs = event.value
+        elif event.checkbox.id == "bell":
+            s.bell = event.value
         self._save()
 
     def on_input_changed(self, event: Input.Changed) -> None:
