@@ -6,8 +6,9 @@ import random
 
 import pytest
 
+from tests.ui.helpers import DOMINOES
 from tui_domino import rules
-from tui_domino.ui.drawing.canvas import ASCII_MAP
+from tui_domino.ui.drawing.canvas import ASCII_MAP, Canvas
 from tui_domino.ui.drawing.hand import layout_hand
 from tui_domino.ui.drawing.snake import layout_classic, opener_index
 from tui_domino.ui.drawing.spinner import layout_spider
@@ -115,10 +116,48 @@ def test_hand_scrolls_to_the_selection() -> None:
     assert not any(h.key == 0 for h in cv.hits)
 
 
-def test_a_hand_of_16_fits_80_columns_edge_to_edge() -> None:
-    hand = [(a, b, c) for a in range(6) for b in range(a, 6) for c in range(b, 6)][:16]
-    cv = layout_hand("triominos", hand, 15, set(range(16)), set(), 80)
-    assert cv.width <= 80 and {h.key for h in cv.hits} == set(range(16))
+def _drawn_spans(cv: Canvas) -> list[tuple[int, int]]:
+    """Each tile shown in a hand: the first and the last column anything of it is drawn in
+    (its clickable region holds the gap after it too)."""
+    spans = []
+    for h in sorted((h for h in cv.hits if isinstance(h.key, int)), key=lambda h: h.x0):
+        xs = [x for y in range(h.y0, h.y1) for x, (ch, _) in cv.cells.get(y, {}).items()
+              if h.x0 <= x < h.x1 and ch != " "]
+        spans.append((min(xs), max(xs)))
+    return spans
+
+
+TRIOMINOS = [(a, b, c) for a in range(6) for b in range(a, 6) for c in range(b, 6)]
+
+
+@pytest.mark.parametrize("variant", ["classic", "spider", "triominos"])
+@pytest.mark.parametrize("width", [80, 120])
+def test_every_tile_of_a_hand_stands_apart_however_many_there_are(variant: str,
+                                                                  width: int) -> None:
+    # 16 triominos at 80 columns ran together edge to edge ("0───02───03───0"): a tile's
+    # right number touched the next one's left number
+    tiles = TRIOMINOS if variant == "triominos" else [tuple(t) for t in DOMINOES]
+    for pips in (False, True):
+        for n in range(1, len(tiles) + 1):
+            hand = tiles[:n]
+            for selected in (0, n - 1):
+                cv = layout_hand(variant, hand, selected, set(range(n)), set(), width,
+                                 pips=pips)
+                assert cv.width <= width, (n, pips)
+                spans = _drawn_spans(cv)
+                assert spans, (n, pips)
+                assert all(a[1] + 1 < b[0] for a, b in zip(spans, spans[1:], strict=False)), (
+                    variant, width, n, pips, cv.plain())
+                assert any(h.key == selected for h in cv.hits)  # the chosen tile shows
+                assert max(s[1] for s in spans) < width
+
+
+def test_a_triominos_hand_of_16_shows_whole_at_80_columns() -> None:
+    # the hand a round starts with: every tile in view, none behind an arrow
+    cv = layout_hand("triominos", TRIOMINOS[:16], 15, set(range(16)), set(), 80)
+    assert {h.key for h in cv.hits} == set(range(16))
+    assert "‹" not in cv.plain() and "›" not in cv.plain()
+    assert cv.plain().splitlines()[2].split() == [f"{t[2]}─{t[1]}" for t in TRIOMINOS[:16]]
 
 
 def test_ascii_map_covers_every_drawing_character() -> None:
