@@ -212,3 +212,71 @@ async def test_a_spider_board_fits_the_table_at_80x24_and_shows_the_last_move() 
                     app.pop_screen()
                 app.pop_screen()
                 await pilot.pause()
+
+
+def test_every_spider_tile_and_preview_touches_the_tile_it_joins() -> None:
+    # a table too big for its board sent a tile that found no room in its own quarter "on
+    # past whatever is in the way": the 5-5 preview was drawn away from the 4-5 it joins.
+    # Here boards far too small for the tiles (pips and digits at 80x24) force that.
+    from tui_domino.ui.drawing.spinner import touches
+    from tui_domino.ui.drawing.tiles import COMPACT, DIGITS, PIPS_SHAPE
+    from tui_domino.ui.screenshots import session_after
+    from tui_domino.ui.selection import ArmPlace
+
+    layouts = 0
+    for seed in range(8):
+        for moves in range(0, 40, 3):
+            session = session_after("spider", seed, moves)
+            if session.state.is_over:
+                break
+            view = session.view()
+            sel = Selection("spider")
+            sel.update(view["hand"], session.state.legal_moves())
+            offers: list[tuple[list[ArmPlace], list[ArmPlace]]] = [([], [])]
+            for i in sorted(sel.playable()):
+                sel.select_tile(i)
+                offers.append((sel.arm_places(), []))
+            doubles = [p for places, _ in offers for p in places if p.double and p.arm != "center"]
+            for first in doubles:  # a double chosen with m, and the places of another
+                offers += [([p], [first]) for p in doubles if p.arm != first.arm
+                           and p.tile != first.tile]
+            for shape in (PIPS_SHAPE, DIGITS, COMPACT):
+                for places, pending in offers:
+                    for chosen in range(max(1, len(places))):
+                        cv = layout_spider(view, places, chosen if places else None, pending,
+                                           shape, width=53, height=17)
+                        layouts += 1
+                        boxes = [b for _, b in cv.joins]
+                        for joined, box in cv.joins:
+                            assert touches(joined, box), (seed, moves, shape.h_h, cv.plain())
+                        for i, a in enumerate(boxes):  # and none over another
+                            assert not any(a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3]
+                                           and b[1] <= a[3] for b in boxes[i + 1:]), (
+                                seed, moves, shape.h_h, cv.plain())
+    assert layouts > 500
+
+
+async def test_a_spider_round_keeps_one_drawing_style_at_80x24() -> None:
+    # the table was drawn with boxed digits until the arms grew, then compact ([5│5],
+    # ┌5┐├─┤└4┘) for the rest of the round
+    from tests.ui.conftest import make_app
+    from tui_domino.ui.screens.game import GameScreen
+    from tui_domino.ui.screenshots import session_after
+
+    app = make_app()
+    styles = set()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for moves in (2, 10, 18):
+            game = GameScreen(session_after("spider", 6, moves))
+            await app.push_screen(game)
+            await pilot.pause()
+            text = game.board.canvas().plain()
+            if "[" in text:
+                styles.add("compact")
+            if "┬" in text:  # a tile lengthwise in a box
+                styles.add("digits")
+            while app.screen is not game:
+                app.pop_screen()
+            app.pop_screen()
+            await pilot.pause()
+    assert len(styles) == 1, styles

@@ -11,7 +11,7 @@ from tui_domino.ui.drawing.canvas import Canvas
 from tui_domino.ui.drawing.snake import layout_classic
 from tui_domino.ui.drawing.spinner import layout_spider
 from tui_domino.ui.drawing.table import table_layout
-from tui_domino.ui.drawing.tiles import domino_h, domino_v
+from tui_domino.ui.drawing.tiles import COMPACT, domino_h, domino_v
 from tui_domino.ui.drawing.triangle_grid import corner_points, layout_triominos
 
 
@@ -91,7 +91,7 @@ def fish_board() -> Canvas:
             for arm, n in FISH_ARMS.items()}
     # a drawing's board, not a round: only the keys the drawing reads
     view = cast(SeatView, {"center": 1, "history": [], "arms": arms})
-    return table_layout("spider", view, [], None, [], 0, pips_ok=False)(*ROOM)
+    return table_layout("spider", view, [], None, [], 0, COMPACT)(*ROOM)
 
 
 def _triominos() -> str:
