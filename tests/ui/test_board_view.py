@@ -66,3 +66,33 @@ async def play_on_screen(variant: str, seed: int, moves: int) -> int:
 ])
 async def test_the_last_move_stays_in_view(variant: str, seed: int, moves: int) -> None:
     assert await play_on_screen(variant, seed, moves) > 5
+
+
+async def test_the_classic_line_marks_its_ends_as_the_hint_line_names_them() -> None:
+    # once the line turned at the table's edge, "⏎ play 1-3 on the right end" pointed at
+    # the end at the lower left: each end now carries its mark, R under the right end's
+    # outermost tile (the place offered there when there is one), L over the left end's
+    from tui_domino.ui.screenshots import session_after
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = session_after("classic", 3, 26)
+        game = GameScreen(session)
+        await app.push_screen(game)
+        await settle(pilot)
+        for _ in range(8):  # the tiles and places in turn, to one on the right end
+            place = game.sel.current_place()
+            if getattr(place, "end", None) == "right":
+                break
+            await pilot.press("down" if len(game.sel.places()) > 1 else "right")
+        assert "on the right end" in str(game.query_one("#hint").render())
+        cv = game.board.canvas()
+        assert cv.sel_focus is not None
+        x0, _, x1, y1 = cv.sel_focus
+        assert cv.get((x0 + x1 - 1) // 2, y1) == ("R", "label")
+        opener_row = {y for y, row in cv.cells.items() for x, (ch, st) in row.items()
+                      if ch == "L" and st == "label"}
+        assert len(opener_row) == 1
+        # the line has turned: the right end lies below and left of where it started
+        assert y1 > 6 and x1 < cv.min_x + cv.width // 2
+        assert game.board.shows(cv.sel_focus)

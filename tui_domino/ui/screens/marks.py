@@ -8,7 +8,7 @@ from typing import cast
 from tui_domino.i18n import N_, _
 from tui_domino.rules.types import ArmJSON, BoardCellJSON, SeatView
 from tui_domino.ui.drawing.canvas import Canvas
-from tui_domino.ui.drawing.snake import layout_classic
+from tui_domino.ui.drawing.snake import END_MARKS, layout_classic
 from tui_domino.ui.drawing.spinner import layout_spider
 from tui_domino.ui.drawing.table import table_layout
 from tui_domino.ui.drawing.tiles import COMPACT, domino_h, domino_v
@@ -34,6 +34,12 @@ def _classic() -> str:
         "A double lies crosswise. The line's two end numbers (here 1 and 2) "
         "are its open ends: a tile must match one. A round is **blocked** when no tile "
         "left fits either end and nobody may draw (2 tiles always stay in the bazaar).")
+        + " " + _(
+            # TRANSLATORS: the help on the classic table (Markdown: keep the `…`); {left}
+            # and {right} are the marks drawn at the line's ends, L and R
+            "On the table `{left}` and `{right}` mark the line's left and right ends, as the "
+            "hint line names them, wherever the line turns.").format(
+                left=_(END_MARKS["left"]), right=_(END_MARKS["right"]))
         + "\n\n" + _block(blocked_line()) + "\n" + _(BLOCKED) + "\n")
 
 
