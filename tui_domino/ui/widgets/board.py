@@ -43,17 +43,18 @@ class BoardView(ScrollView, can_focus=True):
     }
     BoardView > .board--frame { color: $foreground; }
     BoardView > .board--num { color: $foreground; text-style: bold; }
-    BoardView > .board--last { color: $accent; }
-    BoardView > .board--last-num { color: $accent; text-style: bold; }
-    BoardView > .board--sel { color: $success; }
-    BoardView > .board--sel-num { color: $success; text-style: bold reverse; }
-    BoardView > .board--place { color: $warning 70%; }
-    BoardView > .board--place-num { color: $warning; text-style: bold; }
-    BoardView > .board--ghost { color: $foreground 45%; }
-    BoardView > .board--ghost-num { color: $foreground 60%; text-style: bold; }
-    BoardView > .board--link { color: $foreground 50%; }
+    /* the marks: colours apart from each other that stand out in every theme (contrast.py) */
+    BoardView > .board--last { color: $mark-last; }
+    BoardView > .board--last-num { color: $mark-last; text-style: bold; }
+    BoardView > .board--sel { color: $mark-sel; }
+    BoardView > .board--sel-num { color: $mark-sel; text-style: bold reverse; }
+    BoardView > .board--place { color: $mark-place; }
+    BoardView > .board--place-num { color: $mark-place; text-style: bold; }
+    BoardView > .board--ghost { color: $mark-dim; }
+    BoardView > .board--ghost-num { color: $mark-dim; text-style: bold; }
+    BoardView > .board--link { color: $mark-dim; }
     BoardView > .board--closed { color: $error; text-style: bold; }
-    BoardView > .board--dim { color: $foreground 40%; }
+    BoardView > .board--dim { color: $mark-dim; }
     BoardView > .board--label { color: $primary; text-style: bold; }
     BoardView > .board--spinner { color: $primary; }
     BoardView > .board--spinner-num { color: $primary; text-style: bold; }
@@ -61,8 +62,8 @@ class BoardView(ScrollView, can_focus=True):
     BoardView > .board--point { color: $foreground; text-style: bold; }
     BoardView > .board--mine { background: $primary 25%; }
     BoardView > .board--theirs { color: $foreground 60%; }
-    BoardView > .board--lastcell { background: $accent 60%; color: $foreground; }
-    BoardView > .board--bonus { background: $warning 60%; color: $foreground; text-style: bold; }
+    BoardView > .board--lastcell { background: $mark-last; color: $surface; }
+    BoardView > .board--bonus { background: $mark-place; color: $surface; text-style: bold; }
     BoardView > .board--selcell { background: $success 50%; color: $foreground; }
     """
 
