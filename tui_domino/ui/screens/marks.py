@@ -28,19 +28,18 @@ def _classic() -> str:
     domino_v(cv, 10, 0, 6, 6)
     domino_h(cv, 13, 1, 6, 2)
     cv.freeze()
+    # TRANSLATORS: the help on the classic table (Markdown: keep the `…`); {left} and
+    # {right} are the marks drawn at the line's ends, L and R
+    ends = _("On the table `{left}` and `{right}` mark the line's left and right ends, as the "
+             "hint line names them, wherever the line turns.").format(
+        left=_(END_MARKS["left"]), right=_(END_MARKS["right"]))
     # TRANSLATORS: below a drawing of a classic line of tiles in the help (Markdown: keep
     # the **…**).
     return (_block(cv) + "\n" + _(
         "A double lies crosswise. The line's two end numbers (here 1 and 2) "
         "are its open ends: a tile must match one. A round is **blocked** when no tile "
         "left fits either end and nobody may draw (2 tiles always stay in the bazaar).")
-        + " " + _(
-            # TRANSLATORS: the help on the classic table (Markdown: keep the `…`); {left}
-            # and {right} are the marks drawn at the line's ends, L and R
-            "On the table `{left}` and `{right}` mark the line's left and right ends, as the "
-            "hint line names them, wherever the line turns.").format(
-                left=_(END_MARKS["left"]), right=_(END_MARKS["right"]))
-        + "\n\n" + _block(blocked_line()) + "\n" + _(BLOCKED) + "\n")
+        + " " + ends + "\n\n" + _block(blocked_line()) + "\n" + _(BLOCKED) + "\n")
 
 
 # A blocked round's line: 5 at both ends, and every tile with a 5 laid; and what it shows.
