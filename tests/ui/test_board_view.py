@@ -61,8 +61,8 @@ async def play_on_screen(variant: str, seed: int, moves: int) -> int:
     # after 4 tiles drawn the view followed place a, the computer's last move below its edge
     ("triominos", 2, 14),
     ("triominos", 5, 16),
-    ("classic", 3, 14),
-    ("spider", 4, 14),
+    ("classic", 3, 10),
+    ("spider", 4, 10),
 ])
 async def test_the_last_move_stays_in_view(variant: str, seed: int, moves: int) -> None:
     assert await play_on_screen(variant, seed, moves) > 5

@@ -176,7 +176,9 @@ class TableScreen(Screen[None]):
         if not self.is_mounted or self.taken_off():
             return
         self.show_palette_key()
-        if self.has_class("-pips") != self.pips_now() or self._shape is not self.shape_now():
+        drawn = self._shape  # the style the table was drawn in (None: not drawn yet)
+        if self.has_class("-pips") != self.pips_now() or (
+                drawn is not None and drawn is not self.shape_now()):
             self.draw_board(follow=True)
             self.draw_hand()
 
