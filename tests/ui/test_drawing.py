@@ -6,8 +6,9 @@ import random
 
 import pytest
 
+from tests.ui.helpers import DOMINOES
 from tui_domino import rules
-from tui_domino.ui.drawing.canvas import ASCII_MAP
+from tui_domino.ui.drawing.canvas import ASCII_MAP, Canvas
 from tui_domino.ui.drawing.hand import layout_hand
 from tui_domino.ui.drawing.snake import layout_classic, opener_index
 from tui_domino.ui.drawing.spinner import layout_spider
@@ -114,10 +115,48 @@ def test_hand_scrolls_to_the_selection() -> None:
     assert not any(h.key == 0 for h in cv.hits)
 
 
-def test_a_hand_of_16_fits_80_columns_edge_to_edge() -> None:
-    hand = [(a, b, c) for a in range(6) for b in range(a, 6) for c in range(b, 6)][:16]
-    cv = layout_hand("triominos", hand, 15, set(range(16)), set(), 80)
-    assert cv.width <= 80 and {h.key for h in cv.hits} == set(range(16))
+def _drawn_spans(cv: Canvas) -> list[tuple[int, int]]:
+    """Each tile shown in a hand: the first and the last column anything of it is drawn in
+    (its clickable region holds the gap after it too)."""
+    spans = []
+    for h in sorted((h for h in cv.hits if isinstance(h.key, int)), key=lambda h: h.x0):
+        xs = [x for y in range(h.y0, h.y1) for x, (ch, _) in cv.cells.get(y, {}).items()
+              if h.x0 <= x < h.x1 and ch != " "]
+        spans.append((min(xs), max(xs)))
+    return spans
+
+
+TRIOMINOS = [(a, b, c) for a in range(6) for b in range(a, 6) for c in range(b, 6)]
+
+
+@pytest.mark.parametrize("variant", ["classic", "spider", "triominos"])
+@pytest.mark.parametrize("width", [80, 120])
+def test_every_tile_of_a_hand_stands_apart_however_many_there_are(variant: str,
+                                                                  width: int) -> None:
+    # 16 triominos at 80 columns ran together edge to edge ("0───02───03───0"): a tile's
+    # right number touched the next one's left number
+    tiles = TRIOMINOS if variant == "triominos" else [tuple(t) for t in DOMINOES]
+    for pips in (False, True):
+        for n in range(1, len(tiles) + 1):
+            hand = tiles[:n]
+            for selected in (0, n - 1):
+                cv = layout_hand(variant, hand, selected, set(range(n)), set(), width,
+                                 pips=pips)
+                assert cv.width <= width, (n, pips)
+                spans = _drawn_spans(cv)
+                assert spans, (n, pips)
+                assert all(a[1] + 1 < b[0] for a, b in zip(spans, spans[1:], strict=False)), (
+                    variant, width, n, pips, cv.plain())
+                assert any(h.key == selected for h in cv.hits)  # the chosen tile shows
+                assert max(s[1] for s in spans) < width
+
+
+def test_a_triominos_hand_of_16_shows_whole_at_80_columns() -> None:
+    # the hand a round starts with: every tile in view, none behind an arrow
+    cv = layout_hand("triominos", TRIOMINOS[:16], 15, set(range(16)), set(), 80)
+    assert {h.key for h in cv.hits} == set(range(16))
+    assert "‹" not in cv.plain() and "›" not in cv.plain()
+    assert cv.plain().splitlines()[2].split() == [f"{t[2]}─{t[1]}" for t in TRIOMINOS[:16]]
 
 
 def test_ascii_map_covers_every_drawing_character() -> None:
@@ -172,3 +211,71 @@ async def test_a_spider_board_fits_the_table_at_80x24_and_shows_the_last_move() 
                     app.pop_screen()
                 app.pop_screen()
                 await pilot.pause()
+
+
+def test_every_spider_tile_and_preview_touches_the_tile_it_joins() -> None:
+    # a table too big for its board sent a tile that found no room in its own quarter "on
+    # past whatever is in the way": the 5-5 preview was drawn away from the 4-5 it joins.
+    # Here boards far too small for the tiles (pips and digits at 80x24) force that.
+    from tui_domino.ui.drawing.spinner import touches
+    from tui_domino.ui.drawing.tiles import COMPACT, DIGITS, PIPS_SHAPE
+    from tui_domino.ui.screenshots import session_after
+    from tui_domino.ui.selection import ArmPlace
+
+    layouts = 0
+    for seed in range(8):
+        for moves in range(0, 40, 3):
+            session = session_after("spider", seed, moves)
+            if session.state.is_over:
+                break
+            view = session.view()
+            sel = Selection("spider")
+            sel.update(view["hand"], session.state.legal_moves())
+            offers: list[tuple[list[ArmPlace], list[ArmPlace]]] = [([], [])]
+            for i in sorted(sel.playable()):
+                sel.select_tile(i)
+                offers.append((sel.arm_places(), []))
+            doubles = [p for places, _ in offers for p in places if p.double and p.arm != "center"]
+            for first in doubles:  # a double chosen with m, and the places of another
+                offers += [([p], [first]) for p in doubles if p.arm != first.arm
+                           and p.tile != first.tile]
+            for shape in (PIPS_SHAPE, DIGITS, COMPACT):
+                for places, pending in offers:
+                    for chosen in range(max(1, len(places))):
+                        cv = layout_spider(view, places, chosen if places else None, pending,
+                                           shape, width=53, height=17)
+                        layouts += 1
+                        boxes = [b for _, b in cv.joins]
+                        for joined, box in cv.joins:
+                            assert touches(joined, box), (seed, moves, shape.h_h, cv.plain())
+                        for i, a in enumerate(boxes):  # and none over another
+                            assert not any(a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3]
+                                           and b[1] <= a[3] for b in boxes[i + 1:]), (
+                                seed, moves, shape.h_h, cv.plain())
+    assert layouts > 500
+
+
+async def test_a_spider_round_keeps_one_drawing_style_at_80x24() -> None:
+    # the table was drawn with boxed digits until the arms grew, then compact ([5│5],
+    # ┌5┐├─┤└4┘) for the rest of the round
+    from tests.ui.conftest import make_app
+    from tui_domino.ui.screens.game import GameScreen
+    from tui_domino.ui.screenshots import session_after
+
+    app = make_app()
+    styles = set()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for moves in (2, 10, 18):
+            game = GameScreen(session_after("spider", 6, moves))
+            await app.push_screen(game)
+            await pilot.pause()
+            text = game.board.canvas().plain()
+            if "[" in text:
+                styles.add("compact")
+            if "┬" in text:  # a tile lengthwise in a box
+                styles.add("digits")
+            while app.screen is not game:
+                app.pop_screen()
+            app.pop_screen()
+            await pilot.pause()
+    assert len(styles) == 1, styles

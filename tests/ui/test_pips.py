@@ -1,5 +1,6 @@
-"""One choice for the table and the hand: dominoes with pips in both from 120x40 (the
-setting allowing), digits in both below it."""
+"""One choice for the table and the hand: dominoes with pips in both where the terminal
+gives the table room for them (classic from 140x45, ``drawing.table.STYLE_ROOM``; the setting
+allowing), digits in both below it."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ def _drawn(widget: BoardView | HandView) -> str:
     return widget.canvas().plain()
 
 
-@pytest.mark.parametrize(("size", "pips"), [((120, 40), True), ((100, 30), False),
+@pytest.mark.parametrize(("size", "pips"), [((140, 45), True), ((120, 40), False),
                                             ((80, 24), False), ((200, 50), True)])
 async def test_the_table_and_the_hand_show_tiles_alike(size: tuple[int, int], pips: bool
                                                         ) -> None:
@@ -46,7 +47,7 @@ async def test_growing_the_terminal_brings_the_pips_to_both() -> None:
         await app.push_screen(GameScreen(session_after("classic", 4, 9)))
         await settle(pilot)
         assert "•" not in _drawn(app.screen.query_one(HandView))
-        await pilot.resize_terminal(120, 40)
+        await pilot.resize_terminal(140, 45)
         await pilot.pause()
         await pilot.pause()
         assert "•" in _drawn(app.screen.query_one(HandView))

@@ -104,3 +104,59 @@ def test_in_256_colours_a_theme_keeps_its_greys_and_reads(theme: str) -> None:
         a, b = parse(mended[fg]), parse(mended[bg])
         assert a is not None and b is not None
         assert ratio(a, b) >= AA, (fg, bg)
+
+
+async def test_the_table_marks_stand_out_and_apart_in_every_theme() -> None:
+    # the other places of a Triominos tile were drawn in the same orange as the last move
+    # (textual-dark's accent and warning are one colour), and in light themes (atom-one-light,
+    # catppuccin-latte, solarized-light) tiles that cannot be played and the last move's
+    # outline all but vanished into the board
+    from tui_domino.ui.contrast import GRAPHIC, MARKS_APART, distance
+    from tui_domino.ui.screens.game import GameScreen
+    from tui_domino.ui.screenshots import session_after
+    from tui_domino.ui.widgets.board import BoardView
+    from tui_domino.ui.widgets.hand import HandView
+
+    def colour(widget: Any, name: str, *, ground: bool = False) -> Color:
+        style = widget.get_component_rich_style(name)
+        c = style.bgcolor if ground else style.color
+        assert c is not None, (app.theme, name)
+        return Color.from_rich_color(c)
+
+    assert {"atom-one-light", "catppuccin-latte", "solarized-light"} <= set(THEMES)
+    app = make_app()
+    failures = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(GameScreen(session_after("triominos", 3, 0)))
+        await settle(pilot)
+        board, hand = app.screen.query_one(BoardView), app.screen.query_one(HandView)
+        for theme in THEMES:
+            app.theme = theme
+            await pilot.pause()
+
+            surface = Color.from_rich_color(board.rich_style.bgcolor)
+            tiles = colour(board, "board--point")
+            marks = {"last move": colour(board, "board--last"),
+                     "selected place": colour(board, "board--sel"),
+                     "other places": colour(board, "board--place")}
+            shown = {**marks, "last move's centre": colour(board, "board--lastcell",
+                                                           ground=True),
+                     "tile that cannot be played": colour(hand, "hand--dim"),
+                     "tile that cannot be played, on the table": colour(board, "board--dim")}
+            for what, c in shown.items():
+                if ratio(c, surface) < GRAPHIC:
+                    failures.append((theme, what, "vanishes", round(ratio(c, surface), 2)))
+            for what in ("board--last-num", "board--place-num"):
+                if ratio(colour(board, what), surface) < AA:
+                    failures.append((theme, what, "unreadable"))
+            names = list(marks)
+            for i, a in enumerate(names):
+                for b in [*names[i + 1:], "tiles"]:
+                    other = tiles if b == "tiles" else marks[b]
+                    if distance(marks[a], other) < MARKS_APART:
+                        failures.append((theme, a, b, "alike",
+                                         round(distance(marks[a], other), 1)))
+            dim = colour(hand, "hand--dim")
+            if ratio(dim, surface) >= ratio(colour(hand, "hand--frame"), surface):
+                failures.append((theme, "a tile that cannot be played is not fainter"))
+    assert failures == []

@@ -139,6 +139,7 @@ def readable_variables(variables: dict[str, str], eight_bit: bool = False) -> di
     256-colour terminal, every colour one of the palette's)."""
     out = dict(variables)
     if parse(out.get("background", "")) is None:
+        out.update(table_marks(out))
         return out  # a theme of the terminal's own colours
     if eight_bit:
         for key, value in variables.items():
@@ -170,7 +171,76 @@ def readable_variables(variables: dict[str, str], eight_bit: bool = False) -> di
                                 for g in colours):
             alpha = min(1.0, alpha + 0.05)
         out[key] = f"auto {round(alpha * 100)}%"
+    out.update(table_marks(out, eight_bit))
     return out
+
+
+# The table's marks (the last move, the selected place, the other places, tiles that cannot
+# be played): each a colour of the theme that stands out from the board's ground as WCAG asks
+# of the parts of a drawing (3:1), and reads as text where digits or letters are written in
+# it (4.5:1), and each far enough from the others and from the tiles' own colour to tell them
+# apart at a glance (a distance in CIELAB: 2.3 is the least a trained eye sees side by side;
+# the accent and the warning orange of a theme lie 0 to 15 apart, and every built-in theme
+# has colours at least 20 apart for the three marks).
+GRAPHIC = 3.0
+MARKS_APART = 20.0
+# The theme's colours a mark may take, in the order they are tried.
+MARK_COLOURS = {
+    "mark-last": ("accent", "warning", "secondary", "primary", "error"),
+    "mark-sel": ("success", "secondary", "primary", "accent", "error"),
+    "mark-place": ("warning", "secondary", "primary", "error", "accent", "success"),
+}
+
+
+def distance(a: Color, b: Color) -> float:
+    """How far apart two colours look (CIE76: the distance in CIELAB)."""
+    return math.dist(_lab(a), _lab(b))
+
+
+def faded(colour: Color, ground: Color, minimum: float = GRAPHIC) -> Color:
+    """``colour`` faded towards ``ground`` as far as it still stands out from it by
+    ``minimum``: a tile that cannot be played, faint but there."""
+    factor = 0.35
+    while factor < 1 and ratio(ground.blend(colour, factor), ground) < minimum:
+        factor = min(1.0, factor + 0.05)
+    return ground.blend(colour, factor)
+
+
+def table_marks(variables: dict[str, str], eight_bit: bool = False) -> dict[str, str]:
+    """The colours of the table's marks in a theme (``mark-last``, ``mark-sel``,
+    ``mark-place``, ``mark-dim``), as CSS variables; in a theme of the terminal's own colours
+    (nothing to measure) the theme's accent, success, warning and a faded foreground."""
+    ground = parse(variables.get("surface", ""))
+    text = parse(variables.get("foreground", ""))
+    if ground is None or text is None or ground.a < 1:
+        return {"mark-last": variables.get("accent", "yellow"),
+                "mark-sel": variables.get("success", "green"),
+                "mark-place": variables.get("warning", "yellow"),
+                "mark-dim": variables.get("foreground", "white")}
+    text = on(text, ground)
+    chosen: dict[str, Color] = {}
+    for mark, names in MARK_COLOURS.items():
+        best: tuple[float, Color] | None = None
+        for name in names:
+            colour = parse(variables.get(name, ""))
+            if colour is None:
+                continue
+            colour = readable(on(colour, ground), [ground])
+            if eight_bit:
+                colour = _palette_readable(colour, ground)
+            # apart from the marks chosen before it, and from the tiles' own colour
+            apart = min((distance(colour, c) for c in (*chosen.values(), text)),
+                        default=MARKS_APART)
+            if apart >= MARKS_APART:
+                best = (apart, colour)
+                break
+            if best is None or apart > best[0]:
+                best = (apart, colour)
+        chosen[mark] = best[1] if best is not None else text
+    dim = faded(text, ground)
+    if eight_bit:
+        dim = nearest_256(dim)
+    return {**{mark: c.hex for mark, c in chosen.items()}, "mark-dim": dim.hex}
 
 
 def _mend_auto(out: dict[str, str], fg: str, bg: str, ground: Color) -> None:

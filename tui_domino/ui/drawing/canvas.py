@@ -39,6 +39,10 @@ class Canvas:
     sel_focus: tuple[int, int, int, int] | None = None  # the selected place
     moved: set[tuple[int, int]] | None = None  # the cells of the last move's tile, when
     # its box holds more (a triangle's box holds parts of its neighbours)
+    # each tile laid against another (a Spider's arms): the boxes (x0, y0, x1, y1, inclusive)
+    # of the tile it joins and of its own, which touch
+    joins: list[tuple[tuple[int, int, int, int], tuple[int, int, int, int]]] = field(
+        default_factory=list)
     min_x: int = 0
     min_y: int = 0
     width: int = 0

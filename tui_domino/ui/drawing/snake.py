@@ -7,10 +7,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tui_domino import rules
-from tui_domino.i18n import _
+from tui_domino.i18n import N_, _
 from tui_domino.rules.types import HistoryRecord, SeatView
 from tui_domino.ui.drawing.canvas import Canvas
 from tui_domino.ui.drawing.tiles import DIGITS, TileShape
+
+# The marks drawn at the line's two open ends, as the hint line names them ("on the left
+# end"): the line keeps its left and right ends wherever it turns, so that the right end
+# may lie at the lower left of the table.
+END_MARKS = {
+    # TRANSLATORS: the mark drawn on the table at the classic line's left end: the first
+    # letter of "left" as the hint line says it ("⏎ play 6-3 on the left end"), one letter
+    "left": N_("L"),
+    # TRANSLATORS: the mark drawn on the table at the classic line's right end: the first
+    # letter of "right" as the hint line says it ("⏎ play 6-3 on the right end"), one letter
+    "right": N_("R"),
+}
+
+Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive)
 
 
 @dataclass
@@ -28,7 +42,7 @@ class Link:
         return shape.v_w if self.double else shape.h_w
 
 
-def _draw(cv: Canvas, shape: TileShape, link: Link, x: int, row: int, direction: int) -> None:
+def _draw(cv: Canvas, shape: TileShape, link: Link, x: int, row: int, direction: int) -> Box:
     # a row of the snake is as tall as a crosswise double; lengthwise tiles sit in its middle
     y = row * shape.v_h
     if link.double:
@@ -43,6 +57,7 @@ def _draw(cv: Canvas, shape: TileShape, link: Link, x: int, row: int, direction:
         cv.hit(*box, link.key)
     if link.style in ("last", "sel"):
         cv.add_focus(*box, selected=link.style == "sel")
+    return box
 
 
 def _connect(cv: Canvas, shape: TileShape, col: int, row: int, step: int) -> None:
@@ -59,10 +74,11 @@ def _connect(cv: Canvas, shape: TileShape, col: int, row: int, step: int) -> Non
 
 def _lay_part(
     cv: Canvas, shape: TileShape, links: list[Link], x: int, width: int, direction: int, step: int
-) -> None:
+) -> Box | None:
     """Lays links outward from the opener. ``x`` is the cursor: the next tile's left edge
-    when going right, its right edge when going left."""
+    when going right, its right edge when going left. Returns the outermost tile's box."""
     row = 0
+    box = None
     half = shape.v_w // 2  # from a tile's outer edge to the middle of its outer number
     for link in links:
         w = link.width(shape)
@@ -71,21 +87,22 @@ def _lay_part(
                 _connect(cv, shape, x - half - 1, row, step)
                 row += step
                 direction = -1
-                _draw(cv, shape, link, x - w, row, direction)
+                box = _draw(cv, shape, link, x - w, row, direction)
                 x -= w
             else:
-                _draw(cv, shape, link, x, row, direction)
+                box = _draw(cv, shape, link, x, row, direction)
                 x += w
         else:
             if x - w < 0:
                 _connect(cv, shape, x + half, row, step)
                 row += step
                 direction = 1
-                _draw(cv, shape, link, x, row, direction)
+                box = _draw(cv, shape, link, x, row, direction)
                 x += w
             else:
-                _draw(cv, shape, link, x - w, row, direction)
+                box = _draw(cv, shape, link, x - w, row, direction)
                 x -= w
+    return box
 
 
 def opener_index(history: list[HistoryRecord]) -> int:
@@ -154,8 +171,19 @@ def layout_classic(
     if "left" in ghosts:
         left.append(ghosts["left"])
     x0 = width // 2 - opener.width(shape) // 2
-    _draw(cv, shape, opener, x0, 0, 1)
-    _lay_part(cv, shape, right, x0 + opener.width(shape), width, 1, 1)
-    _lay_part(cv, shape, left, x0, width, -1, -1)
+    first = _draw(cv, shape, opener, x0, 0, 1)
+    right_end = _lay_part(cv, shape, right, x0 + opener.width(shape), width, 1, 1) or first
+    left_end = _lay_part(cv, shape, left, x0, width, -1, -1) or first
+    end_marks(cv, left_end, right_end)
     cv.freeze()
     return cv
+
+
+def end_marks(cv: Canvas, left_end: Box, right_end: Box) -> None:
+    """The marks of the line's ends (``END_MARKS``): under the right end's outermost tile
+    and over the left end's, in the blank row that the snake's row keeps there (the right
+    end winds down, so nothing lies below it; the left end winds up)."""
+    cv.put((right_end[0] + right_end[2] - 1) // 2, right_end[3],
+           _(END_MARKS["right"])[:1], "label")
+    cv.put((left_end[0] + left_end[2] - 1) // 2, left_end[1] - 1,
+           _(END_MARKS["left"])[:1], "label")

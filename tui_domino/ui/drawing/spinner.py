@@ -35,6 +35,14 @@ def _overlaps(a: Box, b: Box) -> bool:
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
+def touches(a: Box, b: Box) -> bool:
+    """Whether two boxes lie side by side, sharing a stretch of edge, with no gap."""
+    across = a[2] + 1 == b[0] or b[2] + 1 == a[0]
+    along = a[3] + 1 == b[1] or b[3] + 1 == a[1]
+    return ((across and a[1] <= b[3] and b[1] <= a[3])
+            or (along and a[0] <= b[2] and b[0] <= a[2]))
+
+
 def _covered(box: Box, regions: list[Box]) -> bool:
     """Whether every cell of ``box`` lies in one of ``regions``."""
     if any(_inside(box, r) for r in regions):
@@ -176,7 +184,16 @@ class ArmWalker:
             if self._free(box):
                 return box
             self._turn()
-        # hemmed in all round: on past whatever is in the way, never over it
+        # hemmed in by the other arms' quarters: against the last tile still, on any side
+        # of it where no tile lies nor another arm's first one will, slid along that side
+        # if need be
+        for _way in range(4):
+            beside = self._touching(double)
+            if beside is not None:
+                return beside
+            self._turn()
+        # nowhere beside it without covering a tile (no round has been seen to come to
+        # this): on past whatever is in the way, never over it
         self.direction, self.line, self.pos, self.legs = saved
         step = 1 if self.direction in ("down", "right") else -1
         for _step in range(200):
@@ -185,6 +202,22 @@ class ArmWalker:
             if self._free(box):
                 return box
         return box
+
+    def _touching(self, double: bool) -> Box | None:
+        """The next tile's box on the way the arm runs now, against the last tile, over no
+        other tile nor the place of another arm's first one: in line with the arm, else slid
+        sideways while it still touches."""
+        box = self._box(double)
+        last = self.last
+        assert last is not None
+        reach = max(box[2] - box[0], box[3] - box[1]) + 1
+        for shift in sorted(range(-reach, reach + 1), key=abs):
+            dx, dy = (shift, 0) if self.vertical else (0, shift)
+            moved = (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
+            if touches(last, moved) and not any(
+                    _overlaps(moved, b) for b in (*self.taken, *self.kept)):
+                return moved
+        return None
 
     def place(self, cv: Canvas, inner: int, outer: int, style: str,
               key: object = None, close: bool = False) -> None:
@@ -199,6 +232,7 @@ class ArmWalker:
             else:
                 s.upright(cv, x0, y0, a, b, style)
             self.pos = y1 + 1 if self.direction == "down" else y0 - 1
+            self.line = x0 + (x1 - x0 + 1) // 2  # (moved, when slid along to touch)
         else:
             a, b = (inner, outer) if self.direction == "right" else (outer, inner)
             if double:
@@ -206,6 +240,9 @@ class ArmWalker:
             else:
                 s.lengthwise(cv, x0, y0, a, b, style)
             self.pos = x1 + 1 if self.direction == "right" else x0 - 1
+            self.line = y0 + (y1 - y0 + 1) // 2
+        if self.last is not None:
+            cv.joins.append((self.last, box))
         self.last = box
         self.boxes.append(box)
         self.taken.append(box)
@@ -230,11 +267,10 @@ class ArmWalker:
         self.pos += 1 if self.direction in ("down", "right") else -1
 
     def end_mark(self, cv: Canvas) -> None:
-        """A dot just beyond an open end."""
-        if self.vertical:
-            cv.put(self.line, self.pos, "·", "dim")
-        else:
-            cv.put(self.pos, self.line, "·", "dim")
+        """A dot just beyond an open end (where nothing else is drawn there)."""
+        x, y = (self.line, self.pos) if self.vertical else (self.pos, self.line)
+        if cv.get(x, y) is None and not any(_overlaps((x, y, x, y), b) for b in self.taken):
+            cv.put(x, y, "·", "dim")
 
 
 def arm_labels(cv: Canvas, shape: TileShape) -> None:

@@ -1,7 +1,8 @@
-"""Which drawing of the table to show at a given size: the variant's layout, with pips
-when the whole table fits with them, else digits in boxes, else compact tiles; the board
-scrolls only when even those do not fit (then the drawing with the fewest cells out of
-view)."""
+"""Which drawing of the table to show: the variant's layout in the style of tiles (pips,
+digits in boxes, or compact) that the terminal's size gives that variant. The style
+depends on the size alone, never on what lies on the table, so a round keeps its look from
+its first tile to its last (a table grown too big for the board scrolls) and changes only
+with the terminal's size."""
 
 from __future__ import annotations
 
@@ -18,23 +19,39 @@ from tui_domino.ui.drawing.triangle_grid import layout_triominos
 Layout = Callable[[int, int], Canvas]  # (table width, table height) -> the drawing
 
 
-# The terminal's size from which dominoes are drawn with pips (the table and the hand).
-PIPS_SIZE = (120, 40)
+# The smallest terminal (columns, rows) on which each variant's table is drawn in each style,
+# larger first: the size from which a round's table, at its largest (the round's end), fits
+# the board whole in 9 rounds of 10 (``scripts/board_styles.py``: 200 seeded rounds of the
+# greedy player against itself). Below the last, compact tiles.
+STYLE_ROOM: dict[str, tuple[tuple[TileShape, tuple[int, int]], ...]] = {
+    "classic": ((PIPS_SHAPE, (140, 45)), (DIGITS, (80, 24))),
+    "spider": ((PIPS_SHAPE, (180, 55)), (DIGITS, (90, 27))),
+}
+
+
+def table_shape(variant: str, size: tuple[int, int], pips_wanted: bool = True) -> TileShape:
+    """The style of the dominoes on a terminal of ``size`` (Triominos has one drawing)."""
+    for shape, (columns, rows) in STYLE_ROOM.get(variant, ()):
+        if shape is PIPS_SHAPE and not pips_wanted:
+            continue
+        if size[0] >= columns and size[1] >= rows:
+            return shape
+    return COMPACT if variant in STYLE_ROOM else DIGITS
 
 
 def pips_fit(wanted: bool, variant: str, size: tuple[int, int]) -> bool:
     """Whether dominoes are drawn with pips, on the table and in the hand alike: when the
-    setting wants them and the terminal has room for both."""
-    return wanted and variant != "triominos" and size[0] >= PIPS_SIZE[0] \
-        and size[1] >= PIPS_SIZE[1]
+    setting wants them and the terminal gives the table room for them."""
+    return table_shape(variant, size, wanted) is PIPS_SHAPE
 
 
 Place = rules.Move | ArmTile  # where a tile may go: a move, or a spider tile on an arm
 
 
 def table_layout(variant: str, view: SeatView, places: Sequence[Place], selected: int | None,
-                 pending: Sequence[ArmTile], viewer: int, pips_ok: bool = True) -> Layout:
-    """The board's drawing function for ``view`` with the offered ``places``."""
+                 pending: Sequence[ArmTile], viewer: int, shape: TileShape = DIGITS) -> Layout:
+    """The board's drawing function for ``view`` with the offered ``places``, its dominoes
+    drawn in ``shape`` (``table_shape``) whatever the table's size."""
     moves = [p for p in places if isinstance(p, rules.Move)]
     arms = [p for p in places if not isinstance(p, rules.Move)]
     if variant == "triominos":
@@ -43,24 +60,9 @@ def table_layout(variant: str, view: SeatView, places: Sequence[Place], selected
 
         return triangles
 
-    def draw(width: int, height: int, shape: TileShape) -> Canvas:
+    def layout(width: int, height: int) -> Canvas:
         if variant == "classic":
             return layout_classic(view, width, moves, selected, shape)
         return layout_spider(view, arms, selected, pending, shape, width + 2, height)
-
-    def layout(width: int, height: int) -> Canvas:
-        shapes = [PIPS_SHAPE] if pips_ok and width >= 60 else []
-        drawn = []
-        for shape in (*shapes, DIGITS, COMPACT):
-            cv = draw(width, height, shape)
-            if cv.width <= width + 2 and cv.height <= height:
-                return cv
-            drawn.append(cv)
-
-        def beyond(cv: Canvas) -> int:  # the cells out of view
-            w, h = max(cv.width, width + 2), max(cv.height, height)
-            return w * h - (width + 2) * height
-
-        return min(drawn[-2:], key=beyond)
 
     return layout

@@ -167,6 +167,9 @@ def layout_triominos(
             cv.add_focus(3 * c, 3 * r, 3 * c + 7, 3 * r + 4)
             cv.moved = {(x, y) for x, y, _ in edges(r, c)} | {label_spot(r, c)} | {
                 (3 * vx, 3 * vr) for vr, vx in corner_points(r, c)}
+    if last is not None:  # its outline over its neighbours' edges it shares
+        for x, y, ch in edges(*last):
+            cv.put(x, y, ch, "last")
     for (vr, vx), n in numbers.items():
         cv.put(3 * vx, 3 * vr, str(n), "point")
     if not board and not places:

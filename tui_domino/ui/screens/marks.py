@@ -8,10 +8,10 @@ from typing import cast
 from tui_domino.i18n import N_, _
 from tui_domino.rules.types import ArmJSON, BoardCellJSON, SeatView
 from tui_domino.ui.drawing.canvas import Canvas
-from tui_domino.ui.drawing.snake import layout_classic
+from tui_domino.ui.drawing.snake import END_MARKS, layout_classic
 from tui_domino.ui.drawing.spinner import layout_spider
 from tui_domino.ui.drawing.table import table_layout
-from tui_domino.ui.drawing.tiles import domino_h, domino_v
+from tui_domino.ui.drawing.tiles import COMPACT, domino_h, domino_v
 from tui_domino.ui.drawing.triangle_grid import corner_points, layout_triominos
 
 
@@ -28,13 +28,18 @@ def _classic() -> str:
     domino_v(cv, 10, 0, 6, 6)
     domino_h(cv, 13, 1, 6, 2)
     cv.freeze()
+    # TRANSLATORS: the help on the classic table (Markdown: keep the `…`); {left} and
+    # {right} are the marks drawn at the line's ends, L and R
+    ends = _("On the table `{left}` and `{right}` mark the line's left and right ends, as the "
+             "hint line names them, wherever the line turns.").format(
+        left=_(END_MARKS["left"]), right=_(END_MARKS["right"]))
     # TRANSLATORS: below a drawing of a classic line of tiles in the help (Markdown: keep
     # the **…**).
     return (_block(cv) + "\n" + _(
         "A double lies crosswise. The line's two end numbers (here 1 and 2) "
         "are its open ends: a tile must match one. A round is **blocked** when no tile "
         "left fits either end and nobody may draw (2 tiles always stay in the bazaar).")
-        + "\n\n" + _block(blocked_line()) + "\n" + _(BLOCKED) + "\n")
+        + " " + ends + "\n\n" + _block(blocked_line()) + "\n" + _(BLOCKED) + "\n")
 
 
 # A blocked round's line: 5 at both ends, and every tile with a 5 laid; and what it shows.
@@ -91,7 +96,7 @@ def fish_board() -> Canvas:
             for arm, n in FISH_ARMS.items()}
     # a drawing's board, not a round: only the keys the drawing reads
     view = cast(SeatView, {"center": 1, "history": [], "arms": arms})
-    return table_layout("spider", view, [], None, [], 0, pips_ok=False)(*ROOM)
+    return table_layout("spider", view, [], None, [], 0, COMPACT)(*ROOM)
 
 
 def _triominos() -> str:

@@ -18,7 +18,8 @@ from textual.widgets import Static
 from tui_domino import rules
 from tui_domino.i18n import _
 from tui_domino.ui.ascii import key_words
-from tui_domino.ui.drawing.table import pips_fit, table_layout
+from tui_domino.ui.drawing.table import table_layout, table_shape
+from tui_domino.ui.drawing.tiles import PIPS_SHAPE, TileShape
 from tui_domino.ui.host import game_app, settings_of
 from tui_domino.ui.keys import Footer
 from tui_domino.ui.plain import plain
@@ -51,6 +52,7 @@ class TableScreen(Screen[None]):
         self._board: BoardView | None = None  # made in compose
         self.looking_back = False  # the round is over and the player looks at the final board
         self.motions = Motions()  # the move just made, shown moving (game_motion.py)
+        self._shape: TileShape | None = None  # the style the table was last drawn in
 
     @property
     def hands_hidden(self) -> bool:
@@ -157,10 +159,16 @@ class TableScreen(Screen[None]):
                    and self.app.size.width < 90)
         self.query_one(Footer).show_command_palette = self.PALETTE_KEY and not crowded
 
+    def shape_now(self) -> TileShape:
+        """The style of the dominoes at this terminal's size (``drawing.table``), the same
+        through a round."""
+        settings = settings_of(self)
+        return table_shape(self.session.variant, self.app.size,
+                           settings is None or settings.pips)
+
     def pips_now(self) -> bool:
         """Dominoes with pips, on the table and in the hand alike (``drawing.table``)."""
-        settings = settings_of(self)
-        pips = pips_fit(settings is None or settings.pips, self.session.variant, self.app.size)
+        pips = self.shape_now() is PIPS_SHAPE
         self.set_class(pips, "-pips")
         return pips
 
@@ -168,7 +176,9 @@ class TableScreen(Screen[None]):
         if not self.is_mounted or self.taken_off():
             return
         self.show_palette_key()
-        if self.has_class("-pips") != self.pips_now():
+        drawn = self._shape  # the style the table was drawn in (None: not drawn yet)
+        if self.has_class("-pips") != self.pips_now() or (
+                drawn is not None and drawn is not self.shape_now()):
             self.draw_board(follow=True)
             self.draw_hand()
 
@@ -224,9 +234,10 @@ class TableScreen(Screen[None]):
         selected = self.sel.place_index
         if selected is not None and places:
             selected %= len(places)
+        self.pips_now()
+        self._shape = self.shape_now()
         self.board.show(table_layout(s.variant, s.view(), places, selected,
-                                     list(self.sel.pending), s.viewer,
-                                     pips_ok=self.pips_now()),
+                                     list(self.sel.pending), s.viewer, self._shape),
                         follow=follow)
 
     def draw_hand(self) -> None:

@@ -43,17 +43,18 @@ class BoardView(ScrollView, can_focus=True):
     }
     BoardView > .board--frame { color: $foreground; }
     BoardView > .board--num { color: $foreground; text-style: bold; }
-    BoardView > .board--last { color: $accent; }
-    BoardView > .board--last-num { color: $accent; text-style: bold; }
-    BoardView > .board--sel { color: $success; }
-    BoardView > .board--sel-num { color: $success; text-style: bold reverse; }
-    BoardView > .board--place { color: $warning 70%; }
-    BoardView > .board--place-num { color: $warning; text-style: bold; }
-    BoardView > .board--ghost { color: $foreground 45%; }
-    BoardView > .board--ghost-num { color: $foreground 60%; text-style: bold; }
-    BoardView > .board--link { color: $foreground 50%; }
+    /* the marks: colours apart from each other that stand out in every theme (contrast.py) */
+    BoardView > .board--last { color: $mark-last; }
+    BoardView > .board--last-num { color: $mark-last; text-style: bold; }
+    BoardView > .board--sel { color: $mark-sel; }
+    BoardView > .board--sel-num { color: $mark-sel; text-style: bold reverse; }
+    BoardView > .board--place { color: $mark-place; }
+    BoardView > .board--place-num { color: $mark-place; text-style: bold; }
+    BoardView > .board--ghost { color: $mark-dim; }
+    BoardView > .board--ghost-num { color: $mark-dim; text-style: bold; }
+    BoardView > .board--link { color: $mark-dim; }
     BoardView > .board--closed { color: $error; text-style: bold; }
-    BoardView > .board--dim { color: $foreground 40%; }
+    BoardView > .board--dim { color: $mark-dim; }
     BoardView > .board--label { color: $primary; text-style: bold; }
     BoardView > .board--spinner { color: $primary; }
     BoardView > .board--spinner-num { color: $primary; text-style: bold; }
@@ -61,8 +62,8 @@ class BoardView(ScrollView, can_focus=True):
     BoardView > .board--point { color: $foreground; text-style: bold; }
     BoardView > .board--mine { background: $primary 25%; }
     BoardView > .board--theirs { color: $foreground 60%; }
-    BoardView > .board--lastcell { background: $accent 60%; color: $foreground; }
-    BoardView > .board--bonus { background: $warning 60%; color: $foreground; text-style: bold; }
+    BoardView > .board--lastcell { background: $mark-last; color: $surface; }
+    BoardView > .board--bonus { background: $mark-place; color: $surface; text-style: bold; }
     BoardView > .board--selcell { background: $success 50%; color: $foreground; }
     """
 
@@ -196,31 +197,38 @@ class BoardView(ScrollView, can_focus=True):
             self._more = more
             self.post_message(self.Panned(more))
 
-    def follow_play(self) -> None:
-        """Scrolls so the last move and the selected place are in view."""
+    def region_of(self, box: tuple[int, int, int, int]) -> Region:
+        """Where a canvas box (x0, y0, x1, y1, as the layouts give them) lies in the
+        board's virtual area."""
         cv = self.canvas()
         ox, oy = self._offsets()
+        x0, y0, x1, y1 = box
+        return Region(x0 - cv.min_x + ox, y0 - cv.min_y + oy, x1 - x0, y1 - y0)
 
-        def region(box: tuple[int, int, int, int]) -> Region:
-            x0, y0, x1, y1 = box
-            return Region(x0 - cv.min_x + ox, y0 - cv.min_y + oy, x1 - x0, y1 - y0).grow(
-                (1, 2, 1, 2)
-            )
+    def shows(self, box: tuple[int, int, int, int]) -> bool:
+        """Whether the whole of a canvas box is in view now."""
+        view = Region(int(self.scroll_x), int(self.scroll_y),
+                      *self.scrollable_content_region.size)
+        return view.contains_region(self.region_of(box))
 
-        view = self.scrollable_content_region.size
-        target: Region | None = None
-        if cv.sel_focus is not None:
-            target = region(cv.sel_focus)
-            if cv.focus is not None:
-                both = target.union(region(cv.focus))
-                if both.width <= view.width and both.height <= view.height:
-                    target = both
-        elif cv.focus is not None:
-            target = region(cv.focus)
-        if target is None:
+    def follow_play(self) -> None:
+        """Scrolls so that the last move is in view, and the selected place with it where
+        both fit (each with a margin round it where that fits too). The last move comes
+        first: it is what changed on the table, and the hint line names the selected place
+        (its letter, its end or its arm) while the legend's arrows say where the rest of the
+        table is. So where both cannot be in view at once, the view goes as far towards the
+        selected place as it can with the whole last move still in it. Each direction on
+        its own: a place beside the last move but far below it is still brought level."""
+        cv = self.canvas()
+        if cv.focus is None and cv.sel_focus is None:
             self.recentre()
             return
-        self.scroll_to_region(target, animate=False, force=True)
+        view = self.scrollable_content_region.size
+        last = None if cv.focus is None else self.region_of(cv.focus)
+        sel = None if cv.sel_focus is None else self.region_of(cv.sel_focus)
+        x = _follow(self.scroll_x, view.width, _span(last, 0), _span(sel, 0), 2)
+        y = _follow(self.scroll_y, view.height, _span(last, 1), _span(sel, 1), 1)
+        self.scroll_to(x, y, animate=False, force=True)
 
     def recentre(self) -> None:
         view = self.scrollable_content_region.size
@@ -316,3 +324,38 @@ class BoardView(ScrollView, can_focus=True):
         if key is not None:
             event.stop()
             self.post_message(self.PlaceClicked(key))
+
+
+def _span(region: Region | None, axis: int) -> tuple[int, int] | None:
+    """A region's extent along x (0) or y (1): start, end (exclusive)."""
+    if region is None:
+        return None
+    return (region.x, region.right) if axis == 0 else (region.y, region.bottom)
+
+
+def _follow(now: float, view: int, last: tuple[int, int] | None,
+            sel: tuple[int, int] | None, margin: int) -> float:
+    """The scroll offset along one direction that keeps ``last`` (the last move) in a view of
+    ``view`` cells, and ``sel`` (the selected place) too where both fit, with ``margin``
+    cells round them where that fits, moving as little as possible from ``now``."""
+
+    def keeps(span: tuple[int, int], m: int) -> tuple[int, int]:
+        """The offsets at which the view holds ``span`` with ``m`` cells round it."""
+        return (span[1] + m - view, span[0] - m)
+
+    def near(lo: int, hi: int, to: float) -> float:
+        return min(max(to, lo), hi)
+
+    ranges = [r for r in (last, sel) if r is not None]
+    for m in (margin, 0):
+        kept = [keeps(r, m) for r in ranges]
+        lo, hi = max(k[0] for k in kept), min(k[1] for k in kept)
+        if lo <= hi:
+            return near(lo, hi, now)
+    assert last is not None  # both given, and they do not fit together
+    lo, hi = keeps(last, 0)
+    if lo > hi:  # the last move alone is larger than the view: its middle
+        return (lo + hi) / 2
+    # as near the selected place as the last move allows
+    target = keeps(sel, 0) if sel is not None else (lo, hi)
+    return near(lo, hi, target[0] if target[0] > hi else target[1])

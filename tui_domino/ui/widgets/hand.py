@@ -31,14 +31,14 @@ class HandView(Widget, can_focus=True):
     HandView > .hand--sel { color: $accent; text-style: bold; }
     HandView > .hand--sel-num { color: $accent; text-style: bold reverse; }
     HandView > .hand--sel-mark { color: $accent; text-style: bold; }
-    HandView > .hand--dim { color: $foreground 35%; }
-    HandView > .hand--dim-num { color: $foreground 35%; }
+    HandView > .hand--dim { color: $mark-dim; }
+    HandView > .hand--dim-num { color: $mark-dim; }
     HandView > .hand--marked { color: $success; }
     HandView > .hand--marked-num { color: $success; text-style: bold; }
     HandView > .hand--back { color: $foreground 50%; }
     HandView > .hand--back-num { color: $foreground 50%; }
-    HandView > .hand--ghost { color: $foreground 35%; }
-    HandView > .hand--ghost-num { color: $foreground 35%; }
+    HandView > .hand--ghost { color: $mark-dim; }
+    HandView > .hand--ghost-num { color: $mark-dim; }
     """
 
     @dataclass
