@@ -14,6 +14,7 @@ from textual.widgets import Button, Static
 from tests.ui.conftest import make_app
 from tests.ui.test_languages import screen_lines
 from tui_domino import i18n
+from tui_domino.ui.app import DominoApp
 from tui_domino.ui.screens.menu import MenuScreen
 from tui_domino.ui.screens.summary import RoundSummary
 from tui_domino.ui.screens.tutorial import TutorialScreen
@@ -25,6 +26,14 @@ from tui_domino.ui.widgets.hand import HandView
 from tui_domino.ui.widgets.scoreboard import LOG_WIDTH
 
 SIZE = (80, 24)
+
+
+def _quick_app() -> DominoApp:
+    """An app whose moves land at once (no tile sliding to its place): a round of forty
+    moves is played in the tests below."""
+    app = make_app()
+    app.animation_level = "none"
+    return app
 
 
 async def _wait(pilot: object) -> None:
@@ -62,7 +71,8 @@ async def _guided_round(pilot: object, screen: TutorialScreen, wrong_first: bool
     told: list[tuple[str, str]] = []
     tried: set[str] = set()
     for _ in range(200):
-        await _wait(pilot)
+        await app.workers.wait_for_complete()  # the computer's move, then the screen
+        await pilot.pause()  # type: ignore[attr-defined]
         if screen.session.state.is_over:
             break
         if not screen.session.is_human_turn() or app.screen is not screen:
@@ -94,7 +104,7 @@ async def _guided_round(pilot: object, screen: TutorialScreen, wrong_first: bool
 @pytest.mark.parametrize("variant", list(LESSONS))
 async def test_every_lesson_refuses_another_key_with_a_word_and_passes_on_its_own(
         variant: str) -> None:
-    app = make_app()
+    app = _quick_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = TutorialScreen(variant)
         await app.push_screen(screen)
@@ -115,7 +125,7 @@ async def test_every_lesson_refuses_another_key_with_a_word_and_passes_on_its_ow
 
 
 async def test_the_triominos_tutorial_teaches_r_a_bridge_and_a_hexagon_by_doing_them() -> None:
-    app = make_app()
+    app = _quick_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = TutorialScreen("triominos")
         await app.push_screen(screen)
@@ -136,7 +146,7 @@ async def test_the_triominos_tutorial_teaches_r_a_bridge_and_a_hexagon_by_doing_
 async def test_closing_an_arm_is_learned_only_by_closing_one() -> None:
     """Spider's lesson says "press c … then ⏎": ⏎ alone lays the double open, so it is
     refused, and the lesson stays until an arm is closed."""
-    app = make_app()
+    app = _quick_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = TutorialScreen("spider")
         await app.push_screen(screen)

@@ -22,11 +22,11 @@ class Deal:
 
 DEALS: dict[str, Deal] = {
     "classic": Deal(296),
-    "spider": Deal(6),
+    "spider": Deal(180),
     # You lead freely, as a round's winner does, so that the first tile is yours to turn
     # (r turns a tile only where it lies more than one way: the opening place). A round of
-    # minutes: 9 tiles each, as in the boxed game.
-    "triominos": Deal(548, leader=0, options={"hand_size": 9}),
+    # minutes: 8 tiles each.
+    "triominos": Deal(483, leader=0, options={"hand_size": 8}),
 }
 
 
