@@ -136,6 +136,14 @@ class Selection:
             out.sort(key=lambda m: (m.cell, m.corners))
         return out
 
+    def cell_label(self, move: rules.Move) -> str:
+        """Triominos: the letter the board shows at ``move``'s cell while its tile is chosen
+        (its places are lettered in the order of ``move_places``)."""
+        moves = sorted((m for m in self.legal if m.kind == "place" and m.tile == move.tile),
+                       key=lambda m: (m.cell, m.corners))
+        cells = list(dict.fromkeys(m.cell for m in moves))
+        return LABELS[cells.index(move.cell) % len(LABELS)] if move.cell in cells else ""
+
     def current_place(self) -> Place | None:
         places = self.places()
         if self.place_index is None or not places:

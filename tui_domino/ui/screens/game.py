@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from textual import work
 
@@ -17,6 +18,9 @@ from tui_domino.ui.local_table import LocalTable, Next
 from tui_domino.ui.screens.table_screen import TableScreen
 from tui_domino.ui.selection import Selection
 from tui_domino.ui.session import Session
+
+if TYPE_CHECKING:  # the summary loads with the first round's end
+    from tui_domino.ui.screens.summary import RoundSummary
 
 # A computer's think longer than this (seconds) rings the bell when the turn comes back.
 LONG_THINK = 3.0
@@ -77,14 +81,11 @@ class GameScreen(TableScreen):
         self.thinking = step is Next.COMPUTER
         self.refresh_all(follow=True)
         if step is Next.ROUND_OVER and table.round_over():
-            # lazy: start-up (the menu shows without this screen)
-            from tui_domino.ui.screens.summary import RoundSummary
-
             # The table's notices (hints, "not allowed") do not belong over the summary.
             # Only those already shown go: one raised by this last move (a failed save)
             # is still on its way to the app and arrives after the clearing.
             self.app.clear_notifications()
-            self.app.push_screen(RoundSummary(self.local), self._after_summary)
+            self.app.push_screen(self.round_summary(), self._after_summary)
         elif step is Next.COMPUTER:
             self.computer_turn()
         elif step is Next.HAND_OVER:
@@ -144,6 +145,14 @@ class GameScreen(TableScreen):
         self.sel.reset()
         self.next_step()
 
+    def round_summary(self) -> RoundSummary:
+        """The summary of the round just over (its button goes on to the next round, or to
+        the match's result)."""
+        # lazy: start-up (the menu shows without this screen)
+        from tui_domino.ui.screens.summary import RoundSummary
+
+        return RoundSummary(self.local)
+
     def _after_summary(self, result: object = None) -> None:
         s = self.local
         if result == "look":  # the final board first: Enter brings the summary back
@@ -165,10 +174,7 @@ class GameScreen(TableScreen):
 
     def action_play(self) -> None:
         if self.looking_back and self.session.state.is_over:
-            # lazy: start-up (the menu shows without this screen)
-            from tui_domino.ui.screens.summary import RoundSummary
-
-            self.app.push_screen(RoundSummary(self.local), self._after_summary)
+            self.app.push_screen(self.round_summary(), self._after_summary)
             return
         super().action_play()
 

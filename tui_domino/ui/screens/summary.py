@@ -124,9 +124,13 @@ class RoundSummary(ModalScreen[str]):
     RoundSummary #buttons Button { margin: 0 1; }
     """
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, next_label: str | None = None) -> None:
+        """``next_label``: the words of the button that goes on, when it does something
+        else than the next round or the match's result (the tutorial's: back to the
+        menu)."""
         super().__init__()
         self.session = session
+        self.next_label = next_label
 
     def compose(self) -> ComposeResult:
         s = self.session
@@ -144,7 +148,7 @@ class RoundSummary(ModalScreen[str]):
                                    "{take_backs}").format(hints=rec.get("hints", 0),
                                                           take_backs=rec.get("take_backs", 0)),
                                  id="hints")
-            label = _("See the result") if over else _("Next round")
+            label = self.next_label or (_("See the result") if over else _("Next round"))
             with Horizontal(id="buttons"):
                 yield Button(label, id="next", variant="primary", compact=True)
                 if rec is not None:

@@ -121,12 +121,16 @@ class TableScreen(Screen[None]):
     def compose_table(self) -> ComposeResult:
         """The board beside the score panel, and the hint line under them."""
         with Horizontal(id="table"):
-            self._board = BoardView(id="board")
-            yield self._board
+            yield from self.compose_board()
             yield ScorePanel(id="side")
         with Horizontal(id="hint-row"):
             yield Static(id="hint")
             yield Static(id="legend")
+
+    def compose_board(self) -> ComposeResult:
+        """The board (a screen that shows something under it adds it here)."""
+        self._board = BoardView(id="board")
+        yield self._board
 
     def compose_hand(self) -> ComposeResult:
         """The hand and the footer."""
