@@ -358,8 +358,10 @@ class DominoApp(App[None]):
         only at the top screen, and two palettes would share one id)."""
         if self._too_small is None and not any(
             isinstance(s, CommandPalette) for s in self.screen_stack
-        ):
-            super().action_command_palette()
+        ) and self.use_command_palette:
+            # TRANSLATORS: the command palette's search field, before anything is typed
+            self.push_screen(CommandPalette(id="--command-palette",
+                                            placeholder=_("Search for commands…")))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         # lazy: start-up (the menu shows without these screens)

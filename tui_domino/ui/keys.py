@@ -14,7 +14,13 @@ from textual.widgets import Footer as TextualFooter
 from textual.widgets._footer import FooterKey
 
 from tui_domino import i18n
-from tui_domino.i18n import _
+from tui_domino.i18n import N_, _
+
+# Keys that Textual's own widgets put in the footer, their words in the catalogs too
+TEXTUAL_KEYS = (
+    # TRANSLATORS: the footer's key (Esc) that closes an open drop-down list
+    N_("Dismiss menu"),
+)
 
 
 class Key(Binding):
@@ -37,4 +43,4 @@ class Footer(TextualFooter):
             yield widget
 
 
-__all__ = ["Footer", "Key"]
+__all__ = ["TEXTUAL_KEYS", "Footer", "Key"]

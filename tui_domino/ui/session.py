@@ -19,6 +19,7 @@ from tui_domino.i18n import N_, _, ngettext, pgettext
 from tui_domino.terminal import login_name
 from tui_domino.text import visible
 from tui_domino.ui import storage
+from tui_domino.ui.drawing.spinner import arm_letter
 from tui_domino.ui.table import match_scores
 
 # The games' names (translated where shown: _(VARIANT_TITLES[variant])).
@@ -503,9 +504,10 @@ def describe_record(variant: str, name: Callable[[int], str], record: rules.Hist
             elif p.get("close"):
                 # TRANSLATORS: a double laid on an arm (N, E, S or W) that it closes,
                 # "3-3 N closed"
-                parts.append(_("{tile} {arm} closed").format(tile=tile, arm=p["arm"]))
+                parts.append(_("{tile} {arm} closed").format(tile=tile,
+                                                             arm=arm_letter(p["arm"])))
             else:
-                parts.append(f"{tile} {p['arm']}")
+                parts.append(f"{tile} {arm_letter(p['arm'])}")
         text = f"{who}: " + ", ".join(parts)
     elif "end" in move:
         tile = tile_text(move["tile"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from tui_domino.i18n import _
+from tui_domino.i18n import _, pgettext
 from tui_domino.rules.types import ArmJSON, HistoryRecord, SeatView
 from tui_domino.ui.drawing.canvas import Canvas
 from tui_domino.ui.drawing.tiles import DIGITS, TileShape
@@ -273,13 +273,28 @@ class ArmWalker:
             cv.put(x, y, "·", "dim")
 
 
+def arm_letter(arm: str) -> str:
+    """Spider's arm by its letter, in the language in use (as the table and the moves' log
+    show it: N, E, S, W in English, С, В, Ю, З in Russian)."""
+    # TRANSLATORS: the letter of Spider's arm that runs up from the centre (North), shown
+    # beside the arm on the table and after a tile in the moves' log ("3-5 N")
+    letters = {"N": pgettext("arm", "N"),
+               # TRANSLATORS: the letter of Spider's arm to the right (East)
+               "E": pgettext("arm", "E"),
+               # TRANSLATORS: the letter of Spider's arm that runs down (South)
+               "S": pgettext("arm", "S"),
+               # TRANSLATORS: the letter of Spider's arm to the left (West)
+               "W": pgettext("arm", "W")}
+    return letters.get(arm, arm)
+
+
 def arm_labels(cv: Canvas, shape: TileShape) -> None:
     """N, E, S and W where the arms leave the centre double, each on the side its arm
     turns away from, so that a bent arm is still known by its name."""
     cw, ch = shape.v_w // 2, shape.v_h // 2
     for name, (x, y) in {"N": (-cw - 1, -ch - 1), "E": (cw + 2, -ch),
                          "S": (cw + 1, ch + 1), "W": (-cw - 2, ch)}.items():
-        cv.put(x, y, name, "label")
+        cv.put(x, y, arm_letter(name), "label")
 
 
 
