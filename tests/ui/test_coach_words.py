@@ -298,3 +298,32 @@ async def test_the_review_names_moves_with_the_tables_letters_and_says_what_they
         assert best.cell is not None and cv.get(*label_spot(*best.cell))[0] == (letter or " ")
         margin = coach.margin_of("triominos", state.points, 0)
         assert coach.result_text(margin) in " ".join(text.split())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_the_games_own_choice_is_said_within_the_hint_line(
+        lang: str, language: None) -> None:
+    """A Spider double on an arm has the most to say (its place, c, m): the words on who
+    chose stay, the last keys (the footer has them) give way before the line runs out."""
+    from rich.cells import cell_len
+
+    from tests.ui.helpers import spider_state
+    from tests.ui.test_play import open_game
+    from tui_domino.ui.app import DominoApp
+    from tui_domino.ui.screens.game_hint import HINT_ROOM
+    from tui_domino.ui.storage import Settings
+
+    state = spider_state([[3, 3], [5, 5], [0, 2], [2, 4]], 1, {"N": [[1, 3]], "E": [[1, 5]]})
+    app = DominoApp(settings=Settings(computer_delay=0.0, language=lang), seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, session_with(state, "spider"))
+        assert screen.sel.current_tile() == (3, 3) and screen.sel.chosen_by == "first"
+        hint = screen.hint()
+        said = _("{play} (first that fits)").format(play=_(
+            "⏎ play {tile} on the {arm} arm").format(tile="3-3", arm=_("North")))
+        assert hint.startswith(said) and cell_len(hint) <= 80 - HINT_ROOM
+        assert said in screen_text(app)
+        await pilot.press("3")  # the player's own choice: nothing said of it, every key
+        assert screen.hint() == " · ".join([
+            _("⏎ play {tile} on the {arm} arm").format(tile="3-3", arm=_("North")),
+            _("c close"), _("m +double")])
