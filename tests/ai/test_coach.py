@@ -212,7 +212,11 @@ def test_hint_prints_ranked_moves_and_a_json_line(
     assert set(moves) == set(state.legal_moves())
     exp = [m["expected"] for m in last["moves"]]
     assert exp == sorted(exp, reverse=True) and all(isinstance(x, float) for x in exp)
-    assert set(last["moves"][0]) == {"move", "expected"}
+    # the fields of old, and the new ones beside them
+    assert set(last["moves"][0]) == {"move", "expected", "behind_best", "name"}
+    assert last["moves"][0]["behind_best"] == 0.0
+    assert [m["name"] for m in last["moves"]] == [
+        coach.describe(m["move"], state) for m in last["moves"]]
 
 
 def mutations(view: dict[str, Any]) -> list[tuple[str, Any]]:
@@ -329,4 +333,6 @@ def test_review_judges_every_choice_of_every_round_from_each_seat(
         assert [j["index"] for j in r["judgements"]] == [i for i, _, _ in expected]
         assert r["cost"] == [pytest.approx(sum(j["loss"] for j in r["judgements"]
                                                if j["player"] == p), abs=0.05) for p in (0, 1)]
-    assert "Your choices cost about" in out and "[red]Bo's choices cost" in out
+    assert "You ended the round" in out and "[red]Bo ended the round" in out
+    assert "With the coach's moves you would have ended about" in out or (
+        "You chose as well as the coach every time." in out)

@@ -60,18 +60,20 @@ async def test_h_asks_the_coach_and_chooses_its_best_move() -> None:
             await idle(pilot, lambda: s.is_human_turn() or s.state.is_over)
         moves_before = len(s.state.history)
         await pilot.press("h")
-        await idle(pilot, lambda: any(n.title.startswith("Coach: expected")
+        await idle(pilot, lambda: any(n.message.startswith("Best: ")
                                       for n in app._notifications))
-        note = next(n for n in app._notifications if n.title.startswith("Coach: expected"))
-        assert ": +" in note.message or ": -" in note.message
+        note = next(n for n in app._notifications if n.message.startswith("Best: "))
+        assert note.title == "Coach"
         assert len(s.state.history) == moves_before  # nothing played
         assert history_db.log_for(s).hints == 1
         chosen = screen.sel.build_move()
-        first = note.message.split(":")[0]
+        first = note.message.splitlines()[0].removeprefix("Best: ")
         from tui_domino.ai import coach
 
         assert chosen is not None and chosen in s.state.legal_moves()
-        assert coach.describe(chosen) == first  # the best move is the one on the board
+        # the best move is the one on the board, named as the hint line names it
+        assert coach.describe(chosen, s.state) == first
+        assert screen.hint().startswith(f"⏎ play {first} (the coach's move)")
         await pilot.press("enter")  # and Enter plays it
         await pilot.pause()
         assert s.state.history[moves_before]["move"] == chosen.to_json()
@@ -109,7 +111,7 @@ async def test_after_a_round_the_summary_offers_its_review(home: Path) -> None:
         assert mine and set(review.judged) == set(mine)
         assert all(review.moves[i]["player"] == 0 for i in mine)
         text = screen_text(app)
-        assert "Your choices cost about" in text
+        assert "You ended the round" in text
         assert "Hands now:" in text and "Move 1 of" in text
         await pilot.press("end")
         assert "The round is over" in screen_text(app)
@@ -126,7 +128,7 @@ async def test_after_a_round_the_summary_offers_its_review(home: Path) -> None:
         await pilot.press("v")
         await pilot.pause()
         assert isinstance(app.screen, ReviewScreen) and app.screen.complete  # at once
-        await idle(pilot, lambda: "Your choices cost about" in screen_text(app))
+        await idle(pilot, lambda: "You ended the round" in screen_text(app))
 
 
 async def test_a_finished_match_goes_to_the_history_with_its_hints(home: Path) -> None:
@@ -190,7 +192,7 @@ async def test_history_lists_filters_opens_and_exports_matches(home: Path) -> No
         assert "not reviewed" in screen_text(app)
         await pilot.press("enter")
         await idle(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.complete)
-        assert "choices cost about" in screen_text(app)
+        assert "ended the round" in screen_text(app)
         await pilot.press("escape")
         await idle(pilot, lambda: "points" in screen_text(app))  # the cost now shown
         mid = app.screen.match_id  # type: ignore[attr-defined]

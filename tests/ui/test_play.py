@@ -362,7 +362,7 @@ async def test_spider_the_centre_double_is_not_offered_with_other_doubles() -> N
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         screen = await open_game(app, pilot, session_with(state, "spider"))
         assert state.to_move == 0 and screen.sel.current_tile() == (1, 1)
-        assert screen.hint() == "⏎ play 1-1 in the centre"
+        assert screen.hint() == "⏎ play 1-1 in the centre (first that fits)"
         await pilot.press("m")
         assert screen.sel.pending == []
         assert any("alone" in n.message for n in app._notifications)

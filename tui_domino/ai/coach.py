@@ -24,10 +24,12 @@ from typing import TypedDict, cast
 from tui_domino import i18n, rules
 from tui_domino.ai import classic_search, search
 from tui_domino.ai.inference import Knowledge, knowledge
-from tui_domino.ai.simulation import Sim, Variant, variant_of
+from tui_domino.ai.simulation import VARIANTS, Sim, Variant, variant_of
 from tui_domino.i18n import N_, _, ngettext, pgettext
+from tui_domino.rules import places
+from tui_domino.rules.places import ARM_NAMES
 from tui_domino.rules.round import check_history
-from tui_domino.rules.types import HistoryRecord, MoveJSON, SeatView
+from tui_domino.rules.types import HistoryRecord, MoveJSON, PlacementJSON, SeatView
 
 # What a hint or one move of a review may spend: iterations, and a wall-clock cap in ms.
 HINT_ITERATIONS = {"classic": 60_000, "spider": 1200, "triominos": 1000}
@@ -165,17 +167,20 @@ def rank_json(view: SeatView, seed: int, iterations: int | None = None, ms: floa
 # -- words --------------------------------------------------------------------------------------
 
 # The words are marked for translation (N_) and translated where they are shown, _(word).
-# TRANSLATORS: Spider's arms, named after the tile laid on one ("5-5 North, closed").
-ARMS = {"N": N_("North"), "E": N_("East"), "S": N_("South"), "W": N_("West"),
-        "center": N_("centre")}
+# A move is named as the table names it (``rules.places``): the tile as the hand shows it, and
+# its place as the hint line says it: an end of the line, an arm by its name, a Triominos place
+# by its letter among the places of that tile (and its turn there).
+ARMS = ARM_NAMES
 # A classic tile laid at an end of the line, or opening it.
 ENDS = {
-    # TRANSLATORS: a classic move: {tile} laid at the left end of the line ("6-4").
-    "left": N_("{tile} on the left"),
+    # TRANSLATORS: a classic move as the coach names it: {tile} laid at the left end of the
+    # line ("6-4"), in the words of the hint line's "⏎ play 6-4 on the left end".
+    "left": N_("{tile} on the left end"),
     # TRANSLATORS: a classic move: {tile} laid at the right end of the line ("6-4").
-    "right": N_("{tile} on the right"),
-    # TRANSLATORS: a classic move: {tile} laid first, opening the line.
-    "center": N_("{tile} to open"),
+    "right": N_("{tile} on the right end"),
+    # TRANSLATORS: a move as the coach names it: {tile} laid first, opening the round (the
+    # hint line's "⏎ play 6-6 to open the round").
+    "center": N_("{tile} to open the round"),
 }
 # The marks of a judgement (``mark_of``; kept as they are in a review's record).
 MARK_WORDS = {
@@ -185,45 +190,98 @@ MARK_WORDS = {
     "inaccuracy": N_("inaccuracy"),
 }
 
+Position = rules.RoundState | SeatView  # where a move is chosen: the round, or the chooser's view
+
 
 def _tile(t: Iterable[int]) -> str:
     return "-".join(str(n) for n in t)
 
 
-def describe(move: rules.Move | MoveJSON) -> str:
-    """A move in a few words: "6-4 on the right", "5-5 North, closed", "1-2-3 at 0,1"."""
-    d = move.to_json() if isinstance(move, rules.Move) else move
-    kind = d.get("kind")
-    if kind == "draw":
-        # TRANSLATORS: a move, drawing a tile from the bazaar ("Ann: draw", "Best: draw").
-        return pgettext("move", "draw")
-    if kind == "pass":
-        # TRANSLATORS: a move, passing the turn ("Ann: pass", "Best: pass").
-        return pgettext("move", "pass")
-    if "placements" in d:
-        parts = []
-        for p in d["placements"]:
-            tile, closed = _tile(p["tile"]), bool(p.get("close"))
-            if p["arm"] == "center":
-                # TRANSLATORS: a Spider move: {tile} laid on the centre ("3-3").
-                text = (_("{tile} in the centre, closed") if closed
-                        else _("{tile} in the centre"))
-            else:
-                # TRANSLATORS: a Spider move: {tile} ("5-5") laid on the arm {arm} (North,
-                # East, South, West), which it closes.
-                text = _("{tile} {arm}, closed") if closed else _("{tile} {arm}")
-            arm = ARMS.get(p["arm"])
-            parts.append(text.format(tile=tile, arm=_(arm) if arm else p["arm"]))
-        return " + ".join(parts)
-    if "end" in d:
-        end = ENDS.get(d["end"])
-        if end is None:  # not an end of the game's
-            return f"{_tile(d['tile'])} on the {d['end']}"
-        return _(end).format(tile=_tile(d["tile"]))
-    cell = d.get("cell") or (0, 0)
-    # TRANSLATORS: a Triominos move: {tile} ("1-2-3") laid on the board's cell {row},{col}.
-    return _("{tile} at {row},{col}").format(
-        tile=_tile(d.get("corners") or d.get("tile") or ()), row=cell[0], col=cell[1])
+class Namer:
+    """Names the moves of one position as the table names them: ``Namer(at)(move)``. ``at``
+    is the round before the move (``RoundState``) or the view of the one to move; without it
+    a Triominos place has no letter to give, and is named by its cell (row,column)."""
+
+    def __init__(self, at: Position | None = None) -> None:
+        self.legal: list[rules.Move] | None = None
+        self.opening = False
+        if isinstance(at, rules.RoundState):
+            self.legal = at.legal_moves()
+            self.opening = places.opening(at.history)
+        elif at is not None:
+            self.legal = rules.determinize(at, random.Random(0)).legal_moves()
+            self.opening = places.opening(at["history"])
+
+    def __call__(self, move: rules.Move | RankedJSON | MoveJSON | Ranked) -> str:
+        if isinstance(move, Ranked):
+            move = move.move
+        elif isinstance(move, dict) and "expected" in move:
+            move = cast(RankedJSON, move)["move"]
+        d = move.to_json() if isinstance(move, rules.Move) else move
+        kind = d.get("kind")
+        if kind == "draw":
+            # TRANSLATORS: a move, drawing a tile from the bazaar ("Ann: draw", "Best: draw").
+            return pgettext("move", "draw")
+        if kind == "pass":
+            # TRANSLATORS: a move, passing the turn ("Ann: pass", "Best: pass").
+            return pgettext("move", "pass")
+        if "placements" in d:
+            return " + ".join(self._arm(p) for p in d["placements"])
+        tile = _tile(d.get("tile") or d.get("corners") or ())
+        if "end" in d:
+            end = ENDS.get(d["end"])
+            if end is None:  # not an end of the game's
+                return f"{tile} on the {d['end']}"
+            return _(end).format(tile=tile)
+        cell = d.get("cell") or (0, 0)
+        if self.legal is None:
+            # TRANSLATORS: a Triominos move named without its position: {tile} ("1-2-3")
+            # laid on the board's cell {row},{col}.
+            return _("{tile} at {row},{col}").format(tile=tile, row=cell[0], col=cell[1])
+        named = places.triomino_place(rules.move_from_json("triominos", d), self.legal,
+                                      self.opening)
+        if named.letter is None:
+            if named.turns > 1:
+                # TRANSLATORS: a Triominos move as the coach names it: {tile} ("1-2-3") opens
+                # the round, the {turn}th of the {turns} ways it can be turned (the hint
+                # line's "⏎ play 1-2-3 to open the round, turn 2/3").
+                return _("{tile} to open the round, turn {turn}/{turns}").format(
+                    tile=tile, turn=named.turn, turns=named.turns)
+            return _(ENDS["center"]).format(tile=tile)
+        if named.turns > 1:
+            # TRANSLATORS: a Triominos move as the coach names it: {tile} ("1-2-3") laid on
+            # the place lettered {cell} on the board, turned the {turn}th of {turns} ways
+            # (the hint line's "⏎ play 1-2-3 at b, turn 2/3").
+            return _("{tile} at {cell}, turn {turn}/{turns}").format(
+                tile=tile, cell=named.letter, turn=named.turn, turns=named.turns)
+        # TRANSLATORS: a Triominos move as the coach names it: {tile} ("1-2-3") laid on the
+        # place lettered {cell} on the board (the hint line's "⏎ play 1-2-3 at b").
+        return _("{tile} at {cell}").format(tile=tile, cell=named.letter)
+
+    @staticmethod
+    def _arm(p: PlacementJSON) -> str:
+        tile = _tile(p["tile"])
+        if p["arm"] == "center":
+            # TRANSLATORS: a Spider move as the coach names it: {tile} ("3-3") laid in the
+            # centre (the hint line's "⏎ play 3-3 in the centre").
+            return _("{tile} in the centre").format(tile=tile)
+        arm = ARM_NAMES.get(p["arm"])
+        name = _(arm) if arm else p["arm"]
+        if p.get("close"):
+            # TRANSLATORS: a Spider move as the coach names it: {tile} ("5-5") laid on the
+            # arm {arm} (North, East, South, West), which it closes (the hint line's
+            # "⏎ play 5-5 on the North arm and close it").
+            return _("{tile} on the {arm} arm, closing it").format(tile=tile, arm=name)
+        # TRANSLATORS: a Spider move as the coach names it: {tile} ("5-5") laid on the arm
+        # {arm} (the hint line's "⏎ play 5-5 on the North arm").
+        return _("{tile} on the {arm} arm").format(tile=tile, arm=name)
+
+
+def describe(move: rules.Move | MoveJSON, at: Position | None = None) -> str:
+    """A move in a few words, as the table names it: "6-4 on the right end", "5-5 on the
+    North arm, closing it", "1-2-3 at b, turn 2/3" (``at``: the position it is chosen in, for
+    a Triominos place's letter; ``Namer`` names many moves of one position)."""
+    return Namer(at)(move)
 
 
 def points_text(x: float) -> str:
@@ -237,17 +295,42 @@ def mark_word(mark: str) -> str:
     return _(word) if word else mark
 
 
-def hint_line(ranked: Sequence[Ranked | RankedJSON], count: int = 3) -> str:
-    """"6-4 on the right: +3.1; 4-4 on the left: +1.2" for the best ``count`` moves."""
-    parts = []
-    for r in ranked[:count]:
-        move, expected = (r.move, r.expected) if isinstance(r, Ranked) else (
-            r["move"], r["expected"])
-        # TRANSLATORS: one move of the coach's hint and the points it is expected to bring
-        # ("6-4 on the right: +3.1"); the hint lists up to three, separated by "; ".
-        parts.append(_("{move}: {points}").format(move=describe(move),
-                                                 points=points_text(expected)))
-    return "; ".join(parts)
+def _expected(r: Ranked | RankedJSON) -> float:
+    return r.expected if isinstance(r, Ranked) else float(r["expected"])
+
+
+def behind_text(loss: float) -> str:
+    """What a move gives up against the best one, in the round's points (the final score
+    difference between the player and the other), on average: "about 3 points less on
+    average"; under half a point, "about as good on average"."""
+    n = round(loss)
+    if n <= 0:
+        # TRANSLATORS: a move compared with the coach's best: on average it does as well
+        # (within half a point of the round's score).
+        return _("about as good on average")
+    # TRANSLATORS: a move compared with the coach's best: on average the round ends about
+    # {n} points worse for the player with it (his points less the other's).
+    return ngettext("about {n} point less on average", "about {n} points less on average",
+                    n).format(n=n)
+
+
+def hint_line(ranked: Sequence[Ranked | RankedJSON], count: int = 3,
+              at: Position | None = None) -> str:
+    """The coach's hint, one line a move: "Best: 6-4 on the right end", then the next
+    moves and what each gives up against it ("4-4 on the left end: about 3 points less on
+    average"); ``at``: the position (``describe``)."""
+    if not ranked:
+        return ""
+    name = Namer(at)
+    best = _expected(ranked[0])
+    # TRANSLATORS: the coach's best move ("Best: 6-4 on the left end").
+    lines = [_("Best: {move}").format(move=name(ranked[0]))]
+    for r in ranked[1:count]:
+        # TRANSLATORS: one more move of the coach's hint and what it gives up against the
+        # best one ("4-4 on the left end: about 3 points less on average").
+        lines.append(_("{move}: {behind}").format(move=name(r),
+                                                  behind=behind_text(best - _expected(r))))
+    return "\n".join(lines)
 
 
 def mark_of(variant: str, loss: float) -> str:
@@ -447,61 +530,93 @@ def review_round(state: rules.RoundState, moves: Sequence[HistoryRecord],
     return out
 
 
+def margin_of(variant: str, points: Sequence[int], player: int) -> int:
+    """The round's final score difference for ``player``, the scale of the coach's figures:
+    his points less the other's (Spider, whose points are charged: the other's less his)."""
+    return VARIANTS[variant].margin(list(points), player)
+
+
+def result_text(margin: int, name: str | None = None) -> str:
+    """How the round ended for the player of this terminal (or ``name``), on the scale of the
+    coach's figures: "You ended the round 8 points behind"."""
+    n = abs(margin)
+    if name is None:
+        if margin < 0:
+            # TRANSLATORS: the coach's review: the round's final score difference, the
+            # player's points less the other's ({n} a whole number)
+            text = ngettext("You ended the round {n} point behind.",
+                            "You ended the round {n} points behind.", n)
+        elif margin > 0:
+            text = ngettext("You ended the round {n} point ahead.",
+                            "You ended the round {n} points ahead.", n)
+        else:
+            text = _("You ended the round level.")
+    elif margin < 0:
+        # TRANSLATORS: as "You ended the round {n} points behind.", for the player {name}
+        text = ngettext("{name} ended the round {n} point behind.",
+                        "{name} ended the round {n} points behind.", n)
+    elif margin > 0:
+        text = ngettext("{name} ended the round {n} point ahead.",
+                        "{name} ended the round {n} points ahead.", n)
+    else:
+        text = _("{name} ended the round level.")
+    return text.format(n=n, name=name)
+
+
 def summary(judgements: list[Judgement], player: int, who: str = "your", *,
-            name: str | None = None) -> str:
-    """"Your choices cost about 9 points this round; biggest: move 7", in the language in
-    use: the player of this terminal's, or those of the player ``name`` ("Ann's choices
-    cost ..."). ``who`` is the older way to say whose: "your", or a name's possessive
-    ("Ann's")."""
+            name: str | None = None, margin: int | None = None) -> str:
+    """The coach's word on a round for the player of this terminal (or the player ``name``),
+    in the language in use: how it ended (``margin``, his final score difference, when given)
+    and how much better it would have ended, on average, had he played the coach's move at
+    each choice: "You ended the round 8 points behind. With the coach's moves you would have
+    ended about 25 points better on average (most at move 7)."
+    ``who`` is the older way to say whose: "your", or a name's possessive ("Ann's")."""
     if name is None and who != "your":
         name = who.removesuffix("'s")
+    parts = [] if margin is None else [result_text(margin, name)]
     mine = [j for j in judgements if j.player == player]
     if not mine:
         if name is None:
             # TRANSLATORS: the coach's review of a round where the player had no choice to
-            # make (every move was forced). The English reads "Your had" by a slip of the
-            # code: translate it as "You had no choice to make this round".
-            return _("Your had no choice to make this round")
-        # TRANSLATORS: the coach's review of a round where the player {name} had no choice
-        # to make (every move was forced): "Ann had no choice to make this round".
-        return _upper_first(_("{name}'s had no choice to make this round").format(name=name))
+            # make (every move was forced).
+            parts.append(_("You had no choice to make this round."))
+        else:
+            # TRANSLATORS: the coach's review of a round where the player {name} had no
+            # choice to make (every move was forced).
+            parts.append(_("{name} had no choice to make this round.").format(name=name))
+        return " ".join(parts)
     cost = sum(j.loss for j in mine)
     worst = max(mine, key=lambda j: j.loss)
     n = round(cost)
     move = worst.index + 1
-    if name is None and worst.loss >= 0.5:
-        # TRANSLATORS: the coach's review of a round: what the player's choices cost in all
-        # (about {n} points, {n} a whole number), and the number of the move that cost most.
-        text = ngettext("Your choices cost about {n} point this round; biggest: move {move}",
-                        "Your choices cost about {n} points this round; biggest: move {move}",
-                        n)
+    if n < 1 or worst.loss < 0.5:
+        if name is None:
+            # TRANSLATORS: the coach's review of a round where every move the player chose
+            # did as well as the coach's best, on average (within half a point each).
+            text = _("You chose as well as the coach every time.")
+        else:
+            # TRANSLATORS: as "You chose as well as the coach every time.", for {name}
+            text = _("{name} chose as well as the coach every time.")
     elif name is None:
-        # TRANSLATORS: the coach's review of a round where every move the player chose was
-        # the coach's best (the cost, about {n} points, is from rounding).
-        text = ngettext("Your choices cost about {n} point this round: every choice was the "
-                        "coach's",
-                        "Your choices cost about {n} points this round: every choice was the "
-                        "coach's", n)
-    elif worst.loss >= 0.5:
-        # TRANSLATORS: as "Your choices cost about …", for another player, {name}.
-        text = ngettext("{name}'s choices cost about {n} point this round; biggest: move "
-                        "{move}",
-                        "{name}'s choices cost about {n} points this round; biggest: move "
-                        "{move}", n)
+        # TRANSLATORS: the coach's review of a round, after "You ended the round 8 points
+        # behind.": had the player made the coach's move at each choice, he would have ended
+        # the round with a score difference (his points less the other's) about {n} points
+        # better on average; {move} is the number of the move that made the biggest
+        # difference.
+        text = ngettext("With the coach's moves you would have ended about {n} point better "
+                        "on average (most at move {move}).",
+                        "With the coach's moves you would have ended about {n} points better "
+                        "on average (most at move {move}).", n)
     else:
-        # TRANSLATORS: as "Your choices cost about …: every choice was the coach's", for
-        # another player, {name}.
-        text = ngettext("{name}'s choices cost about {n} point this round: every choice was "
-                        "the coach's",
-                        "{name}'s choices cost about {n} points this round: every choice was "
-                        "the coach's", n)
-    return _upper_first(text.format(n=n, move=move, name=name))
+        # TRANSLATORS: as "With the coach's moves you would have ended …", for {name}
+        text = ngettext("With the coach's moves {name} would have ended about {n} point "
+                        "better on average (most at move {move}).",
+                        "With the coach's moves {name} would have ended about {n} points "
+                        "better on average (most at move {move}).", n)
+    parts.append(text.format(n=n, move=move, name=name))
+    return " ".join(parts)
 
 
-def _upper_first(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-__all__ = ["MARKS", "BadView", "Judgement", "Ranked", "check_view", "choices", "describe",
-           "hint_line", "judge", "mark_of", "mark_word", "points_text", "rank", "rank_json",
-           "review_round", "summary"]
+__all__ = ["MARKS", "BadView", "Judgement", "Namer", "Ranked", "behind_text", "check_view",
+           "choices", "describe", "hint_line", "judge", "margin_of", "mark_of", "mark_word",
+           "points_text", "rank", "rank_json", "result_text", "review_round", "summary"]

@@ -11,8 +11,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from typing import Any
 
+from tui_domino import i18n
 from tui_domino.i18n import _, ngettext
 from tui_domino.text import visible
 
@@ -116,15 +118,50 @@ def run_hint(args: argparse.Namespace) -> int:
     except coach.BadView as exc:
         raise InputError(_("not a view: {reason}").format(reason=exc)) from None
     ranked = coach.rank_json(view, args.seed, args.iterations, args.ms)
+    name = coach.Namer(view)  # the moves named as the table names them
+    best = ranked[0]["expected"] if ranked else 0.0
     for n, r in enumerate(ranked, 1):
         # TRANSLATORS: how often the coach's search tried a move
         visits = ngettext("({n} visit)", "({n} visits)", r["visits"]).format(n=r["visits"])
-        print(f"{n:>2}. {coach.describe(r['move']):<28} {coach.points_text(r['expected']):>7}"
-              f"  {visits}")
+        # TRANSLATORS: the coach's best move in `tui-domino hint`'s list
+        behind = (_("best") if n == 1 else
+                  # TRANSLATORS: a move in `tui-domino hint`'s list, {points} ("3.2")
+                  # points less than the best on average (the round's score difference)
+                  _("{points} less").format(points=i18n.decimal(best - r["expected"])))
+        print(f"{n:>2}. {name(r['move']):<30} {behind:>10}  {visits}")
+    if ranked:
+        for line in hint_legend(view["variant"]):
+            print(textwrap.fill(line, 78))
     if args.json:
-        print(json.dumps({"moves": [{"move": r["move"], "expected": r["expected"]}
+        print(json.dumps({"moves": [{"move": r["move"], "expected": r["expected"],
+                                     "behind_best": round(best - r["expected"], 2),
+                                     "name": name(r["move"])}
                                     for r in ranked]}))
     return 0
+
+
+def hint_legend(variant: str) -> list[str]:
+    """What `hint`'s figures and names mean (a player reads them without the table)."""
+    if variant == "spider":
+        # TRANSLATORS: `tui-domino hint` in Domino Spider (whose points are charged): what
+        # its figures mean
+        scale = _("Figures: how many points less than the best move each move brings on "
+                  "average, counted as the round's final score difference (the other's "
+                  "charged points less yours), over the deals of the unseen tiles the coach "
+                  "imagines.")
+    else:
+        # TRANSLATORS: `tui-domino hint`: what its figures mean
+        scale = _("Figures: how many points less than the best move each move brings on "
+                  "average, counted as the round's final score difference (your points less "
+                  "the other's), over the deals of the unseen tiles the coach imagines.")
+    if variant != "triominos":
+        return [scale]
+    # TRANSLATORS: `tui-domino hint`: how Triominos places are named, as the table names
+    # them when that tile is chosen; "turn 2/3" and r as the table says them
+    return [scale, _("Places: the places where a tile fits are lettered a, b, c, ... in "
+                     "reading order of their cells (top row first, then left to right), as "
+                     "the table letters them when that tile is chosen; \"turn 2/3\" is the "
+                     "second of the three ways it fits there (the r key).")]
 
 
 def run_review(args: argparse.Namespace) -> int:
@@ -147,22 +184,35 @@ def run_review(args: argparse.Namespace) -> int:
         n = rnd.get("number", len(out) + 1)
         print(_("Round {number}").format(number=n))
         costs = []
+        # the round before each move (the moves named in it as the table names them), and at
+        # its end (how it ended, the scale of the coach's figures)
+        states = [start.clone()]
+        for rec in rnd["moves"]:
+            states.append(states[-1].clone())
+            states[-1].apply(rec["move"])
+        final = states[-1]
         for seat in (0, 1):
-            # (the coach's summary is its own sentence, and ``who`` a piece of it: ai/coach.py)
-            who = "your" if names[seat].strip().casefold() == "you" else f"{names[seat]}'s"
-            print("  " + coach.summary(judged, seat, who))
+            you = names[seat].strip().casefold() == "you"
+            margin = (coach.margin_of(variant, final.points, seat) if final.is_over
+                      else None)
+            print("  " + coach.summary(judged, seat, name=None if you else names[seat],
+                                       margin=margin))
             costs.append(round(sum(j.loss for j in judged if j.player == seat), 2))
         for j in judged:
             if j.mark:
+                name = coach.Namer(states[j.index])
+                n_less = max(1, round(j.loss))
                 # TRANSLATORS: a move the coach judged: {number} the move's number, {name}
-                # who played it, {mark} the coach's word (mistake, inaccuracy), {played} and {best}
-                # moves, {expected} and {best_expected} their points.
-                print("    " + _("move {number} ({name}): {mark}: {played} {expected}; best "
-                                 "{best} {best_expected}").format(
-                    number=j.index + 1, name=names[j.player], mark=j.mark,
-                    played=coach.describe(j.played), expected=coach.points_text(j.expected),
-                    best=coach.describe(j.best),
-                    best_expected=coach.points_text(j.best_expected)))
+                # who played it, {mark} the coach's word (mistake, inaccuracy), {played} the
+                # move played, {best} the coach's best, {n} the points (whole) the move
+                # played gives up against it on average.
+                print("    " + ngettext(
+                    "move {number} ({name}): {mark}: {played}, about {n} point less on "
+                    "average than {best}",
+                    "move {number} ({name}): {mark}: {played}, about {n} points less on "
+                    "average than {best}", n_less).format(
+                    number=j.index + 1, name=names[j.player], mark=coach.mark_word(j.mark),
+                    played=name(j.played), best=name(j.best), n=n_less))
         out.append({"number": n, "cost": costs, "judgements": [j.to_json() for j in judged]})
     if args.json:
         print(json.dumps({"variant": variant, "rounds": out}))

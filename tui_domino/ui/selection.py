@@ -7,18 +7,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tui_domino import rules
-from tui_domino.i18n import N_, _
-from tui_domino.ui.drawing.triangle_grid import LABELS
+from tui_domino.i18n import _
+from tui_domino.rules import places as place_names
+from tui_domino.rules.places import ARM_NAMES
 
-# Spider's arms by name (translated where shown: _(ARM_NAMES[arm])).
-ARM_NAMES = {
-    # TRANSLATORS: Spider's arm that runs up from the centre; "on the {arm} arm"
-    "N": N_("North"),
-    "E": N_("East"),
-    "S": N_("South"),
-    "W": N_("West"),
-    "center": N_("centre"),
-}
 # How soon (seconds) a second digit must follow a 1 to pick the tenth tile or a later one.
 TWO_DIGITS = 0.8
 
@@ -48,6 +40,9 @@ class Selection:
     place_index: int | None = None
     close: bool = False
     pending: list[ArmPlace] = field(default_factory=list)
+    # Who chose the tile and place: "first" (the game: the first tile of the hand that fits,
+    # at its first place; no advice), "player", or "coach" (its best move, asked with h).
+    chosen_by: str = "first"
     _digit_at: float | None = None  # when a 1 was typed that may start a number
 
     # -- refreshing after every move -----------------------------------------------------------
@@ -58,9 +53,11 @@ class Selection:
         self.legal = list(legal)
         self.pending = [p for p in self.pending if p.tile in self.hand]
         playable = self.playable()
-        if old in self.hand and self.hand.index(old) in playable:
-            self.tile_index = self.hand.index(old)
+        if self.chosen_by != "first" and old in self.hand and self.hand.index(old) in playable:
+            self.tile_index = self.hand.index(old)  # the tile the player chose stays chosen
+            self.chosen_by = "player"
         elif playable:
+            self.chosen_by = "first"
             self.tile_index = min(playable)
         elif self.hand:
             self.tile_index = min(self.tile_index or 0, len(self.hand) - 1)
@@ -131,18 +128,15 @@ class Selection:
         tile = self.current_tile()
         if tile is None or self.variant == "spider":
             return []
-        out = [m for m in self.legal if m.kind == "place" and m.tile == tile]
-        if self.variant == "triominos":
-            out.sort(key=lambda m: (m.cell, m.corners))
-        return out
+        return place_names.tile_places(self.legal, tile)  # as the coach names them too
 
     def cell_label(self, move: rules.Move) -> str:
         """Triominos: the letter the board shows at ``move``'s cell while its tile is chosen
         (its places are lettered in the order of ``move_places``)."""
-        moves = sorted((m for m in self.legal if m.kind == "place" and m.tile == move.tile),
-                       key=lambda m: (m.cell, m.corners))
-        cells = list(dict.fromkeys(m.cell for m in moves))
-        return LABELS[cells.index(move.cell) % len(LABELS)] if move.cell in cells else ""
+        if move.cell is None:
+            return ""
+        letters = place_names.cell_letters(place_names.tile_places(self.legal, move.tile))
+        return letters.get(move.cell, "")
 
     def current_place(self) -> Place | None:
         places = self.places()
@@ -175,6 +169,7 @@ class Selection:
     def move_tile(self, delta: int) -> None:
         if not self.hand:
             return
+        self.chosen_by = "player"
         i = self.tile_index if self.tile_index is not None else -delta
         self.tile_index = (i + delta) % len(self.hand)
         self.close = False
@@ -182,6 +177,7 @@ class Selection:
 
     def select_tile(self, index: int) -> None:
         if 0 <= index < len(self.hand):
+            self.chosen_by = "player"
             self.tile_index = index
             self.close = False
             self._reset_place()
@@ -190,6 +186,7 @@ class Selection:
         places = self.places()
         if not places or self.place_index is None:
             return
+        self.chosen_by = "player"
         if self.variant == "triominos":
             moves = self.move_places()
             cells = list(dict.fromkeys(m.cell for m in moves))
@@ -202,6 +199,7 @@ class Selection:
 
     def select_place(self, index: int) -> None:
         if 0 <= index < len(self.places()):
+            self.chosen_by = "player"
             self.place_index = index
             self.close = False
 
@@ -214,6 +212,7 @@ class Selection:
         same = [i for i, m in enumerate(moves) if m.cell == cur.cell]
         if len(same) < 2:
             return False
+        self.chosen_by = "player"
         self.place_index = same[(same.index(self.place_index) + 1) % len(same)]
         return True
 
@@ -227,12 +226,14 @@ class Selection:
         place = self.current_place()
         if not self.can_close(place):
             return False
+        self.chosen_by = "player"
         self.close = not self.close
         return True
 
     def toggle_mark(self) -> str:
         """Spider: adds the current double (on its chosen arm) to this turn's doubles, or
         takes the selected tile back out. Returns a word for what happened."""
+        self.chosen_by = "player"
         tile = self.current_tile()
         for p in self.pending:
             if p.tile == tile:
@@ -307,17 +308,15 @@ class Selection:
             if place.end == "right":
                 return _("⏎ play {tile} on the right end").format(tile=tile)
             return _("⏎ play {tile} to open the round").format(tile=tile)
-        n = self.rotations_here()
-        here = [m for m in self.move_places() if m.cell == place.cell]
-        turn = 1 + here.index(place)
-        if not board_taken:
+        named = place_names.triomino_place(place, self.legal, not board_taken)
+        turn, n = named.turn, named.turns
+        if named.letter is None:
             if n > 1:
                 # TRANSLATORS: Triominos: {turn} of {turns} ways the tile can be turned here
                 return _("⏎ play {tile} to open the round, turn {turn}/{turns}").format(
                     tile=tile, turn=turn, turns=n)
             return _("⏎ play {tile} to open the round").format(tile=tile)
-        cells = list(dict.fromkeys(m.cell for m in self.move_places()))
-        label = LABELS[cells.index(place.cell) % len(LABELS)]
+        label = named.letter
         if n > 1:
             # TRANSLATORS: Triominos: {cell} is the letter of a place on the board, {turn} of
             # {turns} ways the tile can be turned there

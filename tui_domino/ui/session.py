@@ -16,10 +16,10 @@ from typing import NotRequired, TypedDict, cast
 from tui_domino import ai, rules
 from tui_domino.files import quarantine
 from tui_domino.i18n import N_, _, ngettext, pgettext
+from tui_domino.rules.places import arm_letter
 from tui_domino.terminal import login_name
 from tui_domino.text import visible
 from tui_domino.ui import storage
-from tui_domino.ui.drawing.spinner import arm_letter
 from tui_domino.ui.table import match_scores
 
 # The games' names (translated where shown: _(VARIANT_TITLES[variant])).

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from tui_domino.i18n import _, pgettext
+from tui_domino.i18n import _
+from tui_domino.rules.places import arm_letter
 from tui_domino.rules.types import ArmJSON, HistoryRecord, SeatView
 from tui_domino.ui.drawing.canvas import Canvas
 from tui_domino.ui.drawing.tiles import DIGITS, TileShape
@@ -271,21 +272,6 @@ class ArmWalker:
         x, y = (self.line, self.pos) if self.vertical else (self.pos, self.line)
         if cv.get(x, y) is None and not any(_overlaps((x, y, x, y), b) for b in self.taken):
             cv.put(x, y, "·", "dim")
-
-
-def arm_letter(arm: str) -> str:
-    """Spider's arm by its letter, in the language in use (as the table and the moves' log
-    show it: N, E, S, W in English, С, В, Ю, З in Russian)."""
-    # TRANSLATORS: the letter of Spider's arm that runs up from the centre (North), shown
-    # beside the arm on the table and after a tile in the moves' log ("3-5 N")
-    letters = {"N": pgettext("arm", "N"),
-               # TRANSLATORS: the letter of Spider's arm to the right (East)
-               "E": pgettext("arm", "E"),
-               # TRANSLATORS: the letter of Spider's arm that runs down (South)
-               "S": pgettext("arm", "S"),
-               # TRANSLATORS: the letter of Spider's arm to the left (West)
-               "W": pgettext("arm", "W")}
-    return letters.get(arm, arm)
 
 
 def arm_labels(cv: Canvas, shape: TileShape) -> None:

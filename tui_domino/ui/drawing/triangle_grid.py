@@ -8,15 +8,16 @@ down (r, c) has top-left (r, c), top-right (r, c+2), bottom (r+1, c+1).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from tui_domino import rules
 from tui_domino.i18n import _
+from tui_domino.rules import places as place_names
 from tui_domino.rules import triangle_grid as grid
 from tui_domino.rules.types import HistoryRecord, SeatView
 from tui_domino.ui.drawing.canvas import Canvas
 
-LABELS = "abcdefghijklmnopqrstuvwxyz"
+LABELS = place_names.LETTERS  # the places' letters (rules/places.py names them)
 
 
 def is_up(r: int, c: int) -> bool:
@@ -105,9 +106,12 @@ def layout_triominos(
     places: Sequence[rules.Move],
     selected: int | None,
     viewer: int = 0,
+    letters: Mapping[tuple[int, int], str] | None = None,
 ) -> Canvas:
     """``places``: Moves (tile, cell, corners) of the selected tile; every cell gets a
-    letter, and the selected one is previewed with its numbers."""
+    letter, and the selected one is previewed with its numbers. The letters are the
+    table's (``rules.places``: ``places`` are one tile's, in ``tile_places`` order), or
+    ``letters`` when given (the review's moves, each lettered among its own tile's)."""
     cv = Canvas()
     board = view.get("board") or []
     last = last_cells(view.get("history") or [])
@@ -125,7 +129,9 @@ def layout_triominos(
         if cell in seen:
             continue
         seen[cell] = i
-    for n, (cell, i) in enumerate(seen.items()):
+    if letters is None:
+        letters = place_names.cell_letters(places)
+    for cell, i in seen.items():
         r, c = cell
         key = selected if cell == sel_cell else i
         if cell == sel_cell:
@@ -133,7 +139,7 @@ def layout_triominos(
         for x, y, ch in edges(r, c):
             cv.put(x, y, "╌" if ch == "─" else ch, "place")
         x, y = label_spot(r, c)
-        cv.put(x, y, LABELS[n % len(LABELS)], "place-num")
+        cv.put(x, y, letters.get(cell, " "), "place-num")
         cv.hit(*hit_box(r, c), key)
     if sel_cell is not None:
         assert selected is not None
@@ -144,7 +150,7 @@ def layout_triominos(
             cv.put(x, y, ch, "sel")
         x, y = label_spot(r, c)
         # its letter stays, as the hint line names it (the opening place has none to name)
-        letter = LABELS[list(seen).index(sel_cell) % len(LABELS)] if board else " "
+        letter = letters.get(sel_cell, " ") if board else " "
         cv.put(x, y, letter, "selcell")
         for (vr, vx), n in zip(corner_points(r, c), p.corners, strict=True):
             cv.put(3 * vx, 3 * vr, str(n), "sel-num")

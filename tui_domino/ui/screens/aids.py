@@ -25,10 +25,11 @@ async def coach_hint(screen: GameScreen) -> None:
         return
     best = rules.move_from_json(screen.session.variant, ranked[0]["move"])
     if history_db.select_move(screen.sel, best):
+        screen.sel.chosen_by = "coach"
         screen.redraw_choice()
-    # TRANSLATORS: the title of the coach's hint: the best moves, each with the points it
-    # is expected to bring
-    screen.notify(coach.hint_line(ranked), title=_("Coach: expected points"), timeout=12)
+    # the moves named as the table names them; the notice goes with the next move
+    screen.coach_notes.say(screen, coach.hint_line(ranked, at=screen.local.state),
+                           title=_("Coach"), timeout=30)
 
 
 def take_back(screen: GameScreen) -> None:

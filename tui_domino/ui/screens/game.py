@@ -15,6 +15,7 @@ from tui_domino.i18n import _
 from tui_domino.ui import storage
 from tui_domino.ui.host import game_app, settings_of
 from tui_domino.ui.local_table import LocalTable, Next
+from tui_domino.ui.notices import Notices
 from tui_domino.ui.screens.table_screen import TableScreen
 from tui_domino.ui.selection import Selection
 from tui_domino.ui.session import Session
@@ -34,6 +35,7 @@ class GameScreen(TableScreen):
         match's rounds for the history)."""
         super().__init__(session)
         self.model = model or LocalTable(session)
+        self.coach_notes = Notices()  # the coach's words on this position: gone at the next move
 
     @property
     def local_table(self) -> LocalTable:
@@ -135,8 +137,9 @@ class GameScreen(TableScreen):
         return True
 
     def after_move(self) -> None:
-        """A move was made at the table: a failed save told, the choice cleared, what comes
-        next begun."""
+        """A move was made at the table: the coach's words on the position before it taken
+        away, a failed save told, the choice cleared, what comes next begun."""
+        self.coach_notes.clear(self)
         unsaved = self.local_table.take_unsaved()
         if unsaved is not None:
             # TRANSLATORS: a notice; {error} is the system's reason, in English
@@ -184,9 +187,10 @@ class GameScreen(TableScreen):
         if not self._my_turn():
             return
         if len(self.session.state.legal_moves()) < 2:
-            self.notify(_("There is only one move to make here."), title=_("Coach"), timeout=3)
+            self.coach_notes.say(self, _("There is only one move to make here."),
+                                 title=_("Coach"), timeout=3)
             return
-        self.notify(_("The coach is thinking…"), title=_("Coach"), timeout=2)
+        self.coach_notes.say(self, _("The coach is thinking…"), title=_("Coach"), timeout=5)
         self.coach_hint()
 
     @work(exclusive=True, group="coach")

@@ -6,9 +6,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
+
 from tui_domino.i18n import _, ngettext
+from tui_domino.rules.places import arm_letter
+from tui_domino.ui.selection import Selection
 from tui_domino.ui.session import tile_text
 from tui_domino.ui.widgets.board import BoardView
+
+# Columns of the hint row that the hint line leaves to its padding and to the legend at its
+# right ("more ↓→"): a line that says who chose the tile drops its last keys to fit.
+HINT_ROOM = 12
 
 if TYPE_CHECKING:  # the screen imports this module
     from tui_domino.ui.screens.table_screen import TableScreen
@@ -25,6 +33,22 @@ def hand_title(s: Table) -> str:
     # {name} is a player's name as given ("Hand: {name}" spares declining it)
     return ngettext("{name}'s hand · {n} tile", "{name}'s hand · {n} tiles",
                     n).format(name=s.seats[s.viewer].name, n=n)
+
+
+def chooser(sel: Selection, play: str) -> str:
+    """The hint line's sentence to play the chosen tile, with who chose it when a player
+    might take it for advice: the game ("first that fits": the first tile of the hand that
+    fits, at its first place) or the coach (asked with h). Not said of the player's own."""
+    if sel.chosen_by == "first" and not sel.pending:
+        # TRANSLATORS: the hint line (80 columns): the tile and place chosen by the game,
+        # not advice: the first tile of the hand that fits, at its first place
+        # ("⏎ play 6-3 on the left end (first that fits)")
+        return _("{play} (first that fits)").format(play=play)
+    if sel.chosen_by == "coach":
+        # TRANSLATORS: the hint line (80 columns): the tile and place the coach chose
+        # when asked (h) ("⏎ play 6-3 on the left end (the coach's move)")
+        return _("{play} (the coach's move)").format(play=play)
+    return play
 
 
 def hint_text(screen: TableScreen) -> str:
@@ -67,29 +91,35 @@ def hint_text(screen: TableScreen) -> str:
         places = sel.places()
         taken = s.variant != "triominos" or bool(s.view()["board"])
         text = sel.describe(place, taken)
+        keys = []
         if s.variant == "triominos":
             cells = len(set(m.cell for m in sel.move_places()))
             if cells > 1:
                 # TRANSLATORS: the hint line (80 columns): ↑↓ choose among {n} places
-                text += " · " + ngettext("↑↓ {n} place", "↑↓ {n} places", cells).format(
-                    n=cells)
+                keys.append(ngettext("↑↓ {n} place", "↑↓ {n} places", cells).format(n=cells))
             if sel.rotations_here() > 1:
                 # TRANSLATORS: the hint line (80 columns): the key r turns the tile
-                text += " · " + _("r turn")
+                keys.append(_("r turn"))
         elif len(places) > 1:
-            text += " · " + ngettext("↑↓ {n} place", "↑↓ {n} places", len(places)).format(
-                n=len(places))
+            keys.append(ngettext("↑↓ {n} place", "↑↓ {n} places", len(places)).format(
+                n=len(places)))
         if s.variant == "spider" and sel.can_close(place):  # a double on an arm
             # TRANSLATORS: the hint line (80 columns): the key c closes the arm, or
             # keeps it open (Spider)
-            text += " · " + (_("c close") if not sel.close else _("c keep open"))
+            keys.append(_("c close") if not sel.close else _("c keep open"))
             # TRANSLATORS: the hint line (80 columns): the key m adds another double
             # to the turn (Spider)
-            text += " · " + _("m +double")
+            keys.append(_("m +double"))
+        said = chooser(sel, text)
+        width = (screen.size.width or 80) - HINT_ROOM
+        if said != text:  # who chose comes first: the keys (the footer has them) give way
+            while keys and cell_len(" · ".join([said, *keys])) > width:
+                keys.pop()
+        text = " · ".join([said, *keys])
         if sel.pending:
             chosen = ", ".join(
-                _("{tile} {arm} closed").format(tile=tile_text(p.tile), arm=p.arm)
-                if p.close else f"{tile_text(p.tile)} {p.arm}"
+                _("{tile} {arm} closed").format(tile=tile_text(p.tile), arm=arm_letter(p.arm))
+                if p.close else f"{tile_text(p.tile)} {arm_letter(p.arm)}"
                 for p in sel.pending
             )
             # TRANSLATORS: the hint line (80 columns) in Spider: the doubles chosen for
@@ -97,7 +127,7 @@ def hint_text(screen: TableScreen) -> str:
             text = _("with {chosen}: {hint}").format(chosen=chosen, hint=text)
         return text
     if sel.pending:
-        chosen = ", ".join(f"{tile_text(p.tile)} {p.arm}" for p in sel.pending)
+        chosen = ", ".join(f"{tile_text(p.tile)} {arm_letter(p.arm)}" for p in sel.pending)
         # TRANSLATORS: the hint line (80 columns) in Spider: {tiles} are the doubles
         # chosen for this turn, "3-3 N, 5-5 E"; m is a key
         return _("⏎ play {tiles} · m on a chosen tile takes it back").format(tiles=chosen)

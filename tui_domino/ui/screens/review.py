@@ -19,10 +19,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import ProgressBar, Static
 
-from tui_domino import i18n, rules
+from tui_domino import rules
 from tui_domino.ai import coach, worker
 from tui_domino.history.records import RoundRecord, start_of
 from tui_domino.i18n import _, ngettext
+from tui_domino.rules import places as place_names
 from tui_domino.ui.drawing.canvas import Canvas
 from tui_domino.ui.drawing.snake import layout_classic
 from tui_domino.ui.drawing.spinner import layout_spider
@@ -45,10 +46,11 @@ class ReviewScreen(Screen[None]):
     BINDINGS = [
         # TRANSLATORS: the review's footer, a short word under each key: a move back, the
         # next move, the round's first move, its end, the next move the coach marked, close.
-        Key("left", "step(-1)", "Back", key_display="←"),
-        Key("right", "step(1)", "Next", key_display="→"),
-        Key("home", "jump(0)", "Start"),
-        Key("end", "jump(-1)", "End"),
+        # (before the board's own: a board larger than its box scrolls with these keys)
+        Key("left", "step(-1)", "Back", key_display="←", priority=True),
+        Key("right", "step(1)", "Next", key_display="→", priority=True),
+        Key("home", "jump(0)", "Start", priority=True),
+        Key("end", "jump(-1)", "End", priority=True),
         Key("n", "next_mark", "Next mistake"),
         Key("escape", "close", "Close"),
     ]
@@ -149,12 +151,20 @@ class ReviewScreen(Screen[None]):
             return ngettext("The coach is looking at the round: {done} of {n} choice.",
                             "The coach is looking at the round: {done} of {n} choices.",
                             len(self.todo)).format(done=len(done), n=len(self.todo))
+        final = self.states[-1]
+        judged = list(self.judged.values())
         if len(self.seats) == 1:
             mine = self.names[self.me]
             name = None if is_you(mine) else mine
-            return coach.summary(list(self.judged.values()), self.me, name=name)
-        return " · ".join(coach.summary(list(self.judged.values()), p, name=self.names[p])
-                          for p in self.seats)
+            return coach.summary(judged, self.me, name=name, margin=self.margin(final, self.me))
+        return " · ".join(coach.summary(judged, p, name=self.names[p],
+                                        margin=self.margin(final, p)) for p in self.seats)
+
+    def margin(self, final: rules.RoundState, player: int) -> int | None:
+        """The round's final score difference for ``player`` (None while it is not over)."""
+        if not final.is_over:
+            return None
+        return coach.margin_of(self.variant, final.points, player)
 
     def show(self) -> None:
         if self._board is None:
@@ -173,6 +183,12 @@ class ReviewScreen(Screen[None]):
         view = state.view(self.me)
         moves = [m for m in (played, best) if m is not None and m.kind == "place"]
         moves = list(dict.fromkeys(moves))
+        # each Triominos place lettered as the table letters it for its own tile, as the side
+        # panel names it (the best one's letter shown where both share a cell)
+        legal = state.legal_moves() if self.variant == "triominos" else []
+        opening = place_names.opening(state.history)
+        letters = {m.cell: place_names.triomino_place(m, legal, opening).letter or " "
+                   for m in moves if m.cell is not None}
         selected = len(moves) - 1 if best is not None and best.kind == "place" else None
         variant = self.variant
         arms = [p for m in moves for p in (m.placements or ())]
@@ -184,7 +200,7 @@ class ReviewScreen(Screen[None]):
                 return layout_classic(view, width, moves, selected, DIGITS)
             if variant == "spider":
                 return layout_spider(view, arms, selected, [], DIGITS)
-            return layout_triominos(view, moves, selected, self.me)
+            return layout_triominos(view, moves, selected, self.me, letters)
 
         assert self._board is not None
         self._board.show(layout, follow=True)
@@ -199,24 +215,20 @@ class ReviewScreen(Screen[None]):
                                 n).format(n=n) + "\n", style="bold")
         else:
             who = self.names[self.moves[self.pos]["player"]]
+            name = coach.Namer(state)  # the moves named as the table names them
             # TRANSLATORS: the review's side panel: which move of the round this is.
             out.append(_("Move {move} of {n}").format(move=self.pos + 1, n=n) + "\n",
                        style="bold")
-            out.append_text(assemble((who, "bold"), ": ", coach.describe(played), "\n"))
+            out.append_text(assemble((who, "bold"), ": ", name(played), "\n"))
             if j is not None:
-                # TRANSLATORS: the points a move is expected to bring ("+3.1 expected"),
-                # under the move in the review's side panel (28 columns).
-                out.append("  " + _("{points} expected").format(
-                    points=coach.points_text(j.expected)) + "\n")
                 if j.loss >= 0.05:
-                    # TRANSLATORS: the coach's best move in the review ("Best: 6-4 on the left").
-                    out.append(_("Best: {move}").format(move=coach.describe(j.best)) + "\n",
-                               style="bold")
-                    out.append("  " + _("{points} expected").format(
-                        points=coach.points_text(j.best_expected)) + "\n")
-                    # TRANSLATORS: what the move played cost, {points} a decimal ("2.5").
-                    out.append(_("Cost: {points} points").format(points=i18n.decimal(j.loss)),
-                               style="bold")
+                    out.append(_("Best: {move}").format(move=name(j.best)) + "\n",
+                                style="bold")
+                    # TRANSLATORS: under the move played and the coach's best in the review's
+                    # side panel (28 columns): what the move played gives up against the
+                    # best, {behind} as "about 3 points less on average"
+                    out.append(_("The move played: {behind}").format(
+                        behind=coach.behind_text(j.loss)), style="bold")
                     if j.mark:
                         out.append(" · " + coach.mark_word(j.mark),
                                    style="bold red" if j.mark == "mistake" else "bold yellow")
