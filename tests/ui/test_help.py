@@ -149,3 +149,27 @@ def test_the_spiders_fish_is_a_fish_as_the_rules_see_it() -> None:
     state = rules.state_from_json(d)
     state.apply(state.legal_moves()[0])
     assert state.is_over and state.end_reason == "blocked"
+
+
+@pytest.mark.parametrize("key", ["question_mark", "g"])
+async def test_the_help_and_the_legend_keep_the_chosen_tile(key: str) -> None:
+    """A tile and place chosen, then ? (or g) and Esc: the same tile and place are chosen
+    (the choice went back to the first tile that fits)."""
+    from tests.ui.conftest import make_app, settle
+    from tui_domino.ui.session import Seat
+
+    app = make_app(seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_match("classic", [Seat("You"), Seat("Computer", "computer", "greedy")])
+        await settle(pilot)
+        screen = app.screen
+        await pilot.press("right", "right")
+        chosen = (screen.sel.tile_index, screen.sel.place_index)  # type: ignore[attr-defined]
+        assert chosen[0] != min(screen.sel.playable())  # type: ignore[attr-defined]
+        await pilot.press(key)
+        await pilot.pause()
+        assert app.screen is not screen
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen
+        assert (screen.sel.tile_index, screen.sel.place_index) == chosen  # type: ignore[attr-defined]
