@@ -137,6 +137,9 @@ async def test_host_and_join_from_the_menu_play_and_chat() -> None:
         for screen in (hosting, joined):
             assert f"Verification phrase: {phrase}" in " ".join(text_of(screen, "#log").split())
             assert phrase in text_of(screen, "#net-status")
+            # the status line fits its 80 columns: what gives way goes, the phrase stays
+            status = screen.query_one("#net-status", Static)
+            assert len(text_of(screen, "#net-status")) <= status.content_region.width
         # six turns through the keys, whoever is to move
         played = 0
         while played < 6:

@@ -373,9 +373,10 @@ class DuelScreen(TableScreen):
             ngettext("Your hand · {n} tile", "Your hand · {n} tiles", n).format(n=n))
 
     def show_status(self) -> None:
-        self.query_one("#net-status", Static).update(status_text(
+        status = self.query_one("#net-status", Static)
+        status.update(status_text(
             self.duel, self.table.opponent, self.conn, self.result is not None,
-            muted_of(self, "panel")))
+            muted_of(self, "panel"), width=status.content_region.width or self.app.size.width))
 
     def waiting_text(self) -> Text:
         return waiting_text(self.duel, self.table.opponent, self.conn, self.problem,

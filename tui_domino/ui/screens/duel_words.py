@@ -60,14 +60,17 @@ def match_words(variant: str, target: int | None) -> str:
     return text.format(game=game_title(variant), target=target)
 
 
-def status_text(duel: DuelSession, opponent: str, conn: str, over: bool, quiet: str) -> Text:
-    """The duel's status line: with whom, the connection, the phrase, the match."""
-    t = Text()
+def status_text(duel: DuelSession, opponent: str, conn: str, over: bool, quiet: str,
+                width: int | None = None) -> Text:
+    """The duel's status line: with whom, the connection, the phrase, the match. Within
+    ``width`` columns the least needed parts give way: the chat's key, then the match's
+    game and target (the score panel names them too), then the opponent's name."""
+    parts: list[tuple[int, Text]] = []  # (rank: the higher gives way first, the part)
     core = duel.core
     if core.started:
         # TRANSLATORS: the start of the duel's status line; {name} is the opponent's name
-        t.append_text(styled(_("Duel with {name}"), name=(opponent, "bold")))
-        t.append(" · ")
+        parts.append((2, styled(_("Duel with {name}"), name=(opponent, "bold"))))
+    t = Text()
     state = conn
     style = {"connected": "green", "reconnecting": "bold yellow", "closed": "red",
              "waiting": "yellow"}.get(state, "")
@@ -79,17 +82,26 @@ def status_text(duel: DuelSession, opponent: str, conn: str, over: bool, quiet: 
         t.append(_("connecting…"), style=style)
     else:
         t.append(_(STATE_WORDS[state]) if state in STATE_WORDS else state, style=style)
+    parts.append((0, t))
     if core.started and duel.phrase:  # the channel's verification phrase
         # TRANSLATORS: {phrase} is the channel's verification phrase (words that both
         # players' screens show alike: they stay as they are)
-        t.append(" · " + _("phrase: {phrase}").format(phrase=duel.phrase), style="bold")
+        parts.append((0, Text(_("phrase: {phrase}").format(phrase=duel.phrase), style="bold")))
     if core.started and core.settings is not None:
         s = core.settings
-        t.append(" · " + match_words(s.variant, s.target), style=quiet)
+        parts.append((3, Text(match_words(s.variant, s.target), style=quiet)))
         if not over:
             # TRANSLATORS: on the status line: the key t opens the chat (keep it short)
-            t.append(" · " + _("t chat"), style=quiet)
-    return t
+            parts.append((4, Text(_("t chat"), style=quiet)))
+
+    def joined() -> Text:
+        return Text(" · ").join(part for rank, part in parts)
+
+    line = joined()
+    while width is not None and line.cell_len > width and any(rank for rank, part in parts):
+        parts.remove(max(parts, key=lambda p: p[0]))
+        line = joined()
+    return line
 
 
 def waiting_text(duel: DuelSession, opponent: str, conn: str, problem: str, detail: str,
