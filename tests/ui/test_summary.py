@@ -8,6 +8,8 @@ import pytest
 
 from tests.ui.conftest import make_app, settle
 from tests.ui.helpers import screen_lines
+from tui_domino.i18n import ngettext
+from tui_domino.ui.app import DominoApp
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.screens.summary import RoundSummary
 from tui_domino.ui.screenshots import session_round_over
@@ -73,6 +75,26 @@ async def test_the_summary_shows_each_row_on_one_line_at_80x24() -> None:
         lines = screen_lines(app)
         row = next(line for line in lines if "going out" in line)
         assert re.search(r"going out \(21 pips left\)\s+–\s+\+21", row)
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "bg"])
+async def test_a_long_hand_left_keeps_its_count_and_worth_on_one_line(language: str) -> None:
+    """A hand of 10 tiles left: its count and worth are read together (they wrapped as
+    "… 10" / "tiles, 63 pips")."""
+    from tui_domino import i18n
+    from tui_domino.ui.storage import Settings
+
+    session = session_round_over("classic", 21)
+    assert max(len(h) for h in session.state.hands) == 10
+    app = DominoApp(settings=Settings(computer_delay=0.0, language=language), seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(GameScreen(session))
+        await settle(pilot)
+        assert isinstance(app.screen, RoundSummary)
+        shown = "\n".join(screen_lines(app))
+        count = ngettext("{n} tile", "{n} tiles", 10).format(n=10)
+        assert i18n.current() == language
+        assert re.search(re.escape(count) + r", \d+ \w+", shown), shown
 
 
 def test_names_and_counts_agree_with_their_words() -> None:

@@ -87,18 +87,21 @@ def summary_text(session: Session, quiet: str = "dim") -> Text:
     t.append(_("Left in hand:") + "\n", style=quiet)
     for p in (0, 1):
         # TRANSLATORS: the round summary: a player holds no tile
-        tiles = " ".join(tile_text(x) for x in hands[p]) or _("nothing")
         t.append(f"  {names[p][:12]:<12} ", style="bold")
-        t.append(f"{tiles}")
+        if not hands[p]:
+            t.append(_("nothing") + "\n")
+            continue
         n, value = len(hands[p]), hand_pips(hands[p])
         if session.variant == "triominos":
             worth = ngettext("{n} point", "{n} points", value).format(n=value)
         else:
             # TRANSLATORS: the pips of the tiles a player holds
             worth = ngettext("{n} pip", "{n} pips", value).format(n=value)
-        # the hand's size and worth: two numbers, each with its own plural
+        # the hand's size and worth first (two numbers, each with its own plural), then its
+        # tiles: a long hand wraps between tiles, never inside "12 tiles, 51 pips"
         tiles_n = ngettext("{n} tile", "{n} tiles", n).format(n=n)
-        t.append(f" · {tiles_n}, {worth}\n", style=quiet)
+        t.append(f"{tiles_n}, {worth}: ", style=quiet)
+        t.append(" ".join(tile_text(x) for x in hands[p]) + "\n")
     return t
 
 
