@@ -173,3 +173,32 @@ async def test_the_help_and_the_legend_keep_the_chosen_tile(key: str) -> None:
         await settle(pilot)
         assert app.screen is screen
         assert (screen.sel.tile_index, screen.sel.place_index) == chosen  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("theme", ["textual-dark", "solarized-light"])
+async def test_g_says_what_each_colour_of_the_table_marks(theme: str) -> None:
+    """The legend said what the signs mean but not the colours (orange, green, grey):
+    each colour is drawn beside its words, in the theme's own colour of that mark."""
+    from textual.color import Color
+
+    from tests.ui.conftest import make_app, settle
+    from tui_domino.ui.screens.help import MarkColours
+    from tui_domino.ui.session import Seat
+
+    app = make_app(seed=3)
+    app.settings.theme = theme
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.theme = theme
+        app.start_match("classic", [Seat("You"), Seat("Computer", "computer", "greedy")])
+        await settle(pilot)
+        await pilot.press("g")
+        await pilot.pause()
+        legend = app.screen.query_one(MarkColours)
+        text = " ".join(str(w.render()) for w in legend.query("Static"))
+        for words in ("the last move", "where the chosen tile goes", "the other places it fits",
+                      "tiles that cannot be played now"):
+            assert words in text
+        variables = app.get_css_variables()
+        for mark in ("last", "sel", "place", "dim"):
+            swatch = legend.query_one(f".swatch.-{mark}")
+            assert swatch.styles.color == Color.parse(variables[f"mark-{mark}"])

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from textual.app import ComposeResult
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Markdown
+from textual.widgets import Markdown, Static
 
 from tui_domino.i18n import N_, _
 from tui_domino.ui.keys import Key
@@ -154,6 +154,40 @@ def menu_key_rows() -> list[Row]:
     return [split_row(_(row)) for row in MENU_KEY_ROWS]
 
 
+# The table's colours, each with what it marks (the colours are the theme's: see
+# contrast.table_marks); a swatch drawn in the mark's own colour beside its words.
+MARK_COLOURS = (
+    # TRANSLATORS: the help's legend of the table's colours: what each colour marks
+    ("last", N_("the last move")),
+    ("sel", N_("where the chosen tile goes (⏎)")),
+    ("place", N_("the other places it fits (↑↓)")),
+    ("dim", N_("tiles that cannot be played now")),
+)
+
+
+class MarkColours(Vertical):
+    """The colours of the table's marks, each drawn beside what it marks."""
+
+    DEFAULT_CSS = """
+    MarkColours { height: auto; margin: 0 1 1 1; }
+    MarkColours Horizontal { height: auto; }
+    MarkColours Horizontal > Static { width: 1fr; }
+    MarkColours .swatch { width: 4; }
+    MarkColours .-last { color: $mark-last; }
+    MarkColours .-sel { color: $mark-sel; }
+    MarkColours .-place { color: $mark-place; }
+    MarkColours .-dim { color: $mark-dim; }
+    """
+
+    def compose(self) -> ComposeResult:
+        # TRANSLATORS: the head of the help's legend of the table's colours
+        yield Static(_("The table's colours:"))
+        for mark, words in MARK_COLOURS:
+            with Horizontal():
+                yield Static("██", classes=f"swatch -{mark}")
+                yield Static(_(words))
+
+
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [
         # TRANSLATORS: the footer's key word: close the help.
@@ -189,8 +223,9 @@ class HelpScreen(ModalScreen[None]):
                     yield KeysTable(keys_head(), menu_key_rows())
                     yield Markdown("\n".join(rules_text(v) for v in RULES))
                 else:
-                    yield Markdown(rules_text(self.variant) + "\n" + marks(self.variant)
-                                   + f"\n## {_('Keys')}\n")
+                    yield Markdown(rules_text(self.variant) + "\n" + marks(self.variant))
+                    yield MarkColours()
+                    yield Markdown(f"## {_('Keys')}\n")
                     yield KeysTable(keys_head(), key_rows(self.variant))
 
     def on_mount(self) -> None:
