@@ -67,7 +67,7 @@ def _v1(db: sqlite3.Connection) -> None:
     # Every match the server settled, once, by its id: whether it was rated (``reason``
     # when it was not), and when it was, both sides' ratings before and after it.
     db.execute("""CREATE TABLE results (
-        match TEXT PRIMARY KEY,
+        match_id TEXT PRIMARY KEY,
         at REAL NOT NULL,
         variant TEXT,
         account0 INTEGER REFERENCES accounts(id) ON DELETE SET NULL,

@@ -8,9 +8,9 @@ what was written the first time; a crash at any point of the write leaves the ma
 settled or not at all.
 
 Against rating farming: the same two accounts count at most ``PAIR_LIMIT`` rated results in
-any ``PAIR_WINDOW`` (24 hours, whoever won, in any variant); a match beyond that is settled unrated
-(``PAIR_LIMITED``), and ``pair_allowance`` tells the lobby beforehand, so that it can offer
-the match as casual. A guest has no account, so never plays rated (``rated.judge``).
+any ``PAIR_WINDOW`` (24 hours, whoever won, in any variant); a match beyond that is settled
+unrated (``PAIR_LIMITED``), and ``pair_allowance`` tells the lobby beforehand, so that it can
+offer the match as casual. A guest has no account, so never plays rated (``rated.judge``).
 """
 
 from __future__ import annotations
@@ -108,13 +108,13 @@ def _settled(row: sqlite3.Row, fresh: bool) -> Settled:
     if row["rated"]:
         changes = (Change(row["rating0"], row["rd0"], row["after0"], row["rd_after0"]),
                    Change(row["rating1"], row["rd1"], row["after1"], row["rd_after1"]))
-    return Settled(str(row["match"]), bool(row["rated"]), str(row["reason"]), row["variant"],
+    return Settled(str(row["match_id"]), bool(row["rated"]), str(row["reason"]), row["variant"],
                    (row["account0"], row["account1"]), changes, fresh)
 
 
 def settled(store: Store, match: str) -> Settled | None:
     """How match ``match`` was settled, or None when it was not."""
-    row = store.db.execute("SELECT * FROM results WHERE match = ?", (match,)).fetchone()
+    row = store.db.execute("SELECT * FROM results WHERE match_id = ?", (match,)).fetchone()
     return None if row is None else _settled(row, False)
 
 
@@ -136,18 +136,18 @@ def record(store: Store, match: str, decision: Decision) -> Settled:
     now = store.now()
     db = store.db
     with transaction(db):
-        row = db.execute("SELECT * FROM results WHERE match = ?", (match,)).fetchone()
+        row = db.execute("SELECT * FROM results WHERE match_id = ?", (match,)).fetchone()
         if row is not None:
             return _settled(row, False)
         if not isinstance(decision, Rated):
-            db.execute("INSERT INTO results (match, at, rated, reason) VALUES (?, ?, 0, ?)",
+            db.execute("INSERT INTO results (match_id, at, rated, reason) VALUES (?, ?, 0, ?)",
                        (match, now, decision.reason))
             return Settled(match, False, decision.reason, None, (None, None), None, True)
         a, b = decision.accounts
         variant, score = decision.variant, decision.score
         if pair_count(store, a, b) >= PAIR_LIMIT:
             db.execute(
-                """INSERT INTO results (match, at, variant, account0, account1, score0,
+                """INSERT INTO results (match_id, at, variant, account0, account1, score0,
                    ending, rated, reason) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)""",
                 (match, now, variant, a, b, score, decision.ending, PAIR_LIMITED))
             return Settled(match, False, PAIR_LIMITED, variant, (a, b), None, True)
@@ -157,7 +157,7 @@ def record(store: Store, match: str, decision: Decision) -> Settled:
         _write_rating(db, sa, after_a, score, now)
         _write_rating(db, sb, after_b, 1.0 - score, now)
         db.execute(
-            """INSERT INTO results (match, at, variant, account0, account1, score0, ending,
+            """INSERT INTO results (match_id, at, variant, account0, account1, score0, ending,
                rated, reason, rating0, rd0, after0, rd_after0, rating1, rd1, after1,
                rd_after1) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             (match, now, variant, a, b, score, decision.ending, RATED,
