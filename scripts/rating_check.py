@@ -1,7 +1,7 @@
 """A check that the ratings mean something: bot accounts of known strengths play rated matches
 through the server's own rating code, and the leaderboard should order them by strength.
 
-    python scripts/rating_check.py                   # 1,000 matches of classic, ~10 minutes
+    python scripts/rating_check.py                   # 1,000 matches of classic, ~15 minutes
     python scripts/rating_check.py --matches 200 --iterations 200 --json
 
 Three accounts per computer level (random, easy, normal, hard: strength 0 to 3; see
