@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.ssh.conftest import visit
+from tui_domino.names import player_name, skeleton
 from tui_domino.ssh.lobby import Lobby
-from tui_domino.ssh.names import player_name, skeleton
 from tui_domino.ssh.server import GameServer
 from tui_domino.text import one_line, visible
 

@@ -15,6 +15,7 @@ from tui_domino.i18n import _, ngettext
 from tui_domino.ssh.limits import Limits, duration_text
 
 PASSWORD_ENV = env.SSH_PASSWORD
+VARIANTS = ("classic", "spider", "triominos")
 
 
 def port_number(text: str) -> int:
@@ -102,6 +103,18 @@ def add_serve(subparsers: Any) -> argparse.ArgumentParser:
                           "in the data directory)"))
     p.add_argument("--verbose", "-v", action="store_true",
                    help=_("log every arrival, departure and refusal"))
+    p.add_argument("--data", type=Path, default=None, metavar="DIR",
+                   # TRANSLATORS: {variable}: the environment variable's name.
+                   help=_("the server's data directory: host key, accounts, ratings "
+                          "(default: {variable} when set, else the user's data directory)")
+                   .format(variable=env.HOME))
+    p.add_argument("--leaderboard", choices=VARIANTS, default=None, metavar="VARIANT",
+                   # TRANSLATORS: the variants' names are typed as they are: keep them.
+                   help=_("print the leaderboard of this variant (classic, spider or "
+                          "triominos) from the server's database, and exit: the server "
+                          "does not start"))
+    p.add_argument("--json", action="store_true",
+                   help=_("with --leaderboard: print it as one line of JSON"))
     p.set_defaults(handler=run_serve)
     return p
 
@@ -120,8 +133,54 @@ def limits_from(args: argparse.Namespace) -> Limits:
     )
 
 
+def run_leaderboard(args: argparse.Namespace) -> int:
+    """``serve --leaderboard VARIANT [--json]``: prints the leaderboard from the database in
+    the data directory (made by nobody here: a missing database is an error)."""
+    # lazy: start-up (the parser loads this module; the database only for the leaderboard)
+    import json
+    import sqlite3
+
+    # lazy: start-up (as above: the community's modules only for the leaderboard)
+    from tui_domino.community.db import db_path, open_store
+    from tui_domino.community.leaderboard import (
+        leaderboard,
+        leaderboard_json,
+        leaderboard_text,
+    )
+    from tui_domino.ssh.home import data_dir
+
+    path = db_path(args.data if args.data is not None else data_dir(create=False))
+    if not path.is_file():
+        print("tui-domino: " + _("no accounts database at {path}: the server has kept no "
+                                 "accounts there, or its data directory is another (--data)")
+              .format(path=path), file=sys.stderr)
+        return 1
+    try:
+        with open_store(path) as store:
+            entries = leaderboard(store, args.leaderboard)
+            at = store.now()
+    except (sqlite3.Error, ValueError) as exc:
+        print("tui-domino: " + _("cannot read {name}: {reason}").format(name=path, reason=exc),
+              file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(leaderboard_json(args.leaderboard, entries, at), ensure_ascii=False))
+    else:
+        print(leaderboard_text(args.leaderboard, entries))
+    return 0
+
+
 def run_serve(args: argparse.Namespace) -> int:
-    """Runs the server until Ctrl-C; returns the exit status."""
+    """Runs the server until Ctrl-C (or prints a leaderboard); returns the exit status."""
+    if args.leaderboard is not None:
+        return run_leaderboard(args)
+    if args.json:
+        print("tui-domino: " + _("--json goes with --leaderboard"), file=sys.stderr)
+        return 2
+    if args.data is not None:
+        # The one place the data directory is decided reads it from here (files.data_dir):
+        # the host key, the visitors' folders and the accounts follow.
+        os.environ[env.HOME] = str(args.data.resolve())
     try:
         # lazy: optional (serve says how to install asyncssh)
         import asyncssh  # noqa: F401

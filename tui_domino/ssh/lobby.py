@@ -54,8 +54,8 @@ from typing import Any
 
 from tui_domino.i18n import N_
 from tui_domino.logs import logged
+from tui_domino.names import player_name, skeleton
 from tui_domino.ssh.limits import RateLimiter
-from tui_domino.ssh.names import player_name, skeleton
 
 log = logging.getLogger("tui_domino.ssh")
 

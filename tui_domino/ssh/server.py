@@ -36,6 +36,7 @@ import asyncssh
 
 from tui_domino import env
 from tui_domino.i18n import N_
+from tui_domino.names import player_name
 from tui_domino.ssh.home import data_dir
 from tui_domino.ssh.hostkey import fingerprint, host_key_path, load_or_create_host_key
 from tui_domino.ssh.limits import (
@@ -47,7 +48,6 @@ from tui_domino.ssh.limits import (
     duration_text,
 )
 from tui_domino.ssh.lobby import Lobby
-from tui_domino.ssh.names import player_name
 from tui_domino.ssh.visit import TERMINAL_RESET as TERMINAL_RESET
 from tui_domino.ssh.visit import Visit, told
 from tui_domino.ssh.visit import kernel_send_queue as kernel_send_queue

@@ -29,9 +29,9 @@ import asyncssh
 
 from tui_domino import i18n
 from tui_domino.i18n import N_
+from tui_domino.names import player_name
 from tui_domino.ssh.limits import ENGLISH, InputGate, duration_text
 from tui_domino.ssh.lobby import Member
-from tui_domino.ssh.names import player_name
 
 if TYPE_CHECKING:
     from tui_domino.ssh.server import Connection, GameServer

@@ -1,8 +1,10 @@
-"""Visitors' names: what is shown, and when two names look alike.
+"""Players' names: what is shown, and when two names look alike.
 
-The ssh user name becomes the player's name. Two names that look the same on a
-terminal (``ann`` and ``аnn`` with a Cyrillic ``а``, ``ｂob`` and ``bob``, ``Il`` and
-``lI``) must not both be in the lobby, or one visitor could pass for another. Names are
+The ssh user name becomes the player's name (``tui_domino.ssh``), and a name an account
+owns is protected with its look-alikes (``tui_domino.community.accounts``). Two names that
+look the same on a terminal (``ann`` and ``аnn`` with a Cyrillic ``а``, ``ｂob`` and ``bob``,
+``Il`` and ``lI``) must not both be in the lobby or both be owned, or one visitor could pass
+for another. Names are
 compared by their *skeleton*: NFKC, then every character replaced by the first (lowest)
 character of its class of look-alikes, the classes taken from Unicode's confusables
 data as the ``confusable_homoglyphs`` package ships it.
