@@ -169,7 +169,7 @@ class MarkColours(Vertical):
     """The colours of the table's marks, each drawn beside what it marks."""
 
     DEFAULT_CSS = """
-    MarkColours { height: auto; margin: 0 1 1 1; }
+    MarkColours { height: auto; margin: 0 1 1 3; }
     MarkColours Horizontal { height: auto; }
     MarkColours Horizontal > Static { width: 1fr; }
     MarkColours .swatch { width: 4; }
