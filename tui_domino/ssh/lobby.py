@@ -20,10 +20,11 @@ Messages from a game (``"t"`` is the type)::
     {"t": "answer", "to": ID, "accept": true}
     {"t": "hosting", "duel": DUEL, "port": PORT}
     {"t": "duel_failed", "duel": DUEL}
+    {"t": "code"}
 
 Messages to a game::
 
-    {"t": "welcome", "id": ID, "name": "ann"}
+    {"t": "welcome", "id": ID, "name": "ann", "account": true}
     {"t": "people", "people": [{"id": ID, "name": "bob", "state": "lobby", "with": "carl"}]}
     {"t": "challenged", "by": ID, "name": "bob", "variant": "classic"}
     {"t": "withdrawn", "by": ID}
@@ -32,6 +33,10 @@ Messages to a game::
     {"t": "join", "duel": DUEL, "variant": "classic", "opponent": "ann", "port": PORT}
     {"t": "cancelled", "duel": DUEL, "why": "...", "said": "...", "values": {}}
     {"t": "closing", "why": "..."}
+    {"t": "code", "code": "ABCD-EFGH", "name": "ann", "minutes": 10}
+
+On a server with accounts a person is marked ``"guest": true`` when he has none; ``code``
+gives an account's owner a one-time code for his next key (``community.accounts``).
 
 A reason (``why``) is in English; the lobby's own reasons come with the sentence before its
 values went in (``said``, "{name} left.") and the values (``values``, {"name": "bob"}), so
@@ -52,6 +57,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tui_domino.community import accounts
+from tui_domino.community.db import Store
 from tui_domino.i18n import N_
 from tui_domino.logs import logged
 from tui_domino.names import player_name, skeleton
@@ -84,10 +91,14 @@ class Member:
     duel: int | None = None
     playing: bool = False  # this member's game has opened the duel
     secret: str = field(default="", repr=False)  # the duel's channel key, from the lobby
+    account: int | None = None  # on a server with accounts: his (None: a guest)
+    guest: bool = False  # a visitor without an account, on a server with accounts
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
     def public(self, others: dict[int, Member]) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "name": self.name, "state": self.state}
+        if self.guest:
+            out["guest"] = True
         other = others.get(self.opponent) if self.opponent is not None else None
         if other is not None and other.opponent == self.id:  # both still in that duel
             out["with"] = other.name
@@ -102,6 +113,7 @@ class Lobby:
         self.members: dict[int, Member] = {}
         self._ids = itertools.count(1)
         self._duels = itertools.count(1)
+        self.store: Store | None = None  # the community's database, on a server with accounts
 
     # -- arrivals and departures -------------------------------------------------------------
 
@@ -117,12 +129,15 @@ class Lobby:
                 return candidate
         raise AssertionError
 
-    async def join(self, name: str, sock: socket.socket) -> Member:
+    async def join(self, name: str, sock: socket.socket, account: int | None = None) -> Member:
+        """A visitor arrives (``account``: his, on a server with accounts; None: a guest)."""
         reader, writer = await asyncio.open_unix_connection(sock=sock, limit=MAX_LINE)
         # (the name as it shows: what does not show neither tells it apart nor goes with it)
-        member = Member(next(self._ids), self.unique_name(player_name(name)), writer)
+        member = Member(next(self._ids), self.unique_name(player_name(name)), writer,
+                        account=account, guest=self.store is not None and account is None)
         self.members[member.id] = member
-        self.send(member, {"t": "welcome", "id": member.id, "name": member.name})
+        self.send(member, {"t": "welcome", "id": member.id, "name": member.name,
+                           "account": account is not None})
         member.task = asyncio.get_running_loop().create_task(self._listen(member, reader))
         self.broadcast()
         return member
@@ -216,6 +231,18 @@ class Lobby:
             self._hosting(member, message.get("duel"), message.get("port"))
         elif kind == "duel_failed":
             self._duel_failed(member, message.get("duel"))
+        elif kind == "code":
+            self._code(member)
+
+    def _code(self, member: Member) -> None:
+        if self.store is None or member.account is None:
+            return
+        account = accounts.account_by_id(self.store, member.account)
+        if account is None:
+            return
+        code = accounts.new_code(self.store, account.id)
+        self.send(member, {"t": "code", "code": code, "name": account.name,
+                           "minutes": int(accounts.CODE_LIFETIME // 60)})
 
     def _state(self, member: Member, state: str, duel: Any) -> None:
         if member.duel is not None:

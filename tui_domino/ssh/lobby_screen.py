@@ -38,6 +38,9 @@ class LobbyApp(Protocol):
     def withdraw(self) -> bool:
         """Withdraw the challenge sent (False: there was none)."""
 
+    def ask_code(self) -> None:
+        """Ask the lobby for a one-time code that adds a key to this visitor's account."""
+
 
 def lobby_app(node: DOMNode) -> LobbyApp:
     """The visitor's app showing ``node`` (TypeError if an app of another kind shows it)."""
@@ -68,7 +71,11 @@ def describe(person: dict[str, Any]) -> str:
     if person.get("with"):
         # TRANSLATORS: after a visitor's name in the lobby's list; {name} is his opponent's
         state = _("in a duel with {name}").format(name=person["with"])
-    return f"{str(person.get('name', '?')):<17} {state}"
+    name = str(person.get("name", "?"))
+    if person.get("guest") is True:
+        # TRANSLATORS: after a visitor's name in the lobby's list: he has no account (short)
+        name = f"{name} · {_('guest')}"
+    return f"{name:<17} {state}"
 
 
 class LobbyScreen(Screen[None]):
@@ -78,6 +85,7 @@ class LobbyScreen(Screen[None]):
         Key("enter", "challenge", "Challenge", key_display="⏎"),
         Key("v", "variant", "Game"),
         Key("p", "play", "Play alone"),
+        Key("c", "code", "Key code", show=False),
         Key("escape", "withdraw", "Withdraw", show=False),
         Key("q", "leave", "Leave"),
     ]
@@ -195,6 +203,9 @@ class LobbyScreen(Screen[None]):
     def action_variant(self) -> None:
         self.variant = VARIANTS[(VARIANTS.index(self.variant) + 1) % len(VARIANTS)]
         self.show_variant()
+
+    def action_code(self) -> None:
+        lobby_app(self).ask_code()
 
     def action_play(self) -> None:
         self.app.pop_screen()

@@ -17,7 +17,7 @@ from textual.app import SystemCommand
 from textual.screen import ModalScreen, Screen
 
 from tui_domino import env
-from tui_domino.i18n import _
+from tui_domino.i18n import _, ngettext
 from tui_domino.logs import logged
 from tui_domino.ssh.lobby_screen import ChallengeScreen, LobbyScreen
 from tui_domino.ui import storage
@@ -63,6 +63,7 @@ class VisitorApp(DominoApp):
         self.player_name = name
         self.lobby_fd = lobby_fd
         self.member_id: int | None = None
+        self.has_account = False  # signed in with a key that owns his name
         self.people: list[dict[str, Any]] = []
         self.challenging: int | None = None
         self.challenger: int | None = None
@@ -98,6 +99,11 @@ class VisitorApp(DominoApp):
             # TRANSLATORS: the command palette's entry: its name, then what it does
             yield SystemCommand(_("Lobby"), _("Who else is here; challenge someone to a duel"),
                                 self.action_lobby)
+        if self.lobby_fd >= 0 and self.has_account:
+            # TRANSLATORS: the command palette's entry: its name, then what it does
+            yield SystemCommand(_("Key code"), _("A one-time code that lets another computer's "
+                                                 "SSH key into your account (c in the lobby)"),
+                                self.ask_code)
         # A screenshot would write a file on the server's disk, not the visitor's: no command
         # that takes one is offered, whatever its title in the language in use.
         takes_screenshot = self.screenshot_callbacks()
@@ -181,6 +187,7 @@ class VisitorApp(DominoApp):
         if kind == "welcome":
             self.member_id = message.get("id")
             self.player_name = str(message.get("name", self.player_name))
+            self.has_account = message.get("account") is True
         elif kind == "people":
             people = message.get("people")
             self.people = people if isinstance(people, list) else []
@@ -209,6 +216,8 @@ class VisitorApp(DominoApp):
             self.start_duel(message)
         elif kind == "cancelled":
             self.duel_cancelled(message.get("duel"), reason(message))
+        elif kind == "code":
+            self.show_code(message)
         elif kind == "closing":
             self.notify(said(message.get("why")) or _("The server is closing."),
                         severity="warning", timeout=30)
@@ -229,6 +238,25 @@ class VisitorApp(DominoApp):
         pushed = super().push_screen(screen, callback, wait_for_dismiss, mode=mode)
         self.show_challenge(ChallengeScreen(box.challenger, box.variant))
         return pushed
+
+    def ask_code(self) -> None:
+        self.send({"t": "code"})
+
+    def show_code(self, message: dict[str, Any]) -> None:
+        """The one-time code for this account's next key, as the lobby sent it."""
+        code, name, minutes = message.get("code"), message.get("name"), message.get("minutes")
+        if not (isinstance(code, str) and isinstance(name, str) and isinstance(minutes, int)):
+            return
+        # TRANSLATORS: {login} is what to type as the user name ("ann+ABCD-EFGH"), kept as
+        # it is; {minutes}: how long the code is valid (10)
+        text = ngettext("Another key: connect once with it as {login} within {minutes} "
+                        "minute.",
+                        "Another key: connect once with it as {login} within {minutes} "
+                        "minutes.", minutes).format(login=f"{name}+{code}", minutes=minutes)
+        self.notify(text, timeout=60)
+        lobby = self.lobby_screen()
+        if lobby is not None:
+            lobby.say(text)
 
     def challenge(self, to: int, variant: str) -> None:
         self.challenging = to
