@@ -118,3 +118,33 @@ async def test_a_second_key_is_added_by_its_code(open_server: GameServer) -> Non
     again = await come(open_server, "ann", second)
     await again.wait_for("Welcome, ann.")
     await again.close()
+
+
+async def test_the_lobby_shows_each_accounts_rating_for_the_game_chosen(
+        open_server: GameServer) -> None:
+    from tui_domino.community import glicko2, ratings
+    from tui_domino.community.rated import END, Rated
+
+    store = open_server.store
+    assert store is not None
+    ann, bob = new_key(), new_key()
+    first = await come(open_server, "bob", bob)
+    await first.wait_for("Welcome, bob.")
+    await first.close()
+    owner = accounts.account_named(store, "bob")
+    other = accounts.sign_in(store, "carl", "SHA256:carl")
+    assert owner is not None and isinstance(other, accounts.Member)
+    # bob has played one rated match of spider (won), none of classic
+    ratings.record(store, "m1", Rated("spider", (owner.id, other.account.id), 1.0, END))
+    spider = ratings.standing(store, owner.id, "spider").rating
+    assert glicko2.provisional(spider)
+    term = await come(open_server, "ann", ann)
+    bob_term = await come(open_server, "bob", bob)
+    await bob_term.wait_for("Welcome, bob.")
+    guest = await come(open_server, "dora")
+    await guest.wait_for("Welcome, dora.")
+    await term.wait_for("bob 1500?", "dora · guest")
+    term.press("v")  # the game chosen: spider
+    await term.wait_for(f"bob {spider.rating:.0f}?", "dora · guest")
+    for t in (term, bob_term, guest):
+        await t.close()

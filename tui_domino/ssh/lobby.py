@@ -25,7 +25,8 @@ Messages from a game (``"t"`` is the type)::
 Messages to a game::
 
     {"t": "welcome", "id": ID, "name": "ann", "account": true}
-    {"t": "people", "people": [{"id": ID, "name": "bob", "state": "lobby", "with": "carl"}]}
+    {"t": "people", "people": [{"id": ID, "name": "bob", "state": "lobby", "with": "carl",
+                                "ratings": {"classic": "1512?"}, "guest": true}]}
     {"t": "challenged", "by": ID, "name": "bob", "variant": "classic"}
     {"t": "withdrawn", "by": ID}
     {"t": "answered", "by": ID, "accept": false, "why": "...", "said": "...", "values": {}}
@@ -59,6 +60,8 @@ from typing import Any
 
 from tui_domino.community import accounts
 from tui_domino.community.db import Store
+from tui_domino.community.display import rating_text
+from tui_domino.community.ratings import standing
 from tui_domino.i18n import N_
 from tui_domino.logs import logged
 from tui_domino.names import player_name, skeleton
@@ -93,12 +96,15 @@ class Member:
     secret: str = field(default="", repr=False)  # the duel's channel key, from the lobby
     account: int | None = None  # on a server with accounts: his (None: a guest)
     guest: bool = False  # a visitor without an account, on a server with accounts
+    ratings: dict[str, str] = field(default_factory=dict)  # his, by variant: "1512?"
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
     def public(self, others: dict[int, Member]) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "name": self.name, "state": self.state}
         if self.guest:
             out["guest"] = True
+        if self.ratings:
+            out["ratings"] = dict(self.ratings)
         other = others.get(self.opponent) if self.opponent is not None else None
         if other is not None and other.opponent == self.id:  # both still in that duel
             out["with"] = other.name
@@ -135,12 +141,20 @@ class Lobby:
         # (the name as it shows: what does not show neither tells it apart nor goes with it)
         member = Member(next(self._ids), self.unique_name(player_name(name)), writer,
                         account=account, guest=self.store is not None and account is None)
+        self.rate(member)
         self.members[member.id] = member
         self.send(member, {"t": "welcome", "id": member.id, "name": member.name,
                            "account": account is not None})
         member.task = asyncio.get_running_loop().create_task(self._listen(member, reader))
         self.broadcast()
         return member
+
+    def rate(self, member: Member) -> None:
+        """Reads ``member``'s ratings (an account's, in every variant) from the database."""
+        if self.store is None or member.account is None:
+            return
+        member.ratings = {v: rating_text(standing(self.store, member.account, v).rating,
+                                         self.store.system) for v in VARIANTS}
 
     def leave(self, member: Member) -> None:
         if self.members.pop(member.id, None) is None:

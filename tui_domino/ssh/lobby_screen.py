@@ -62,8 +62,18 @@ STATE_TEXT = {
 }
 
 
-def describe(person: dict[str, Any]) -> str:
-    """A visitor in the lobby's list: his name, and where he is."""
+def rating_of(person: dict[str, Any], variant: str) -> str | None:
+    """A visitor's rating in ``variant`` as the lobby sent it (``1512?``), if he has one."""
+    ratings = person.get("ratings")
+    rating = ratings.get(variant) if isinstance(ratings, dict) else None
+    if isinstance(rating, str) and 0 < len(rating) <= 6 and rating.rstrip("?").isdigit():
+        return rating
+    return None
+
+
+def describe(person: dict[str, Any], variant: str = "classic") -> str:
+    """A visitor in the lobby's list: his name (with his rating in ``variant``, or marked
+    a guest), and where he is."""
     where = str(person.get("state"))
     # TRANSLATORS: where a visitor is, after his name in the lobby's list, when it is not
     # known (short)
@@ -72,10 +82,13 @@ def describe(person: dict[str, Any]) -> str:
         # TRANSLATORS: after a visitor's name in the lobby's list; {name} is his opponent's
         state = _("in a duel with {name}").format(name=person["with"])
     name = str(person.get("name", "?"))
-    if person.get("guest") is True:
+    rating = rating_of(person, variant)
+    if rating is not None:
+        name = f"{name} {rating}"
+    elif person.get("guest") is True:
         # TRANSLATORS: after a visitor's name in the lobby's list: he has no account (short)
         name = f"{name} · {_('guest')}"
-    return f"{name:<17} {state}"
+    return f"{name:<22} {state}"
 
 
 class LobbyScreen(Screen[None]):
@@ -156,7 +169,8 @@ class LobbyScreen(Screen[None]):
         keep = menu.highlighted_option.id if menu.highlighted_option is not None else None
         menu.clear_options()
         if others:
-            menu.add_options([Option(plain(describe(p)), id=str(p["id"])) for p in others])
+            menu.add_options([Option(plain(describe(p, self.variant)), id=str(p["id"]))
+                              for p in others])
             ids = [str(p["id"]) for p in others]
             menu.highlighted = ids.index(keep) if keep in ids else 0
         else:
@@ -203,6 +217,7 @@ class LobbyScreen(Screen[None]):
     def action_variant(self) -> None:
         self.variant = VARIANTS[(VARIANTS.index(self.variant) + 1) % len(VARIANTS)]
         self.show_variant()
+        self.show_people(lobby_app(self).people)  # their ratings in this game
 
     def action_code(self) -> None:
         lobby_app(self).ask_code()
