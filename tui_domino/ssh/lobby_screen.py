@@ -245,14 +245,17 @@ class ChallengeScreen(ModalScreen[bool]):
     ChallengeScreen #challenge-box { width: 52; height: auto; border: thick $accent;
                                      background: $surface; padding: 1 2; }
     ChallengeScreen #challenge-text { width: 100%; text-align: center; margin-bottom: 1; }
+    ChallengeScreen #challenge-rated { width: 100%; text-align: center; margin-bottom: 1;
+                                       color: $accent; }
     ChallengeScreen Horizontal { height: auto; align-horizontal: center; }
     ChallengeScreen Button { margin: 0 1; }
     """
 
-    def __init__(self, challenger: str, variant: str) -> None:
+    def __init__(self, challenger: str, variant: str, rated: bool = False) -> None:
         super().__init__()
         self.challenger = challenger
         self.variant = variant
+        self.rated = rated
 
     def compose(self) -> ComposeResult:
         with Vertical(id="challenge-box"):
@@ -264,6 +267,10 @@ class ChallengeScreen(ModalScreen[bool]):
                        game=(game_title(self.variant), "bold")),
                 id="challenge-text",
             )
+            if self.rated:
+                # TRANSLATORS: in the box of a challenge between two accounts
+                yield Static(_("Rated: the result changes both your ratings."),
+                             id="challenge-rated")
             with Center(), Horizontal():
                 # TRANSLATORS: buttons; (a) and (d) are their keys, which stay as they are
                 yield Button(_("Accept (a)"), id="accept", variant="primary")

@@ -17,9 +17,12 @@ from textual.app import SystemCommand
 from textual.screen import ModalScreen, Screen
 
 from tui_domino import env
+from tui_domino.community.rated import judge
 from tui_domino.i18n import _, ngettext
 from tui_domino.logs import logged
 from tui_domino.ssh.lobby_screen import ChallengeScreen, LobbyScreen
+from tui_domino.ssh.rated_report import decision_json
+from tui_domino.text import one_line
 from tui_domino.ui import storage
 from tui_domino.ui.app import DominoApp
 from tui_domino.ui.keys import Key
@@ -196,7 +199,8 @@ class VisitorApp(DominoApp):
         elif kind == "challenged":
             self.challenger = message.get("by")
             self.show_challenge(ChallengeScreen(str(message.get("name", "?")),
-                                                str(message.get("variant", "classic"))))
+                                                str(message.get("variant", "classic")),
+                                                rated=message.get("rated") is True))
             self.ring()  # the bell as the player set it (off over ssh unless he turned it on)
         elif kind == "withdrawn":
             if self._challenge_screen is not None and self._challenge_screen.is_attached:
@@ -218,6 +222,8 @@ class VisitorApp(DominoApp):
             self.duel_cancelled(message.get("duel"), reason(message))
         elif kind == "code":
             self.show_code(message)
+        elif kind == "rated":
+            self.show_rated(message)
         elif kind == "closing":
             self.notify(said(message.get("why")) or _("The server is closing."),
                         severity="warning", timeout=30)
@@ -236,7 +242,7 @@ class VisitorApp(DominoApp):
             return super().push_screen(screen, callback, wait_for_dismiss, mode=mode)
         self.pop_screen()  # the box (its answer still to come from the new one)
         pushed = super().push_screen(screen, callback, wait_for_dismiss, mode=mode)
-        self.show_challenge(ChallengeScreen(box.challenger, box.variant))
+        self.show_challenge(ChallengeScreen(box.challenger, box.variant, rated=box.rated))
         return pushed
 
     def ask_code(self) -> None:
@@ -290,6 +296,7 @@ class VisitorApp(DominoApp):
                 port=int(message.get("port", 0)), secret=message.get("secret"),
                 on_hosting=lambda port: self.send(
                     {"t": "hosting", "duel": message.get("duel"), "port": port}),
+                report=self.reporter(message),
             )
         except DuelUnavailable as exc:
             self.notify(str(exc), severity="error", timeout=10)
@@ -310,6 +317,37 @@ class VisitorApp(DominoApp):
         # The lobby keeps the duel on until this report: say which duel is open.
         self._sent_state = "duel"
         self.send({"t": "state", "state": "duel", "duel": duel})
+
+    def reporter(self, message: dict[str, Any]) -> Any:
+        """What reports a rated lobby duel's end to the lobby (None for a casual one): this
+        side's decision on the match (``community.rated.judge``), under its match id."""
+        match, accounts = message.get("match"), message.get("accounts")
+        if (message.get("rated") is not True or not isinstance(match, str)
+                or not isinstance(accounts, list) or len(accounts) != 2
+                or not all(a is None or type(a) is int for a in accounts)):
+            return None
+
+        def report(result: Any, both_moved: bool) -> None:
+            decision = judge(result, rated=True, accounts=accounts, both_moved=both_moved)
+            self.send({"t": "result", "match": match, "decision": decision_json(decision)})
+
+        return report
+
+    def show_rated(self, message: dict[str, Any]) -> None:
+        """The lobby settled the duel: the new ratings (``ann 1512 (+12) · bob 1488
+        (−12)``), or that it changes none."""
+        text = message.get("text")
+        if message.get("rated") is True and isinstance(text, str):
+            text = one_line(text)[:120]
+        else:
+            text = reason(message)
+        if not text:
+            return
+        # TRANSLATORS: the title of the notice of a lobby duel's new ratings
+        self.notify(text, title=_("Ratings"), timeout=30)
+        lobby = self.lobby_screen()
+        if lobby is not None:
+            lobby.say(text)
 
     def _duel_over(self, session: Any) -> None:
         self._duel = self._duel_screen = None
