@@ -350,6 +350,9 @@ class VisitorApp(DominoApp):
             lobby.say(text)
 
     def _duel_over(self, session: Any) -> None:
+        report = getattr(self._duel_screen, "report_result", None)
+        if report is not None:  # (before this side's next state report: the lobby waits)
+            report()
         self._duel = self._duel_screen = None
         self.run_worker(_close(session), group="duel-close")
 
