@@ -82,8 +82,9 @@ async def test_a_guest_is_refused_a_claimed_name_and_marked_in_the_lobby(
     await owner.wait_for("Welcome, ann.")
     assert "The name ann belongs to another player's key" in await refused(open_server, "ann")
     guest = await come(open_server, "bob")
-    await guest.wait_for("Welcome, bob.")
-    await owner.wait_for("bob", "guest")
+    shown = await guest.wait_for("Welcome, bob.", "Play alone")
+    assert "Key code" not in shown  # a guest has no keys to add to
+    await owner.wait_for("bob · guest", "c Key code")
     await guest.close()
     await owner.close()
 

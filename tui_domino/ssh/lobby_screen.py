@@ -31,6 +31,7 @@ class LobbyApp(Protocol):
     people: list[dict[str, Any]]
     member_id: int | None
     player_name: str
+    has_account: bool
 
     def challenge(self, to: int, variant: str) -> None:
         """Challenge the visitor ``to`` to a duel of ``variant``."""
@@ -98,7 +99,7 @@ class LobbyScreen(Screen[None]):
         Key("enter", "challenge", "Challenge", key_display="⏎"),
         Key("v", "variant", "Game"),
         Key("p", "play", "Play alone"),
-        Key("c", "code", "Key code", show=False),
+        Key("c", "code", "Key code"),
         Key("escape", "withdraw", "Withdraw", show=False),
         Key("q", "leave", "Leave"),
     ]
@@ -218,6 +219,10 @@ class LobbyScreen(Screen[None]):
         self.variant = VARIANTS[(VARIANTS.index(self.variant) + 1) % len(VARIANTS)]
         self.show_variant()
         self.show_people(lobby_app(self).people)  # their ratings in this game
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # a code for another key: only an account's owner has keys to add to
+        return action != "code" or lobby_app(self).has_account
 
     def action_code(self) -> None:
         lobby_app(self).ask_code()

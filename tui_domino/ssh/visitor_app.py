@@ -191,6 +191,8 @@ class VisitorApp(DominoApp):
             self.member_id = message.get("id")
             self.player_name = str(message.get("name", self.player_name))
             self.has_account = message.get("account") is True
+            if lobby is not None:
+                lobby.refresh_bindings()  # (its key for a code)
         elif kind == "people":
             people = message.get("people")
             self.people = people if isinstance(people, list) else []
