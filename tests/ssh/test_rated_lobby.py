@@ -147,3 +147,45 @@ async def test_a_duel_with_a_guest_is_not_rated(store: Store) -> None:
     assert host["rated"] is False and host["match"] not in lobby.matches
     for m in (ann, bob):
         lobby.leave(m)
+
+
+async def test_only_an_accounts_owner_gets_a_code_for_another_key(store: Store) -> None:
+    lobby = Lobby()
+    lobby.store = store
+    signed = accounts.sign_in(store, "ann", "SHA256:ann")
+    assert isinstance(signed, accounts.Member)
+    games = []
+    for name, account in (("dora", None), ("ann", signed.account.id)):
+        ours, theirs = socket.socketpair()
+        member = await lobby.join(name, ours, account)
+        game = Game(theirs)
+        assert (await game.receive("welcome"))["account"] is (account is not None)
+        games.append((member, game))
+    (dora, dora_game), (ann, ann_game) = games
+    await dora_game.send({"t": "code"})  # a guest: no account to add a key to
+    await ann_game.send({"t": "code"})
+    code = await ann_game.receive("code")
+    assert code["name"] == "ann" and code["minutes"] == 10
+    added = accounts.add_key(store, "ann", code["code"], "SHA256:laptop")
+    assert isinstance(added, accounts.Member) and added.key_added
+    await dora_game.send({"t": "state", "state": "lobby"})
+    await until(lambda: dora.state == "lobby")  # the lobby has read dora's messages
+    assert b'"t":"code"' not in dora_game.buffer + await recv_all(dora_game)
+    for m in (dora, ann):
+        lobby.leave(m)
+
+
+async def recv_all(game: Game) -> bytes:
+    """What the lobby has sent ``game`` and it has not read yet."""
+    import asyncio
+
+    data = b""
+    while True:
+        try:
+            chunk = game.sock.recv(65536)
+        except BlockingIOError:
+            return data
+        if not chunk:
+            return data
+        data += chunk
+        await asyncio.sleep(0)
