@@ -25,7 +25,9 @@ async def test_ctrl_c_stops_the_server_and_tells_the_visitors(home: Path) -> Non
             banner += line.decode()
         port = int(re.search(r"port (\d+)", banner).group(1))  # type: ignore[union-attr]
         assert "SHA256:" in banner and "Only this machine" in banner
-        term = await visit(port, "ann")
+        # (serve has accounts: without a key, a guest comes in by keyboard-interactive with
+        # nothing asked, as OpenSSH's client does by itself)
+        term = await visit(port, "ann", password="", kbdint_auth=True)
         await term.wait_for("Welcome, ann.")
         proc.send_signal(signal.SIGINT)
         await term.wait_for("shutting down", where=Terminal.output)

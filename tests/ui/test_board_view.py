@@ -96,3 +96,25 @@ async def test_the_classic_line_marks_its_ends_as_the_hint_line_names_them() -> 
         # the line has turned: the right end lies below and left of where it started
         assert y1 > 6 and x1 < cv.min_x + cv.width // 2
         assert game.board.shows(cv.sel_focus)
+
+
+async def test_a_board_smaller_than_the_selected_place_before_any_move_follows_it() -> None:
+    # A duel's board can be drawn before it is laid out (no room at all) while the first
+    # tile's place is selected on the empty table: the game stopped on an AssertionError.
+    session = Session.new("classic", seats(), seed=2, autosave=False)
+    assert not session.state.history and session.state.to_move == 0  # yours, to open
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = GameScreen(session)
+        await app.push_screen(game)
+        await settle(pilot)
+        board = game.board
+        assert board.canvas().focus is None and board.canvas().sel_focus is not None
+        board.styles.width = board.styles.height = 1
+        await pilot.pause()
+        assert board.scrollable_content_region.size.width == 0
+        board.follow_play()
+        board.styles.width = board.styles.height = "1fr"
+        await pilot.pause()
+        board.follow_play()
+        assert_follows(game, "(the first move's place)")

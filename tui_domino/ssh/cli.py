@@ -211,6 +211,7 @@ def run_serve(args: argparse.Namespace) -> int:
         password=password,
         authorized_keys=args.authorized_keys,
         host_key_path=args.host_key,
+        accounts=True,  # (on a server that lets anyone in: names owned by keys)
     )
     try:
         asyncio.run(serve_forever(server, announce=lambda line: print(line, flush=True)))

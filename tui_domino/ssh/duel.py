@@ -40,11 +40,11 @@ def duel_session_class() -> Any:
 def duel_screen_class() -> Any:
     try:
         # lazy: optional (a version without the duel screen: DuelUnavailable)
-        from tui_domino.ui.screens.duel import DuelScreen
+        from tui_domino.ssh.lobby_duel import LobbyDuelScreen
     except ImportError as exc:
         raise DuelUnavailable(_("Duels are not available in this version "
                                 "(the game has no duel screen).")) from exc
-    return DuelScreen
+    return LobbyDuelScreen
 
 
 def valid_secret(secret: object) -> str:
@@ -77,10 +77,12 @@ async def connect_duel(*, role: str, name: str, variant: str, port: int,
 
 
 async def open_duel(*, role: str, name: str, variant: str, port: int,
-                    on_hosting: Callable[[int], None], secret: object) -> tuple[Any, Any]:
-    """Opens this side of a lobby duel; returns (session, screen to push)."""
+                    on_hosting: Callable[[int], None], secret: object,
+                    report: Callable[[Any, bool], None] | None = None) -> tuple[Any, Any]:
+    """Opens this side of a lobby duel; returns (session, screen to push). ``report``
+    gets the match's result at its end, and whether each side moved."""
     screen_class = duel_screen_class()  # before connecting: fail without a half-open duel
     session = await connect_duel(role=role, name=name, variant=variant, port=port,
                                  on_hosting=on_hosting, secret=secret)
     session.code_shown = False  # the lobby's key: nobody is to read it out
-    return session, screen_class(session)
+    return session, screen_class(session, report)

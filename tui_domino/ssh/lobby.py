@@ -20,18 +20,34 @@ Messages from a game (``"t"`` is the type)::
     {"t": "answer", "to": ID, "accept": true}
     {"t": "hosting", "duel": DUEL, "port": PORT}
     {"t": "duel_failed", "duel": DUEL}
+    {"t": "code"}
+    {"t": "result", "match": MATCH, "decision": {"rated": true, "variant": "classic",
+     "accounts": [A0, A1], "score": 1.0, "ending": "end"}}
 
 Messages to a game::
 
-    {"t": "welcome", "id": ID, "name": "ann"}
-    {"t": "people", "people": [{"id": ID, "name": "bob", "state": "lobby", "with": "carl"}]}
-    {"t": "challenged", "by": ID, "name": "bob", "variant": "classic"}
+    {"t": "welcome", "id": ID, "name": "ann", "account": true}
+    {"t": "people", "people": [{"id": ID, "name": "bob", "state": "lobby", "with": "carl",
+                                "ratings": {"classic": "1512?"}, "guest": true}]}
+    {"t": "challenged", "by": ID, "name": "bob", "variant": "classic", "rated": true}
     {"t": "withdrawn", "by": ID}
     {"t": "answered", "by": ID, "accept": false, "why": "...", "said": "...", "values": {}}
-    {"t": "host", "duel": DUEL, "variant": "classic", "opponent": "bob"}
-    {"t": "join", "duel": DUEL, "variant": "classic", "opponent": "ann", "port": PORT}
+    {"t": "host", "duel": DUEL, "variant": "classic", "opponent": "bob", "match": MATCH,
+     "rated": true, "accounts": [A0, A1]}
+    {"t": "join", "duel": DUEL, "variant": "classic", "opponent": "ann", "port": PORT, ...}
+    {"t": "rated", "match": MATCH, "rated": true, "text": "ann 1512 (+12) · bob 1488 (−12)"}
     {"t": "cancelled", "duel": DUEL, "why": "...", "said": "...", "values": {}}
     {"t": "closing", "why": "..."}
+    {"t": "code", "code": "ABCD-EFGH", "name": "ann", "minutes": 10}
+
+On a server with accounts a person is marked ``"guest": true`` when he has none; ``code``
+gives an account's owner a one-time code for his next key (``community.accounts``).
+
+A challenge between two accounts (not the same one, within the daily allowance of the
+pair: ``ratings.pair_allowance``) is rated. The lobby gives each duel a match id; at its
+end each game reports its decision on the match (``result``: ssh/rated_report.py), and the
+lobby settles the match once, from both reports or from one and the other game's leaving
+(its visitor gone, or back from the duel without a report), and tells both (``rated``).
 
 A reason (``why``) is in English; the lobby's own reasons come with the sentence before its
 values went in (``said``, "{name} left.") and the values (``values``, {"name": "bob"}), so
@@ -52,10 +68,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tui_domino.community import accounts
+from tui_domino.community.db import Store
+from tui_domino.community.display import rated_name, rating_text
+from tui_domino.community.glicko2 import Rating
+from tui_domino.community.rated import Decision, agree
+from tui_domino.community.ratings import pair_allowance, record, standing
 from tui_domino.i18n import N_
 from tui_domino.logs import logged
 from tui_domino.names import player_name, skeleton
 from tui_domino.ssh.limits import RateLimiter
+from tui_domino.ssh.rated_report import read_decision
 
 log = logging.getLogger("tui_domino.ssh")
 
@@ -73,6 +96,26 @@ def reason(said: str, **values: str) -> dict[str, Any]:
 
 
 @dataclass(eq=False)
+class Pairing:
+    """A rated lobby duel until it is settled: its match id, variant, the members, accounts
+    and names in seats 0 (the host) and 1, each seat's reported decision, and the seats
+    whose game left without one."""
+
+    match: str
+    variant: str
+    members: tuple[int, int]
+    accounts: tuple[int | None, int | None]
+    names: tuple[str, str]
+    rated: bool
+    reports: dict[int, Decision] = field(default_factory=dict)
+    gone: set[int] = field(default_factory=set)
+
+    def public(self) -> dict[str, Any]:
+        """What each game is told of it."""
+        return {"match": self.match, "rated": self.rated, "accounts": list(self.accounts)}
+
+
+@dataclass(eq=False)
 class Member:
     id: int
     name: str
@@ -84,10 +127,19 @@ class Member:
     duel: int | None = None
     playing: bool = False  # this member's game has opened the duel
     secret: str = field(default="", repr=False)  # the duel's channel key, from the lobby
+    account: int | None = None  # on a server with accounts: his (None: a guest)
+    guest: bool = False  # a visitor without an account, on a server with accounts
+    ratings: dict[str, str] = field(default_factory=dict)  # his, by variant: "1512?"
+    offer_rated: bool = False  # the challenge he sent is rated
+    match: str | None = None  # the match id of his duel (a rated one: until it is settled)
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
     def public(self, others: dict[int, Member]) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "name": self.name, "state": self.state}
+        if self.guest:
+            out["guest"] = True
+        if self.ratings:
+            out["ratings"] = dict(self.ratings)
         other = others.get(self.opponent) if self.opponent is not None else None
         if other is not None and other.opponent == self.id:  # both still in that duel
             out["with"] = other.name
@@ -102,6 +154,8 @@ class Lobby:
         self.members: dict[int, Member] = {}
         self._ids = itertools.count(1)
         self._duels = itertools.count(1)
+        self.store: Store | None = None  # the community's database, on a server with accounts
+        self.matches: dict[str, Pairing] = {}  # rated lobby duels not settled yet
 
     # -- arrivals and departures -------------------------------------------------------------
 
@@ -117,19 +171,31 @@ class Lobby:
                 return candidate
         raise AssertionError
 
-    async def join(self, name: str, sock: socket.socket) -> Member:
+    async def join(self, name: str, sock: socket.socket, account: int | None = None) -> Member:
+        """A visitor arrives (``account``: his, on a server with accounts; None: a guest)."""
         reader, writer = await asyncio.open_unix_connection(sock=sock, limit=MAX_LINE)
         # (the name as it shows: what does not show neither tells it apart nor goes with it)
-        member = Member(next(self._ids), self.unique_name(player_name(name)), writer)
+        member = Member(next(self._ids), self.unique_name(player_name(name)), writer,
+                        account=account, guest=self.store is not None and account is None)
+        self.rate(member)
         self.members[member.id] = member
-        self.send(member, {"t": "welcome", "id": member.id, "name": member.name})
+        self.send(member, {"t": "welcome", "id": member.id, "name": member.name,
+                           "account": account is not None})
         member.task = asyncio.get_running_loop().create_task(self._listen(member, reader))
         self.broadcast()
         return member
 
+    def rate(self, member: Member) -> None:
+        """Reads ``member``'s ratings (an account's, in every variant) from the database."""
+        if self.store is None or member.account is None:
+            return
+        member.ratings = {v: rating_text(standing(self.store, member.account, v).rating,
+                                         self.store.system) for v in VARIANTS}
+
     def leave(self, member: Member) -> None:
         if self.members.pop(member.id, None) is None:
             return
+        self._gone(member)
         if member.task is not None:
             member.task.cancel()
         member.writer.close()
@@ -216,6 +282,20 @@ class Lobby:
             self._hosting(member, message.get("duel"), message.get("port"))
         elif kind == "duel_failed":
             self._duel_failed(member, message.get("duel"))
+        elif kind == "code":
+            self._code(member)
+        elif kind == "result":
+            self._result(member, message.get("match"), message.get("decision"))
+
+    def _code(self, member: Member) -> None:
+        if self.store is None or member.account is None:
+            return
+        account = accounts.account_by_id(self.store, member.account)
+        if account is None:
+            return
+        code = accounts.new_code(self.store, account.id)
+        self.send(member, {"t": "code", "code": code, "name": account.name,
+                           "minutes": int(accounts.CODE_LIFETIME // 60)})
 
     def _state(self, member: Member, state: str, duel: Any) -> None:
         if member.duel is not None:
@@ -225,6 +305,7 @@ class Lobby:
             elif member.playing:
                 member.opponent = member.duel = None  # back from the duel
                 member.playing = False
+                self._gone(member)  # (a report he did not send will not come)
             else:
                 # Sent before this member's game heard of the duel it is about to
                 # open (the reports and the lobby's messages cross): the duel is on.
@@ -251,8 +332,9 @@ class Lobby:
             return
         member.challenging = target.id
         member.variant = variant if variant in VARIANTS else "classic"
+        member.offer_rated = self.rated_between(member, target)
         self.send(target, {"t": "challenged", "by": member.id, "name": member.name,
-                           "variant": member.variant})
+                           "variant": member.variant, "rated": member.offer_rated})
 
     def _answer(self, member: Member, to: Any, accept: bool) -> None:
         challenger = self.members.get(to) if isinstance(to, int) else None
@@ -271,12 +353,18 @@ class Lobby:
         # visitor's game is a process of its own): nobody types a code, and another user of
         # the machine who finds the port gets nowhere.
         secret = secrets.token_hex(16)
+        match = secrets.token_hex(16)  # the match's id, for the ratings
         for a, b in ((member, challenger), (challenger, member)):
             a.state, a.opponent, a.duel, a.playing = "duel", b.id, duel, False
-            a.secret = secret
-        # The challenged visitor hosts; the challenger joins once the port is known.
+            a.secret, a.match = secret, match
+        pairing = Pairing(match, challenger.variant, (member.id, challenger.id),
+                          (member.account, challenger.account), (member.name, challenger.name),
+                          rated=challenger.offer_rated and self.rated_between(member, challenger))
+        if pairing.rated:
+            self.matches[match] = pairing
+        # The challenged visitor hosts (seat 0); the challenger joins once the port is known.
         self.send(member, {"t": "host", "duel": duel, "variant": challenger.variant,
-                           "opponent": challenger.name, "secret": secret})
+                           "opponent": challenger.name, "secret": secret, **pairing.public()})
         self.broadcast()
 
     def _hosting(self, member: Member, duel: Any, port: Any) -> None:
@@ -287,13 +375,21 @@ class Lobby:
             self._cancel(member, reason(N_("Your opponent is gone.")))
             self.broadcast()
             return
+        pairing = self.matches.get(other.match or "")
+        public = pairing.public() if pairing is not None else {"match": other.match,
+                                                                 "rated": False}
         self.send(other, {"t": "join", "duel": duel, "variant": other.variant,
-                          "opponent": member.name, "port": port, "secret": other.secret})
+                          "opponent": member.name, "port": port, "secret": other.secret,
+                          **public})
 
     def _duel_failed(self, member: Member, duel: Any) -> None:
         if member.duel is None or duel != member.duel:
             return  # a duel that is over already
         other = self.members.get(member.opponent) if member.opponent is not None else None
+        if member.playing and other is not None and other.playing:
+            self._gone(member)  # the duel was on: a game's failure now is its side's
+        else:
+            self._drop(member)
         member.state, member.opponent, member.duel, member.playing = "lobby", None, None, False
         if other is not None and other.duel == duel:
             self._cancel(other, reason(N_("The duel could not start.")))
@@ -303,5 +399,73 @@ class Lobby:
         """Ends ``member``'s duel before it was played (the other side failed or left);
         ``why`` is a ``reason``."""
         duel = member.duel
+        self._drop(member)
         member.state, member.opponent, member.duel, member.playing = "lobby", None, None, False
         self.send(member, {"t": "cancelled", "duel": duel, **why})
+
+    # -- rated duels -------------------------------------------------------------------------
+
+    def rated_between(self, a: Member, b: Member) -> bool:
+        """Whether a duel of ``a`` and ``b`` is rated: two accounts, not the same one, that
+        may still play rated today."""
+        return (self.store is not None and a.account is not None and b.account is not None
+                and a.account != b.account
+                and pair_allowance(self.store, a.account, b.account) > 0)
+
+    def _drop(self, member: Member) -> None:
+        """``member``'s duel never started: its match is not to be settled."""
+        if member.match is not None:
+            self.matches.pop(member.match, None)
+            member.match = None
+
+    def _result(self, member: Member, match: Any, data: Any) -> None:
+        pairing = self.matches.get(match) if isinstance(match, str) else None
+        if pairing is None or member.id not in pairing.members:
+            return
+        seat = pairing.members.index(member.id)
+        if seat in pairing.reports or seat in pairing.gone:
+            return  # one report a side
+        decision = read_decision(data, pairing.variant, pairing.accounts)
+        if decision is None:
+            log.info("%s sent a result that is not one", member.name)
+            return
+        pairing.reports[seat] = decision
+        self._settle(pairing)
+
+    def _gone(self, member: Member) -> None:
+        """``member``'s game left its rated duel (or the lobby): no report of his comes."""
+        pairing = self.matches.get(member.match or "")
+        member.match = None
+        if pairing is None or member.id not in pairing.members:
+            return
+        seat = pairing.members.index(member.id)
+        if seat not in pairing.reports:
+            pairing.gone.add(seat)
+        self._settle(pairing)
+
+    def _settle(self, pairing: Pairing) -> None:
+        """Settles the match once both sides are heard from (or gone), and tells both."""
+        if len(pairing.reports) + len(pairing.gone) < 2 or self.store is None:
+            return
+        del self.matches[pairing.match]
+        decision = agree([pairing.reports[s] for s in sorted(pairing.reports)])
+        settled = record(self.store, pairing.match, decision)
+        log.info("match %s of %s settled: %s", pairing.match, " and ".join(pairing.names),
+                 settled.reason)
+        message: dict[str, Any] = {"t": "rated", "match": pairing.match,
+                                   "rated": settled.rated}
+        if settled.rated and settled.changes is not None:
+            system = self.store.system
+            message["text"] = " · ".join(
+                rated_name(name, Rating(c.after, c.rd_after, system.volatility), c.rating,
+                           system)
+                for name, c in zip(pairing.names, settled.changes, strict=True))
+        else:
+            # TRANSLATORS: at a lobby duel's end, when it changes no rating
+            message.update(reason(N_("This match changes no rating.")))
+        for mid in pairing.members:
+            m = self.members.get(mid)
+            if m is not None:
+                self.rate(m)
+                self.send(m, message)
+        self.broadcast()

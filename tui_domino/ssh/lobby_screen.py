@@ -31,12 +31,16 @@ class LobbyApp(Protocol):
     people: list[dict[str, Any]]
     member_id: int | None
     player_name: str
+    has_account: bool
 
     def challenge(self, to: int, variant: str) -> None:
         """Challenge the visitor ``to`` to a duel of ``variant``."""
 
     def withdraw(self) -> bool:
         """Withdraw the challenge sent (False: there was none)."""
+
+    def ask_code(self) -> None:
+        """Ask the lobby for a one-time code that adds a key to this visitor's account."""
 
 
 def lobby_app(node: DOMNode) -> LobbyApp:
@@ -59,8 +63,18 @@ STATE_TEXT = {
 }
 
 
-def describe(person: dict[str, Any]) -> str:
-    """A visitor in the lobby's list: his name, and where he is."""
+def rating_of(person: dict[str, Any], variant: str) -> str | None:
+    """A visitor's rating in ``variant`` as the lobby sent it (``1512?``), if he has one."""
+    ratings = person.get("ratings")
+    rating = ratings.get(variant) if isinstance(ratings, dict) else None
+    if isinstance(rating, str) and 0 < len(rating) <= 6 and rating.rstrip("?").isdigit():
+        return rating
+    return None
+
+
+def describe(person: dict[str, Any], variant: str = "classic") -> str:
+    """A visitor in the lobby's list: his name (with his rating in ``variant``, or marked
+    a guest), and where he is."""
     where = str(person.get("state"))
     # TRANSLATORS: where a visitor is, after his name in the lobby's list, when it is not
     # known (short)
@@ -68,7 +82,14 @@ def describe(person: dict[str, Any]) -> str:
     if person.get("with"):
         # TRANSLATORS: after a visitor's name in the lobby's list; {name} is his opponent's
         state = _("in a duel with {name}").format(name=person["with"])
-    return f"{str(person.get('name', '?')):<17} {state}"
+    name = str(person.get("name", "?"))
+    rating = rating_of(person, variant)
+    if rating is not None:
+        name = f"{name} {rating}"
+    elif person.get("guest") is True:
+        # TRANSLATORS: after a visitor's name in the lobby's list: he has no account (short)
+        name = f"{name} · {_('guest')}"
+    return f"{name:<22} {state}"
 
 
 class LobbyScreen(Screen[None]):
@@ -78,6 +99,7 @@ class LobbyScreen(Screen[None]):
         Key("enter", "challenge", "Challenge", key_display="⏎"),
         Key("v", "variant", "Game"),
         Key("p", "play", "Play alone"),
+        Key("c", "code", "Key code"),
         Key("escape", "withdraw", "Withdraw", show=False),
         Key("q", "leave", "Leave"),
     ]
@@ -148,7 +170,8 @@ class LobbyScreen(Screen[None]):
         keep = menu.highlighted_option.id if menu.highlighted_option is not None else None
         menu.clear_options()
         if others:
-            menu.add_options([Option(plain(describe(p)), id=str(p["id"])) for p in others])
+            menu.add_options([Option(plain(describe(p, self.variant)), id=str(p["id"]))
+                              for p in others])
             ids = [str(p["id"]) for p in others]
             menu.highlighted = ids.index(keep) if keep in ids else 0
         else:
@@ -195,6 +218,14 @@ class LobbyScreen(Screen[None]):
     def action_variant(self) -> None:
         self.variant = VARIANTS[(VARIANTS.index(self.variant) + 1) % len(VARIANTS)]
         self.show_variant()
+        self.show_people(lobby_app(self).people)  # their ratings in this game
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # a code for another key: only an account's owner has keys to add to
+        return action != "code" or lobby_app(self).has_account
+
+    def action_code(self) -> None:
+        lobby_app(self).ask_code()
 
     def action_play(self) -> None:
         self.app.pop_screen()
@@ -219,14 +250,17 @@ class ChallengeScreen(ModalScreen[bool]):
     ChallengeScreen #challenge-box { width: 52; height: auto; border: thick $accent;
                                      background: $surface; padding: 1 2; }
     ChallengeScreen #challenge-text { width: 100%; text-align: center; margin-bottom: 1; }
+    ChallengeScreen #challenge-rated { width: 100%; text-align: center; margin-bottom: 1;
+                                       color: $accent; }
     ChallengeScreen Horizontal { height: auto; align-horizontal: center; }
     ChallengeScreen Button { margin: 0 1; }
     """
 
-    def __init__(self, challenger: str, variant: str) -> None:
+    def __init__(self, challenger: str, variant: str, rated: bool = False) -> None:
         super().__init__()
         self.challenger = challenger
         self.variant = variant
+        self.rated = rated
 
     def compose(self) -> ComposeResult:
         with Vertical(id="challenge-box"):
@@ -238,6 +272,10 @@ class ChallengeScreen(ModalScreen[bool]):
                        game=(game_title(self.variant), "bold")),
                 id="challenge-text",
             )
+            if self.rated:
+                # TRANSLATORS: in the box of a challenge between two accounts
+                yield Static(_("Rated: the result changes both your ratings."),
+                             id="challenge-rated")
             with Center(), Horizontal():
                 # TRANSLATORS: buttons; (a) and (d) are their keys, which stay as they are
                 yield Button(_("Accept (a)"), id="accept", variant="primary")

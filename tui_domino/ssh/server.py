@@ -35,8 +35,11 @@ from typing import Any
 import asyncssh
 
 from tui_domino import env
+from tui_domino.community import accounts
+from tui_domino.community.db import Store, db_path, open_store
 from tui_domino.i18n import N_
 from tui_domino.names import player_name
+from tui_domino.ssh import signin
 from tui_domino.ssh.home import data_dir
 from tui_domino.ssh.hostkey import fingerprint, host_key_path, load_or_create_host_key
 from tui_domino.ssh.limits import (
@@ -147,6 +150,7 @@ class GameServer:
         host_key_path: Path | None = None,
         env: Mapping[str, str] | None = None,
         command: list[str] | None = None,
+        accounts: bool = False,
     ) -> None:
         self.host = host
         self.port = port
@@ -156,6 +160,9 @@ class GameServer:
         self.host_key_path = host_key_path
         self.env = dict(env or {})
         self.command = command or visitor_command()
+        # Accounts by key (ssh/signin.py): on a server that lets anyone in, when asked for.
+        self.accounts = accounts and not password and not authorized_keys
+        self.store: Store | None = None  # the community's database, open while serving
         self.rate = RateLimiter(self.limits.rate_count, self.limits.rate_window)
         self.failed = FailureLedger(self.limits.fail_count, self.limits.fail_window,
                                     self.limits.lockout)
@@ -176,7 +183,7 @@ class GameServer:
 
     @property
     def needs_login(self) -> bool:
-        return bool(self.password or self.authorized_keys)
+        return bool(self.password or self.authorized_keys or self.accounts)
 
     async def start(self) -> int:
         """Listens; returns the port (useful with port 0)."""
@@ -184,6 +191,9 @@ class GameServer:
         shutil.rmtree(self.visitor_root, ignore_errors=True)
         self.visitor_root.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.visitor_root.chmod(0o700)  # whatever the umask: visitors' saves are private
+        if self.accounts and self.store is None:
+            self.store = open_store(db_path(data_dir()))
+            self.lobby.store = self.store
         options: dict[str, Any] = {}
         if self.authorized_keys:
             options["authorized_client_keys"] = self.authorized_keys
@@ -234,6 +244,10 @@ class GameServer:
         shutil.rmtree(self.visitor_root, ignore_errors=True)
         self.failures_log.close()
         self.refusals_log.close()
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+            self.lobby.store = None
 
     # -- what a visit asks of the server -----------------------------------------------------
 
@@ -333,6 +347,12 @@ class Connection(asyncssh.SSHServer):
         self.authenticated = False
         self.visit: Visit | None = None
         self._timer: asyncio.TimerHandle | None = None
+        # On a server with accounts: the last key let in (its proof comes last), why a key
+        # was not, and who the visitor is once signed in.
+        self.key: str | None = None
+        self.key_refused: accounts.Refused | None = None
+        self.signed: accounts.SignIn | None = None
+        self.username = ""
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -382,6 +402,7 @@ class Connection(asyncssh.SSHServer):
             self.conn.disconnect(code, reason)
 
     def begin_auth(self, username: str) -> bool:
+        self.username = username
         if self.refused is not None:
             self.disconnect(self.refused, self.refused_code)
             return True
@@ -389,6 +410,14 @@ class Connection(asyncssh.SSHServer):
 
     def auth_completed(self) -> None:
         self.authenticated = True
+        store = self.server.store
+        if store is not None and self.signed is None:
+            # By a key, now proven: the name is claimed, or the key added by its code.
+            signed = signin.sign_in(store, self.username, self.key)
+            if isinstance(signed, accounts.Refused):
+                self.refuse_sign_in(signed)
+                return
+            self.signed = signed
         # By a key, on a connection open since before its address was locked out (its
         # passwords are refused then): it goes, told why.
         locked_out = self.server.locked_out(self.address)
@@ -430,6 +459,36 @@ class Connection(asyncssh.SSHServer):
                              ).format(grace=duration_text(self.server.limits.login_grace,
                                                           words.ngettext)))
 
+    def refuse_sign_in(self, refused: accounts.Refused) -> None:
+        """Ends the connection, told why the name is not his and what to do (in English:
+        his language is not known yet)."""
+        text = accounts.refusal_text(refused)
+        self.server.refusals_log.line(self.address, "refused %s from %s: %s",
+                                      shown_name(self.username), self.address, refused.reason)
+        self.disconnect(f"tui-domino: {text}", asyncssh.DISC_ILLEGAL_USER_NAME)
+
+    def public_key_auth_supported(self) -> bool:
+        return self.server.store is not None
+
+    def kbdint_auth_supported(self) -> bool:
+        # On a server with accounts, a visitor without a key is a guest: he comes in by
+        # keyboard-interactive with nothing asked (ssh clients go on to it without a word).
+        return self.server.store is not None
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        store = self.server.store
+        if store is None:
+            return False
+        if self.key_refused is not None:  # his keys were refused: he is told why
+            self.refuse_sign_in(self.key_refused)
+            return False
+        signed = signin.sign_in(store, username, None)
+        if isinstance(signed, accounts.Refused):
+            self.refuse_sign_in(signed)
+            return False
+        self.signed = signed
+        return True
+
     def password_auth_supported(self) -> bool:
         return self.server.password is not None
 
@@ -457,6 +516,16 @@ class Connection(asyncssh.SSHServer):
         return False
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        store = self.server.store
+        if store is not None:
+            # Asked of a key, then of its proof: the last key let in is the one proven.
+            fingerprint = key.get_fingerprint()
+            refused = signin.key_refusal(store, username, fingerprint)
+            if refused is not None:
+                self.key_refused = refused
+                return False
+            self.key = fingerprint
+            return True
         # Asked only of a key the authorized keys do not hold: it is refused, and logged
         # once per connection (a client may offer it, then sign with it).
         fingerprint = key.get_fingerprint()
@@ -495,6 +564,9 @@ async def serve_forever(server: GameServer, announce: Callable[[str], None] = pr
     if server.authorized_keys:
         who = "a key from " + server.authorized_keys + (" or a password" if server.password else "")
     announce(f"Visitors need {who}. Connect with: ssh -p {port} NAME@{server.host}")
+    if server.store is not None:
+        announce(f"Accounts ({db_path(data_dir())}): a visitor's SSH key owns his name; "
+                 "one without a key is a guest.")
     if server.host in ("127.0.0.1", "localhost", "::1"):
         announce("Only this machine can connect; --host 0.0.0.0 lets others in.")
     announce("Press Ctrl-C to stop.")

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 
 from tui_domino import i18n
+from tui_domino.community import accounts
 from tui_domino.i18n import N_
 from tui_domino.names import player_name
 from tui_domino.ssh.limits import ENGLISH, InputGate, duration_text
@@ -104,6 +105,7 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.connection = connection
         self.chan: Any = None
         self.name = "guest"
+        self.account: int | None = None  # on a server with accounts: his (None: a guest)
         self.term_type: str | None = None
         self.term_size = (80, 24, 0, 0)
         self.client_env: dict[str, str] = {}
@@ -135,7 +137,14 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.server.sessions.add(self)
         limit = self.server.limits.write_buffer
         chan.set_write_buffer_limits(high=limit, low=limit // 4)
-        self.name = player_name(chan.get_extra_info("username") or "")
+        signed = self.connection.signed
+        if isinstance(signed, accounts.Member):  # his account's own spelling
+            self.name = signed.account.name
+            self.account = signed.account.id
+        elif isinstance(signed, accounts.Guest):
+            self.name = signed.name
+        else:
+            self.name = player_name(chan.get_extra_info("username") or "")
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
                       term_modes: Mapping[int, int]) -> bool:
@@ -336,7 +345,7 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         os.set_blocking(master, False)
         loop.add_reader(master, self._on_output)
         self._arm_idle()
-        self.member = member = await self.server.lobby.join(self.name, ours)
+        self.member = member = await self.server.lobby.join(self.name, ours, self.account)
         log.info("%s (%s) arrived", member.name, self.connection.address)
         try:
             status = await self.proc.wait()

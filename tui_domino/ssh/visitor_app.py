@@ -17,9 +17,12 @@ from textual.app import SystemCommand
 from textual.screen import ModalScreen, Screen
 
 from tui_domino import env
-from tui_domino.i18n import _
+from tui_domino.community.rated import judge
+from tui_domino.i18n import _, ngettext
 from tui_domino.logs import logged
 from tui_domino.ssh.lobby_screen import ChallengeScreen, LobbyScreen
+from tui_domino.ssh.rated_report import decision_json
+from tui_domino.text import one_line
 from tui_domino.ui import storage
 from tui_domino.ui.app import DominoApp
 from tui_domino.ui.keys import Key
@@ -63,6 +66,7 @@ class VisitorApp(DominoApp):
         self.player_name = name
         self.lobby_fd = lobby_fd
         self.member_id: int | None = None
+        self.has_account = False  # signed in with a key that owns his name
         self.people: list[dict[str, Any]] = []
         self.challenging: int | None = None
         self.challenger: int | None = None
@@ -98,6 +102,11 @@ class VisitorApp(DominoApp):
             # TRANSLATORS: the command palette's entry: its name, then what it does
             yield SystemCommand(_("Lobby"), _("Who else is here; challenge someone to a duel"),
                                 self.action_lobby)
+        if self.lobby_fd >= 0 and self.has_account:
+            # TRANSLATORS: the command palette's entry: its name, then what it does
+            yield SystemCommand(_("Key code"), _("A one-time code that lets another computer's "
+                                                 "SSH key into your account (c in the lobby)"),
+                                self.ask_code)
         # A screenshot would write a file on the server's disk, not the visitor's: no command
         # that takes one is offered, whatever its title in the language in use.
         takes_screenshot = self.screenshot_callbacks()
@@ -181,6 +190,9 @@ class VisitorApp(DominoApp):
         if kind == "welcome":
             self.member_id = message.get("id")
             self.player_name = str(message.get("name", self.player_name))
+            self.has_account = message.get("account") is True
+            if lobby is not None:
+                lobby.refresh_bindings()  # (its key for a code)
         elif kind == "people":
             people = message.get("people")
             self.people = people if isinstance(people, list) else []
@@ -189,7 +201,8 @@ class VisitorApp(DominoApp):
         elif kind == "challenged":
             self.challenger = message.get("by")
             self.show_challenge(ChallengeScreen(str(message.get("name", "?")),
-                                                str(message.get("variant", "classic"))))
+                                                str(message.get("variant", "classic")),
+                                                rated=message.get("rated") is True))
             self.ring()  # the bell as the player set it (off over ssh unless he turned it on)
         elif kind == "withdrawn":
             if self._challenge_screen is not None and self._challenge_screen.is_attached:
@@ -209,6 +222,10 @@ class VisitorApp(DominoApp):
             self.start_duel(message)
         elif kind == "cancelled":
             self.duel_cancelled(message.get("duel"), reason(message))
+        elif kind == "code":
+            self.show_code(message)
+        elif kind == "rated":
+            self.show_rated(message)
         elif kind == "closing":
             self.notify(said(message.get("why")) or _("The server is closing."),
                         severity="warning", timeout=30)
@@ -227,8 +244,27 @@ class VisitorApp(DominoApp):
             return super().push_screen(screen, callback, wait_for_dismiss, mode=mode)
         self.pop_screen()  # the box (its answer still to come from the new one)
         pushed = super().push_screen(screen, callback, wait_for_dismiss, mode=mode)
-        self.show_challenge(ChallengeScreen(box.challenger, box.variant))
+        self.show_challenge(ChallengeScreen(box.challenger, box.variant, rated=box.rated))
         return pushed
+
+    def ask_code(self) -> None:
+        self.send({"t": "code"})
+
+    def show_code(self, message: dict[str, Any]) -> None:
+        """The one-time code for this account's next key, as the lobby sent it."""
+        code, name, minutes = message.get("code"), message.get("name"), message.get("minutes")
+        if not (isinstance(code, str) and isinstance(name, str) and isinstance(minutes, int)):
+            return
+        # TRANSLATORS: {login} is what to type as the user name ("ann+ABCD-EFGH"), kept as
+        # it is; {minutes}: how long the code is valid (10)
+        text = ngettext("Another key: connect once with it as {login} within {minutes} "
+                        "minute.",
+                        "Another key: connect once with it as {login} within {minutes} "
+                        "minutes.", minutes).format(login=f"{name}+{code}", minutes=minutes)
+        self.notify(text, timeout=60)
+        lobby = self.lobby_screen()
+        if lobby is not None:
+            lobby.say(text)
 
     def challenge(self, to: int, variant: str) -> None:
         self.challenging = to
@@ -262,6 +298,7 @@ class VisitorApp(DominoApp):
                 port=int(message.get("port", 0)), secret=message.get("secret"),
                 on_hosting=lambda port: self.send(
                     {"t": "hosting", "duel": message.get("duel"), "port": port}),
+                report=self.reporter(message),
             )
         except DuelUnavailable as exc:
             self.notify(str(exc), severity="error", timeout=10)
@@ -283,7 +320,41 @@ class VisitorApp(DominoApp):
         self._sent_state = "duel"
         self.send({"t": "state", "state": "duel", "duel": duel})
 
+    def reporter(self, message: dict[str, Any]) -> Any:
+        """What reports a rated lobby duel's end to the lobby (None for a casual one): this
+        side's decision on the match (``community.rated.judge``), under its match id."""
+        match, accounts = message.get("match"), message.get("accounts")
+        if (message.get("rated") is not True or not isinstance(match, str)
+                or not isinstance(accounts, list) or len(accounts) != 2
+                or not all(a is None or type(a) is int for a in accounts)):
+            return None
+
+        def report(result: Any, both_moved: bool) -> None:
+            decision = judge(result, rated=True, accounts=accounts, both_moved=both_moved)
+            self.send({"t": "result", "match": match, "decision": decision_json(decision)})
+
+        return report
+
+    def show_rated(self, message: dict[str, Any]) -> None:
+        """The lobby settled the duel: the new ratings (``ann 1512 (+12) · bob 1488
+        (−12)``), or that it changes none."""
+        text = message.get("text")
+        if message.get("rated") is True and isinstance(text, str):
+            text = one_line(text)[:120]
+        else:
+            text = reason(message)
+        if not text:
+            return
+        # TRANSLATORS: the title of the notice of a lobby duel's new ratings
+        self.notify(text, title=_("Ratings"), timeout=30)
+        lobby = self.lobby_screen()
+        if lobby is not None:
+            lobby.say(text)
+
     def _duel_over(self, session: Any) -> None:
+        report = getattr(self._duel_screen, "report_result", None)
+        if report is not None:  # (before this side's next state report: the lobby waits)
+            report()
         self._duel = self._duel_screen = None
         self.run_worker(_close(session), group="duel-close")
 

@@ -352,7 +352,11 @@ def _follow(now: float, view: int, last: tuple[int, int] | None,
         lo, hi = max(k[0] for k in kept), min(k[1] for k in kept)
         if lo <= hi:
             return near(lo, hi, now)
-    assert last is not None  # both given, and they do not fit together
+    if last is None:
+        # The selected place alone, larger than the view (a board not laid out yet has
+        # none): its middle.
+        lo, hi = keeps(sel, 0) if sel is not None else (int(now), int(now))
+        return (lo + hi) / 2
     lo, hi = keeps(last, 0)
     if lo > hi:  # the last move alone is larger than the view: its middle
         return (lo + hi) / 2
