@@ -189,3 +189,20 @@ async def recv_all(game: Game) -> bytes:
             return data
         data += chunk
         await asyncio.sleep(0)
+
+
+async def test_the_duel_is_told_each_seats_rating_in_its_game(store: Store) -> None:
+    """The duel screen shows the opponent's rating beside his name: the lobby tells both
+    games the seats' ratings (a guest has none)."""
+    lobby = Lobby()
+    ann, ann_game, bob, bob_game, host = await meet(lobby, store, guest="bob")
+    assert host["ratings"] == [ann.ratings["classic"], None] and host["ratings"][0] == "1500?"
+
+
+def test_the_seats_ratings_from_the_lobby_are_checked() -> None:
+    from tui_domino.ssh.visitor_app import seat_ratings
+
+    assert seat_ratings(["1500?", "1512"]) == ("1500?", "1512")
+    assert seat_ratings(["1500?", None]) == ("1500?", None)
+    assert seat_ratings(["[b]1[/b]", "1512\x1b[2J"]) == (None, None)
+    assert seat_ratings("1500") == seat_ratings([1500, 1]) == seat_ratings([]) == (None, None)

@@ -681,3 +681,21 @@ async def test_the_hosts_waiting_screen_offers_no_key_of_the_table() -> None:
             await pilot.press(key)
         assert isinstance(app.screen, DuelScreen) and not app._notifications
         await pilot.press("escape", "y")
+
+
+async def test_a_lobby_duel_names_the_opponent_with_his_rating() -> None:
+    from tui_domino.ssh.lobby_duel import LobbyDuelScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        host = await DuelSession.host(port=0, addr="127.0.0.1", name="Ann",
+                                      settings=MatchSettings("classic", target=50))
+        bot = asyncio.ensure_future(run_bot(host, "greedy", seed=3, in_thread=False))
+        session = await DuelSession.join("127.0.0.1", host.port, name="Bob")
+        screen = LobbyDuelScreen(session, None, ("1480?", "1512"))
+        app.push_screen(screen)
+        await until([pilot], lambda: screen.is_mounted
+                    and "Duel with Ann 1480?" in text_of(screen, "#net-status"), "the rating")
+        await session.close()
+        bot.cancel()
+        await host.close()

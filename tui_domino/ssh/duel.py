@@ -78,11 +78,13 @@ async def connect_duel(*, role: str, name: str, variant: str, port: int,
 
 async def open_duel(*, role: str, name: str, variant: str, port: int,
                     on_hosting: Callable[[int], None], secret: object,
-                    report: Callable[[Any, bool], None] | None = None) -> tuple[Any, Any]:
+                    report: Callable[[Any, bool], None] | None = None,
+                    ratings: tuple[str | None, str | None] = (None, None)) -> tuple[Any, Any]:
     """Opens this side of a lobby duel; returns (session, screen to push). ``report``
-    gets the match's result at its end, and whether each side moved."""
+    gets the match's result at its end, and whether each side moved; ``ratings`` are the
+    seats' (0: the host), shown beside the names."""
     screen_class = duel_screen_class()  # before connecting: fail without a half-open duel
     session = await connect_duel(role=role, name=name, variant=variant, port=port,
                                  on_hosting=on_hosting, secret=secret)
     session.code_shown = False  # the lobby's key: nobody is to read it out
-    return session, screen_class(session, report)
+    return session, screen_class(session, report, ratings)

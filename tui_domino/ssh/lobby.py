@@ -115,6 +115,12 @@ class Pairing:
         return {"match": self.match, "rated": self.rated, "accounts": list(self.accounts)}
 
 
+def seat_ratings(host: Member, joiner: Member, variant: str) -> list[str | None]:
+    """The ratings of a duel's seats (0: the host) in its game, as they read beside a name
+    ("1512?"; None for a guest), for the duel screen."""
+    return [host.ratings.get(variant), joiner.ratings.get(variant)]
+
+
 @dataclass(eq=False)
 class Member:
     id: int
@@ -364,7 +370,8 @@ class Lobby:
             self.matches[match] = pairing
         # The challenged visitor hosts (seat 0); the challenger joins once the port is known.
         self.send(member, {"t": "host", "duel": duel, "variant": challenger.variant,
-                           "opponent": challenger.name, "secret": secret, **pairing.public()})
+                           "opponent": challenger.name, "secret": secret, **pairing.public(),
+                           "ratings": seat_ratings(member, challenger, challenger.variant)})
         self.broadcast()
 
     def _hosting(self, member: Member, duel: Any, port: Any) -> None:
@@ -380,7 +387,7 @@ class Lobby:
                                                                  "rated": False}
         self.send(other, {"t": "join", "duel": duel, "variant": other.variant,
                           "opponent": member.name, "port": port, "secret": other.secret,
-                          **public})
+                          **public, "ratings": seat_ratings(member, other, other.variant)})
 
     def _duel_failed(self, member: Member, duel: Any) -> None:
         if member.duel is None or duel != member.duel:

@@ -23,11 +23,19 @@ class LobbyDuelScreen(DuelScreen):
     CSS_PATH = [str(Path(inspect.getfile(DuelScreen)).with_name(name))
                 for name in ("game.tcss", "duel.tcss")]
 
-    def __init__(self, session: DuelSession, report: Report | None = None) -> None:
+    def __init__(self, session: DuelSession, report: Report | None = None,
+                 ratings: tuple[str | None, str | None] = (None, None)) -> None:
         super().__init__(session)
+        self.ratings = ratings  # the seats' (0: the host), as they read: "1512?"
         self.moves = Moves()
         self._report = report
         self._reported = False
+
+    def opponent_label(self) -> str:
+        """The opponent's name with his rating in this game, where he has one."""
+        rating = self.ratings[self.duel.core.peer] if self.duel.core.peer in (0, 1) else None
+        name = super().opponent_label()
+        return f"{name} {rating}" if rating else name
 
     def handle(self, e: ev.Event) -> None:
         self.moves.see(e)

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import inspect
 import json
+import re
 import socket
 from collections.abc import Iterable
 from pathlib import Path
@@ -54,6 +55,18 @@ def reason(message: dict[str, Any]) -> str:
 def _css_beside(cls: type[DominoApp]) -> str:
     """The game's stylesheet, found beside the module of the app that names it."""
     return str(Path(inspect.getfile(cls)).with_name(cls.CSS_PATH))
+
+
+RATING = re.compile(r"\d{1,4}\??")  # how a rating reads beside a name: "1512", "1512?"
+
+
+def seat_ratings(raw: object) -> tuple[str | None, str | None]:
+    """The seats' ratings the lobby sent ("1512?", None for a guest), checked: anything else
+    (the lobby's message is read as any other input) is no rating."""
+    if not isinstance(raw, list) or len(raw) != 2:
+        return (None, None)
+    shown = [r if isinstance(r, str) and RATING.fullmatch(r) else None for r in raw]
+    return (shown[0], shown[1])
 
 
 class VisitorApp(DominoApp):
@@ -299,6 +312,7 @@ class VisitorApp(DominoApp):
                 on_hosting=lambda port: self.send(
                     {"t": "hosting", "duel": message.get("duel"), "port": port}),
                 report=self.reporter(message),
+                ratings=seat_ratings(message.get("ratings")),
             )
         except DuelUnavailable as exc:
             self.notify(str(exc), severity="error", timeout=10)

@@ -372,10 +372,14 @@ class DuelScreen(TableScreen):
             # TRANSLATORS: the title of the hand's box
             ngettext("Your hand · {n} tile", "Your hand · {n} tiles", n).format(n=n))
 
+    def opponent_label(self) -> str:
+        """The opponent as the status line names him."""
+        return self.table.opponent
+
     def show_status(self) -> None:
         status = self.query_one("#net-status", Static)
         status.update(status_text(
-            self.duel, self.table.opponent, self.conn, self.result is not None,
+            self.duel, self.opponent_label(), self.conn, self.result is not None,
             muted_of(self, "panel"), width=status.content_region.width or self.app.size.width))
 
     def waiting_text(self) -> Text:
