@@ -60,6 +60,38 @@ async def test_the_second_player_is_named_only_when_a_person_plays() -> None:
         assert all(s.kind == "human" for s in table.session.seats)
 
 
+async def test_the_form_shows_the_name_two_people_will_play_under() -> None:
+    """Hot seat renamed "You" to "Player 1" unseen: the form now shows "Player 1" as soon
+    as a person is chosen (and "You" again with the computer), the game plays under the
+    name the form showed, and the player's own name in Settings stays unset."""
+    from textual.widgets import Input, Select
+
+    from tui_domino.ui.screens.new_game import NewGameScreen
+
+    app = make_app(seed=4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        name = screen.query_one("#name", Input)
+        assert name.value == "You"
+        screen.query_one("#opponent", Select).value = "person"
+        await pilot.pause()
+        assert name.value == "Player 1"
+        screen.query_one("#opponent", Select).value = "computer:hard"
+        await pilot.pause()
+        assert name.value == "You"
+        screen.query_one("#opponent", Select).value = "person"
+        await pilot.pause()
+        shown = [name.value, screen.query_one("#second", Input).value]
+        await pilot.press("f5")
+        await settle(pilot)
+        table = app.screen_stack[-2]  # the hand-over screen covers the table
+        assert [s.name for s in table.session.seats] == shown == ["Player 1", "Guest"]
+        assert app.settings.name == "You"
+
+
 def test_two_people_at_one_terminal_are_named_apart() -> None:
     def names(first: str, second: str) -> list[str]:
         return [seat.name for seat in two_people(first, second)]

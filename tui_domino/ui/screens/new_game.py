@@ -22,6 +22,7 @@ from tui_domino.ui.session import (
     YOU,
     Seat,
     Session,
+    is_you,
     saved_line,
     shown_name,
     two_people,
@@ -65,6 +66,11 @@ def opponent_choices() -> list[tuple[str, str]]:
     out.append((_("A person on this terminal (hands hidden in turn)"), "person"))
     return out
 
+
+
+def first_person() -> str:
+    """The name the game gives the first of two people at one terminal who gave none."""
+    return two_people("", "")[0].name
 
 class NewGameScreen(Screen[None]):
     BINDINGS = [
@@ -217,6 +223,13 @@ class NewGameScreen(Screen[None]):
         person = self.query_one("#opponent", Select).value == "person"
         self.query_one("#second-label").display = person
         self.query_one("#second", Input).display = person
+        # Two people at one terminal are never "You" (it would name both): the form shows
+        # the name the game will give the first player, instead of renaming him unseen.
+        name = self.query_one("#name", Input)
+        if person and is_you(name.value or _(YOU)):
+            name.value = first_person()
+        elif not person and name.value == first_person():
+            name.value = _(YOU)
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "variant":
@@ -252,7 +265,8 @@ class NewGameScreen(Screen[None]):
             level = opponent.split(":", 1)[1]
             seats = [Seat(name), Seat(_(COMPUTER), "computer", level)]
             settings.last_level = level
-        settings.name = YOU if name == _(YOU) else name  # the default stays the default
+        # the default stays the default (and so does the first person's name the form showed)
+        settings.name = YOU if name in (_(YOU), first_person()) else name
         settings.last_variant = self.variant
         target = int(str(self.query_one("#target", Select).value))
         settings.extra.targets[self.variant] = target
