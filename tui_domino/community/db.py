@@ -12,15 +12,16 @@ the tests replace so that nothing depends on the wall clock.
 
 from __future__ import annotations
 
-import contextlib
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tui_domino import sqlite
 from tui_domino.community.glicko2 import DEFAULT, System
 from tui_domino.files import data_dir
+from tui_domino.sqlite import open_database, transaction, version
 
 DB_NAME = "community.sqlite3"
 SCHEMA_VERSION = 1
@@ -110,18 +111,7 @@ class Store:
 def connect(path: Path | None = None) -> sqlite3.Connection:
     """The database at ``path`` (the data directory's by default), made or migrated to the
     current schema. A database of a newer version of the game is refused (ValueError)."""
-    path = path or db_path()
-    db = sqlite3.connect(path, timeout=10.0, isolation_level=None, check_same_thread=False)
-    db.row_factory = sqlite3.Row
-    try:
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")
-        db.execute("PRAGMA foreign_keys=ON")
-        migrate(db)
-    except BaseException:
-        db.close()
-        raise
-    return db
+    return open_database(path or db_path(), MIGRATIONS, SCHEMA_VERSION, "community")
 
 
 def open_store(path: Path | None = None, now: Clock = time.time,
@@ -129,36 +119,9 @@ def open_store(path: Path | None = None, now: Clock = time.time,
     return Store(connect(path), now, system)
 
 
-def version(db: sqlite3.Connection) -> int:
-    return int(db.execute("PRAGMA user_version").fetchone()[0])
-
-
 def migrate(db: sqlite3.Connection, to: int = SCHEMA_VERSION) -> None:
-    v = version(db)
-    if v > SCHEMA_VERSION:
-        raise ValueError(f"the community database is of version {v}, newer than this "
-                         f"game's ({SCHEMA_VERSION})")
-    while v < to:
-        with transaction(db):
-            if version(db) != v:  # another process migrated it meanwhile
-                v = version(db)
-                continue
-            MIGRATIONS[v](db)
-            db.execute(f"PRAGMA user_version = {v + 1}")
-        v += 1
-
-
-@contextlib.contextmanager
-def transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """One write transaction: taken at once (``BEGIN IMMEDIATE``: no other writer between
-    what it reads and what it writes), committed whole or rolled back whole."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield db
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
+    """Brings ``db`` to version ``to`` of this schema (``sqlite.migrate``)."""
+    sqlite.migrate(db, MIGRATIONS, SCHEMA_VERSION, "community", to)
 
 
 __all__ = ["DB_NAME", "MIGRATIONS", "SCHEMA_VERSION", "Clock", "Store", "connect", "db_path",

@@ -14,18 +14,19 @@ at all. Several processes may write at once (a busy database is waited for).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sqlite3
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tui_domino import sqlite
 from tui_domino.files import data_dir
 from tui_domino.history.records import MatchRecord, PlayerJSON, RoundRecord, match_json
 from tui_domino.rules.types import Options
+from tui_domino.sqlite import open_database, transaction, version
 
 if TYPE_CHECKING:
     from tui_domino.ai.coach import JudgementJSON
@@ -102,48 +103,12 @@ def db_path(folder: Path | None = None) -> Path:
 def connect(path: Path | None = None) -> sqlite3.Connection:
     """The database at ``path`` (the data directory's by default), migrated to the current
     schema. A database from a newer version of the game is refused (ValueError)."""
-    path = path or db_path()
-    db = sqlite3.connect(path, timeout=10.0, isolation_level=None, check_same_thread=False)
-    db.row_factory = sqlite3.Row
-    try:
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")
-        db.execute("PRAGMA foreign_keys=ON")
-        migrate(db)
-    except BaseException:
-        db.close()
-        raise
-    return db
-
-
-def version(db: sqlite3.Connection) -> int:
-    return int(db.execute("PRAGMA user_version").fetchone()[0])
+    return open_database(path or db_path(), MIGRATIONS, SCHEMA_VERSION, "history")
 
 
 def migrate(db: sqlite3.Connection, to: int = SCHEMA_VERSION) -> None:
-    v = version(db)
-    if v > SCHEMA_VERSION:
-        raise ValueError(f"the history database is of version {v}, newer than this game's "
-                         f"({SCHEMA_VERSION})")
-    while v < to:
-        with transaction(db):
-            if version(db) != v:  # another process migrated it meanwhile
-                v = version(db)
-                continue
-            MIGRATIONS[v](db)
-            db.execute(f"PRAGMA user_version = {v + 1}")
-        v += 1
-
-
-@contextlib.contextmanager
-def transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield db
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
+    """Brings ``db`` to version ``to`` of this schema (``sqlite.migrate``)."""
+    sqlite.migrate(db, MIGRATIONS, SCHEMA_VERSION, "history", to)
 
 
 def opponent_of(players: list[PlayerJSON], me: int | None, kind: str) -> str:
@@ -385,4 +350,4 @@ def stats_summary(db: sqlite3.Connection, variant: str | None = None,
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "MatchRow", "connect", "db_path", "insert",
            "list_matches", "load_match", "migrate", "opponents", "record_match",
-           "save_review", "stats_rows", "stats_summary"]
+           "save_review", "stats_rows", "stats_summary", "transaction", "version"]
