@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tui_domino.ui.drawing.canvas import Canvas
-from tui_domino.ui.drawing.tiles import domino_h, pips_h, triomino_small, triomino_up
+from tui_domino.ui.drawing.tiles import domino_h, pips_h, triomino_up
 
 # A Triominos hand of two players starts with 16 tiles (``rules.options``): its tiles are
 # drawn 5 columns wide when the hand has room for 16 of them with a gap between, else 3.
@@ -82,10 +82,8 @@ def layout_hand(
             cv.text(x, 2, "└" + "─" * inner + "┘", style)
         elif pips:
             pips_h(cv, x, 0, tile[0], tile[1], style)
-        elif variant == "triominos" and w == 3:
-            triomino_small(cv, x, 0, list(tile), style)
         elif variant == "triominos":
-            triomino_up(cv, x, 0, list(tile), style)
+            triomino_up(cv, x, 0, list(tile), style, width=w)
         else:
             domino_h(cv, x, 0, tile[0], tile[1], style)
         mark_row, pad = (5 if pips else 3), " " * (w // 2)  # under the tile's middle

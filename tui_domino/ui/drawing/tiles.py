@@ -161,33 +161,20 @@ def ghost_v(cv: Canvas, x: int, y: int, label: str, style: str) -> None:
     cv.text(x, y + 4, "└╌┘", style)
 
 
-def triomino_small(
-    cv: Canvas, x: int, y: int, corners: tuple[int, int, int] | list[int], style: str = ""
-) -> None:
-    """A triomino in a narrow hand, 3 wide and 3 tall: apex, right, left (clockwise)."""
-    a, r, left = corners
-    f, n = frame_style(style), num_style(style)
-    cv.text(x + 1, y, str(a), n)
-    cv.text(x, y + 1, "╱", f)
-    cv.text(x + 2, y + 1, "╲", f)
-    cv.text(x, y + 2, str(left), n)
-    cv.text(x + 1, y + 2, "─", f)
-    cv.text(x + 2, y + 2, str(r), n)
-    if style:
-        cv.put(x + 1, y + 1, " ", f)
-
-
 def triomino_up(
-    cv: Canvas, x: int, y: int, corners: tuple[int, int, int] | list[int], style: str = ""
+    cv: Canvas, x: int, y: int, corners: tuple[int, int, int] | list[int], style: str = "",
+    width: int = 5,
 ) -> None:
-    """A triomino in a hand, 5 wide and 3 tall: apex, right, left (clockwise)."""
+    """A triomino in a hand, ``width`` wide (5, or 3 in a narrow hand) and 3 tall: apex,
+    right, left (clockwise)."""
     a, r, left = corners
     f, n = frame_style(style), num_style(style)
-    cv.text(x + 2, y, str(a), n)
-    cv.text(x + 1, y + 1, "╱", f)
-    cv.text(x + 3, y + 1, "╲", f)
+    mid = width // 2
+    cv.text(x + mid, y, str(a), n)
+    cv.text(x + mid - 1, y + 1, "╱", f)
+    cv.text(x + mid + 1, y + 1, "╲", f)
     cv.text(x, y + 2, str(left), n)
-    cv.text(x + 1, y + 2, "───", f)
-    cv.text(x + 4, y + 2, str(r), n)
+    cv.text(x + 1, y + 2, "─" * (width - 2), f)
+    cv.text(x + width - 1, y + 2, str(r), n)
     if style:
-        cv.put(x + 2, y + 1, " ", f)
+        cv.put(x + mid, y + 1, " ", f)
