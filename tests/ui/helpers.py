@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from itertools import combinations_with_replacement
 from typing import Any
 
@@ -24,6 +25,18 @@ def session_with(state: rules.RoundState, variant: str, level: str = "greedy") -
     match = rules.new_match(variant, seed=1)
     match.round = state
     return Session(match, seats(level), autosave=True)
+
+
+def played(variant: str, seed: int, moves: int) -> rules.RoundState:
+    """A round of ``variant`` dealt with ``seed`` after ``moves`` random legal moves (fewer
+    when it ends first), the moves chosen with the same seed."""
+    state = rules.new_round(variant, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_over:
+            break
+        state.apply(rng.choice(state.legal_moves()))
+    return state
 
 
 def rest(used: list[list[int]]) -> list[list[int]]:

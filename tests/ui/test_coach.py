@@ -46,18 +46,26 @@ def finished_session(seed: int, target: int = 100, level: str = "greedy") -> Ses
     return Session(match, seats(level), autosave=True)
 
 
+async def at_a_choice(app: Any, pilot: Any) -> GameScreen:
+    """A classic match against the greedy computer, played on with Enter to the first turn
+    of the player's that offers a choice; its screen."""
+    app.start_match("classic", seats("greedy"))
+    await idle(pilot, lambda: isinstance(app.screen, GameScreen)
+               and app.screen.session.is_human_turn())
+    screen = app.screen
+    assert isinstance(screen, GameScreen)
+    s = screen.session
+    while len(s.state.legal_moves()) < 2:  # a position with a choice
+        await pilot.press("enter")
+        await idle(pilot, lambda: s.is_human_turn() or s.state.is_over)
+    return screen
+
+
 async def test_h_asks_the_coach_and_chooses_its_best_move() -> None:
     app = make_app(seed=3)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        app.start_match("classic", seats("greedy"))
-        await idle(pilot, lambda: isinstance(app.screen, GameScreen)
-                   and app.screen.session.is_human_turn())
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+        screen = await at_a_choice(app, pilot)
         s = screen.session
-        while len(s.state.legal_moves()) < 2:  # a position with a choice
-            await pilot.press("enter")
-            await idle(pilot, lambda: s.is_human_turn() or s.state.is_over)
         moves_before = len(s.state.history)
         await pilot.press("h")
         await idle(pilot, lambda: any(n.message.startswith("Best: ")

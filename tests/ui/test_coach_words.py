@@ -6,7 +6,6 @@ with the next move. At 80x24 where a screen shows it."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,8 +14,8 @@ import pytest
 
 from tests.hostile import screen_text
 from tests.ui.conftest import make_app
-from tests.ui.helpers import seats, session_with
-from tests.ui.test_coach import idle
+from tests.ui.helpers import played, session_with
+from tests.ui.test_coach import at_a_choice, idle
 from tests.ui.test_play import triominos_opening
 from tui_domino import cli, i18n, rules
 from tui_domino.ai import coach
@@ -41,20 +40,11 @@ def language() -> Iterator[None]:
     i18n.use("en")
 
 
-def played_out(variant: str, seed: int, moves: int) -> rules.RoundState:
-    state = rules.new_round(variant, seed=seed)
-    rng = random.Random(seed)
-    for _n in range(moves):
-        if state.is_over:
-            break
-        state.apply(rng.choice(state.legal_moves()))
-    return state
-
 
 def triominos_with_places() -> rules.RoundState:
     """A Triominos position, player 0 to move, where a tile fits two places or more."""
     for seed in range(300):
-        state = played_out("triominos", seed, 6 + seed % 9)
+        state = played("triominos", seed, 6 + seed % 9)
         if state.is_over or state.to_move != 0:
             continue
         legal = [m for m in state.legal_moves() if m.kind == "place"]
@@ -68,7 +58,7 @@ def positions() -> list[rules.RoundState]:
     out = [triominos_with_places(), triominos_opening([[1, 2, 3]])]
     for variant in ("classic", "spider"):
         out.append(next(s for seed in range(100)
-                        if not (s := played_out(variant, seed, 5)).is_over
+                        if not (s := played(variant, seed, 5)).is_over
                         and sum(m.kind == "place" for m in s.legal_moves()) > 1))
     return out
 
@@ -212,15 +202,7 @@ def test_hint_names_triominos_places_with_the_tables_letters_and_says_how(
 async def test_the_games_own_choice_is_not_advice_and_the_coachs_is_said(home: Path) -> None:
     app = make_app(seed=3)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        app.start_match("classic", seats("greedy"))
-        await idle(pilot, lambda: isinstance(app.screen, GameScreen)
-                   and app.screen.session.is_human_turn())
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
-        s = screen.session
-        while len(s.state.legal_moves()) < 2:
-            await pilot.press("enter")
-            await idle(pilot, lambda: s.is_human_turn() or s.state.is_over)
+        screen = await at_a_choice(app, pilot)
         assert screen.hint().split(" · ")[0].endswith("(first that fits)")
         assert "(first that fits)" in screen_text(app)
         await pilot.press("h")
@@ -267,7 +249,7 @@ async def test_the_coachs_notice_goes_with_the_next_move(home: Path) -> None:
 
 async def test_the_review_names_moves_with_the_tables_letters_and_says_what_they_gave_up(
         home: Path) -> None:
-    state = played_out("triominos", 4, 400)
+    state = played("triominos", 4, 400)
     start = rules.new_round("triominos", seed=4)
     judged = coach.review_round(start, state.history, (0,), 40, None)
     lost = max(judged, key=lambda j: j.loss)
@@ -285,9 +267,9 @@ async def test_the_review_names_moves_with_the_tables_letters_and_says_what_they
         text = screen_text(app)
         before = review.states[lost.index]
         name = coach.Namer(before)
-        played = rules.move_from_json("triominos", lost.played)
-        assert f"You: {name(played)}" in text and f"Best: {name(lost.best)}" in text
-        side = review.side_text(before, played, lost).plain
+        move = rules.move_from_json("triominos", lost.played)
+        assert f"You: {name(move)}" in text and f"Best: {name(lost.best)}" in text
+        side = review.side_text(before, move, lost).plain
         assert f"The move played: {coach.behind_text(lost.loss)}" in side
         assert "expected" not in text
         # the letters on the board are those the side panel names

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from tests.ui.helpers import DOMINOES
-from tui_domino import rules
+from tests.ui.helpers import DOMINOES, played
 from tui_domino.ui.drawing.canvas import ASCII_MAP, Canvas
 from tui_domino.ui.drawing.hand import layout_hand
 from tui_domino.ui.drawing.snake import layout_classic, opener_index
@@ -19,16 +16,6 @@ from tui_domino.ui.drawing.triangle_grid import (
     layout_triominos,
 )
 from tui_domino.ui.selection import Selection
-
-
-def played(variant: str, seed: int, moves: int) -> rules.RoundState:
-    state = rules.new_round(variant, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_over:
-            break
-        state.apply(rng.choice(state.legal_moves()))
-    return state
 
 
 @pytest.mark.parametrize("width", [16, 40, 54, 120])
