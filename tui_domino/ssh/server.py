@@ -51,6 +51,7 @@ from tui_domino.ssh.limits import (
     duration_text,
 )
 from tui_domino.ssh.lobby import Lobby
+from tui_domino.ssh.spawn import Spawner
 from tui_domino.ssh.visit import TERMINAL_RESET as TERMINAL_RESET
 from tui_domino.ssh.visit import Visit, told
 from tui_domino.ssh.visit import kernel_send_queue as kernel_send_queue
@@ -159,7 +160,7 @@ class GameServer:
         self.authorized_keys = str(authorized_keys) if authorized_keys else None
         self.host_key_path = host_key_path
         self.env = dict(env or {})
-        self.command = command or visitor_command()
+        self.spawner = Spawner(command or visitor_command())
         # Accounts by key (ssh/signin.py): on a server that lets anyone in, when asked for.
         self.accounts = accounts and not password and not authorized_keys
         self.store: Store | None = None  # the community's database, open while serving
@@ -191,6 +192,7 @@ class GameServer:
         shutil.rmtree(self.visitor_root, ignore_errors=True)
         self.visitor_root.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.visitor_root.chmod(0o700)  # whatever the umask: visitors' saves are private
+        await self.spawner.start()
         if self.accounts and self.store is None:
             self.store = open_store(db_path(data_dir()))
             self.lobby.store = self.store
@@ -241,6 +243,7 @@ class GameServer:
             conn.close()
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
+        await self.spawner.close()
         shutil.rmtree(self.visitor_root, ignore_errors=True)
         self.failures_log.close()
         self.refusals_log.close()

@@ -33,6 +33,7 @@ from tui_domino.i18n import N_
 from tui_domino.names import player_name
 from tui_domino.ssh.limits import ENGLISH, InputGate, duration_text
 from tui_domino.ssh.lobby import Member
+from tui_domino.ssh.spawn import GameProcess, GameStart, stop_group
 
 if TYPE_CHECKING:
     from tui_domino.ssh.server import Connection, GameServer
@@ -111,7 +112,7 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.client_env: dict[str, str] = {}
         self.language = i18n.DEFAULT  # the visitor's, from his LANG once his session starts
         self.master: int | None = None
-        self.proc: asyncio.subprocess.Process | None = None
+        self.proc: GameProcess | None = None
         self.home: Path | None = None
         self.member: Member | None = None
         self.cause: str | None = None  # why the visit ended, for the log
@@ -324,15 +325,12 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         try:
             cols, rows, xpix, ypix = self.term_size
             set_winsize(slave, cols, rows, xpix, ypix)
-            self.proc = await asyncio.create_subprocess_exec(
-                *self.server.command,
-                stdin=slave, stdout=slave, stderr=slave,
-                start_new_session=True,
-                pass_fds=(theirs.fileno(),),
+            self.proc = await self.server.spawner.start_game(GameStart(
+                terminal=slave,
                 env=self.server.visitor_env(self, self.home, theirs.fileno()),
-                cwd=str(self.home),
-                umask=0o077,  # the game's saves and settings: the server's user only
-            )
+                cwd=self.home,
+                keep=(theirs.fileno(),),
+            ))
         finally:
             os.close(slave)
             theirs.close()
@@ -460,9 +458,7 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if proc is None or proc.returncode is not None:
             return
         for sig, wait in ((signal.SIGHUP, 1.0), (signal.SIGKILL, 5.0)):
-            try:
-                os.killpg(proc.pid, sig)
-            except ProcessLookupError:
+            if not stop_group(proc, sig):
                 return
             try:
                 await asyncio.wait_for(proc.wait(), wait)
@@ -491,8 +487,7 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if proc is not None and proc.returncode is None:
             # The visit ended without stopping its game (cancelled, or left while the game
             # was starting): stop it now, or it would outlive the visit.
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
+            stop_group(proc, signal.SIGKILL)
         loop = asyncio.get_running_loop()
         for timer in (self._stall, self._idle, self._poll):
             if timer is not None:
