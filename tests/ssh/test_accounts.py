@@ -84,7 +84,7 @@ async def test_a_guest_is_refused_a_claimed_name_and_marked_in_the_lobby(
     guest = await come(open_server, "bob")
     shown = await guest.wait_for("Welcome, bob.", "Play alone")
     assert "Key code" not in shown  # a guest has no keys to add to
-    await owner.wait_for("bob · guest", "c Key code")
+    await owner.wait_for("bob · guest", "c: a one-time code")
     await guest.close()
     await owner.close()
 

@@ -70,18 +70,25 @@ def _pad(text: str, width: int, right: bool = False) -> str:
     return gap + text if right else text + gap
 
 
+def empty_note(rd: float, days: int) -> str:
+    """Why a leaderboard is empty (``rd``: the provisional mark, ``days``: how recent a
+    rated match keeps a player on it)."""
+    # TRANSLATORS: {rd}: 110; {days}: 30
+    return ngettext(
+        "Nobody yet: a player appears once his rating is past the provisional mark (RD "
+        "below {rd}), while he has played a rated match in the last {days} day.",
+        "Nobody yet: a player appears once his rating is past the provisional mark (RD "
+        "below {rd}), while he has played a rated match in the last {days} days.",
+        days).format(rd=f"{rd:g}", days=days)
+
+
 def leaderboard_text(variant: str, entries: list[Entry]) -> str:
     """The leaderboard as a table of plain text, a title above it."""
     # TRANSLATORS: {variant}: the variant's name as typed (classic, spider, triominos)
     title = _("Leaderboard: {variant}").format(variant=variant)
     if not entries:
         # TRANSLATORS: {rd}: 110; {days}: 30
-        return title + "\n" + ngettext(
-            "Nobody yet: a player appears once his rating is past the provisional mark (RD "
-            "below {rd}), while he has played a rated match in the last {days} day.",
-            "Nobody yet: a player appears once his rating is past the provisional mark (RD "
-            "below {rd}), while he has played a rated match in the last {days} days.",
-            ACTIVE_DAYS).format(rd=f"{glicko2.DEFAULT.provisional_rd:g}", days=ACTIVE_DAYS)
+        return title + "\n" + empty_note(glicko2.DEFAULT.provisional_rd, ACTIVE_DAYS)
     heads = [_("Rank"), _("Name"), _("Rating"), _("RD"), _("Games")]
     cells = [[str(e.rank), one_line(e.name, NAME_WIDTH), f"{e.rating:.0f}", f"{e.rd:.0f}",
               str(e.games)] for e in entries]
@@ -93,4 +100,5 @@ def leaderboard_text(variant: str, entries: list[Entry]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["ACTIVE_DAYS", "Entry", "leaderboard", "leaderboard_json", "leaderboard_text"]
+__all__ = ["ACTIVE_DAYS", "Entry", "empty_note", "leaderboard", "leaderboard_json",
+           "leaderboard_text"]

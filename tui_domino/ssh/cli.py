@@ -30,6 +30,23 @@ def port_number(text: str) -> int:
     return port
 
 
+def duel_target(text: str) -> int:
+    """``--duel-target``'s value: a whole number of points, 1 to ``MAX_TARGET``."""
+    # lazy: start-up (the parser loads this module for every command)
+    from tui_domino.ssh.duel import MAX_TARGET
+
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if not 1 <= n <= MAX_TARGET:
+        raise argparse.ArgumentTypeError(
+            # TRANSLATORS: {value}: what was given; {most}: 10000
+            _("{value!r} is not a number of points from 1 to {most}").format(
+                value=text, most=MAX_TARGET))
+    return n
+
+
 def add_serve(subparsers: Any) -> argparse.ArgumentParser:
     """Registers ``serve`` on the command line's subparsers."""
     d = Limits()
@@ -98,6 +115,10 @@ def add_serve(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--lockout-minutes", type=float, default=d.lockout / 60, metavar="M",
                    help=_("refuse a locked-out address for this many minutes "
                           "(default {default})").format(default=f"{d.lockout / 60:g}"))
+    p.add_argument("--duel-target", type=duel_target, default=None, metavar="N",
+                   # TRANSLATORS: help of serve --duel-target
+                   help=_("the points that win a lobby duel (a limit in Spider), for every "
+                          "game (default: each game's usual target)"))
     p.add_argument("--host-key", type=Path, default=None, metavar="FILE",
                    help=_("the ed25519 host key (default: made on the first start and kept "
                           "in the data directory)"))
@@ -212,6 +233,7 @@ def run_serve(args: argparse.Namespace) -> int:
         authorized_keys=args.authorized_keys,
         host_key_path=args.host_key,
         accounts=True,  # (on a server that lets anyone in: names owned by keys)
+        duel_target=args.duel_target,
     )
     try:
         asyncio.run(serve_forever(server, announce=lambda line: print(line, flush=True)))

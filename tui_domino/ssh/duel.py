@@ -5,7 +5,7 @@ players (``tui_domino.net``), on the game's own duel screen."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from tui_domino.i18n import _
 
@@ -20,6 +20,29 @@ RESUME_WINDOW = 10.0
 # A lobby duel's channel is keyed on a secret the lobby hands to both games (32 hex digits):
 # nobody types a code, and another user of the machine who finds the port gets nowhere.
 SECRET_DIGITS = 32
+MAX_TARGET = 10_000  # the most points a lobby duel's target may be (serve --duel-target)
+
+
+def valid_target(target: object) -> int | None:
+    """A lobby duel's target as the lobby sent it (None: the game's usual one), checked."""
+    return target if type(target) is int and 1 <= target <= MAX_TARGET else None
+
+
+@runtime_checkable
+class LobbyDuelTable(Protocol):
+    """What the visitor's app asks of a lobby duel's screen (``ssh/lobby_duel.py``, loaded
+    with the first duel)."""
+
+    rematch: Callable[[], None] | None  # asks the lobby for another match
+
+    def report_result(self) -> None:
+        """Reports this side's result of the match to the lobby, once."""
+
+    def rematch_offered(self, name: str) -> None:
+        """The other side, ``name``, asks for a rematch."""
+
+    def ratings_settled(self, text: str) -> None:
+        """The lobby's words on the match's ratings."""
 
 
 class DuelUnavailable(Exception):
@@ -56,7 +79,8 @@ def valid_secret(secret: object) -> str:
 
 
 async def connect_duel(*, role: str, name: str, variant: str, port: int,
-                       on_hosting: Callable[[int], None], secret: object) -> Any:
+                       on_hosting: Callable[[int], None], secret: object,
+                       target: int | None = None) -> Any:
     """This side's ``DuelSession``: hosting on loopback (``on_hosting`` gets the port,
     for the lobby to pass on) or joining ``port``, the channel keyed on ``secret``."""
     # lazy: optional (a version without the duel layer: see duel_session_class)
@@ -66,7 +90,7 @@ async def connect_duel(*, role: str, name: str, variant: str, port: int,
     session_class = duel_session_class()
     if role == "host":
         session = await session_class.host(port=0, addr=LOOPBACK, name=name,
-                                           settings=MatchSettings(variant),
+                                           settings=MatchSettings(variant, target),
                                            resume_window=RESUME_WINDOW, code=secret,
                                            code_tries=None)
         on_hosting(int(session.port))
@@ -79,12 +103,14 @@ async def connect_duel(*, role: str, name: str, variant: str, port: int,
 async def open_duel(*, role: str, name: str, variant: str, port: int,
                     on_hosting: Callable[[int], None], secret: object,
                     report: Callable[[Any, bool], None] | None = None,
-                    ratings: tuple[str | None, str | None] = (None, None)) -> tuple[Any, Any]:
+                    ratings: tuple[str | None, str | None] = (None, None),
+                    target: int | None = None) -> tuple[Any, Any]:
     """Opens this side of a lobby duel; returns (session, screen to push). ``report``
     gets the match's result at its end, and whether each side moved; ``ratings`` are the
-    seats' (0: the host), shown beside the names."""
+    seats' (0: the host), shown beside the names; ``target`` the match's (the host's
+    choice: None for the game's usual one)."""
     screen_class = duel_screen_class()  # before connecting: fail without a half-open duel
     session = await connect_duel(role=role, name=name, variant=variant, port=port,
-                                 on_hosting=on_hosting, secret=secret)
+                                 on_hosting=on_hosting, secret=secret, target=target)
     session.code_shown = False  # the lobby's key: nobody is to read it out
     return session, screen_class(session, report, ratings)

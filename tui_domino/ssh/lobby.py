@@ -21,6 +21,13 @@ Messages from a game (``"t"`` is the type)::
     {"t": "hosting", "duel": DUEL, "port": PORT}
     {"t": "duel_failed", "duel": DUEL}
     {"t": "code"}
+    {"t": "leaderboard", "variant": "classic"}
+    {"t": "seek", "variant": "classic", "rated": true, "range": [1400, 1600]}
+    {"t": "unseek"}
+    {"t": "take", "seek": ID}
+    {"t": "quick", "variant": "classic"}
+    {"t": "unquick"}
+    {"t": "rematch", "accept": true}
     {"t": "result", "match": MATCH, "decision": {"rated": true, "variant": "classic",
      "accounts": [A0, A1], "score": 1.0, "ending": "end"}}
 
@@ -28,17 +35,32 @@ Messages to a game::
 
     {"t": "welcome", "id": ID, "name": "ann", "account": true}
     {"t": "people", "people": [{"id": ID, "name": "bob", "state": "lobby", "with": "carl",
-                                "ratings": {"classic": "1512?"}, "guest": true}]}
+                                "ratings": {"classic": "1512?"}, "guest": true,
+                                "seek": {"variant": "classic", "rated": true,
+                                         "range": [1400, 1600]}, "quick": "classic"}]}
     {"t": "challenged", "by": ID, "name": "bob", "variant": "classic", "rated": true}
     {"t": "withdrawn", "by": ID}
     {"t": "answered", "by": ID, "accept": false, "why": "...", "said": "...", "values": {}}
     {"t": "host", "duel": DUEL, "variant": "classic", "opponent": "bob", "match": MATCH,
-     "rated": true, "accounts": [A0, A1]}
+     "rated": true, "accounts": [A0, A1], "how": "challenge" | "seek" | "quick" | "rematch",
+     "target": 50}
     {"t": "join", "duel": DUEL, "variant": "classic", "opponent": "ann", "port": PORT, ...}
     {"t": "rated", "match": MATCH, "rated": true, "text": "ann 1512 (+12) · bob 1488 (−12)"}
     {"t": "cancelled", "duel": DUEL, "why": "...", "said": "...", "values": {}}
     {"t": "closing", "why": "..."}
     {"t": "code", "code": "ABCD-EFGH", "name": "ann", "minutes": 10}
+    {"t": "leaderboard", "variant": "classic", "players": [{"rank": 1, "name": "ann",
+     "rating": 1712.3, "rd": 64.0, "games": 31}], "days": 30, "rd": 110}
+    {"t": "refused", "why": "...", "said": "...", "values": {}}
+    {"t": "rematch", "by": ID, "name": "bob"}
+    {"t": "rematch_off", "why": "...", "said": "...", "values": {}}
+
+Seeks and quick pairing (``ssh/pairing.py``) start a duel as an accepted challenge does;
+``refused`` says why a seek was not posted or taken. At a duel's end either side may ask
+for a rematch (``rematch``, the other is told who asks); once both have, the next match
+starts at once with the seats swapped. Leaving the table, or ``REMATCH_WAIT`` seconds
+without the other's answer, calls it off for both (``rematch_off``): their games go back
+to the lobby.
 
 On a server with accounts a person is marked ``"guest": true`` when he has none; ``code``
 gives an account's owner a one-time code for his next key (``community.accounts``).
@@ -71,13 +93,15 @@ from typing import Any
 from tui_domino.community import accounts
 from tui_domino.community.db import Store
 from tui_domino.community.display import rated_name, rating_text
-from tui_domino.community.glicko2 import Rating
+from tui_domino.community.glicko2 import Rating, newcomer
+from tui_domino.community.leaderboard import ACTIVE_DAYS, leaderboard
 from tui_domino.community.rated import Decision, agree
 from tui_domino.community.ratings import pair_allowance, record, standing
 from tui_domino.i18n import N_
 from tui_domino.logs import logged
 from tui_domino.names import player_name, skeleton
 from tui_domino.ssh.limits import RateLimiter
+from tui_domino.ssh.pairing import WAVE, Seek, Waiting, quick_pairs, read_seek
 from tui_domino.ssh.rated_report import read_decision
 
 log = logging.getLogger("tui_domino.ssh")
@@ -87,6 +111,9 @@ MAX_QUEUE = 256 * 1024
 STATES = ("lobby", "menu", "game", "duel")
 VARIANTS = ("classic", "spider", "triominos")
 CHALLENGES, CHALLENGE_WINDOW = 5, 60.0  # a visitor's challenges a minute
+LOOKUPS, LOOKUP_WINDOW = 10, 10.0  # a visitor's leaderboards in ten seconds
+BOARD_PLACES = 50  # the leaderboard's places a game is sent
+REMATCH_WAIT = 30.0  # seconds a rematch waits for the other side's answer
 
 
 def reason(said: str, **values: str) -> dict[str, Any]:
@@ -138,6 +165,13 @@ class Member:
     ratings: dict[str, str] = field(default_factory=dict)  # his, by variant: "1512?"
     offer_rated: bool = False  # the challenge he sent is rated
     match: str | None = None  # the match id of his duel (a rated one: until it is settled)
+    numbers: dict[str, float] = field(default_factory=dict)  # his ratings, as numbers
+    seek: Seek | None = None  # his standing offer of a duel
+    quick: str | None = None  # the game he waits to be paired for
+    quick_since: float = 0.0
+    seat: int = 0  # in his duel: 0 hosts, 1 joins
+    how: str = "challenge"  # how his duel came about
+    rematch: bool = False  # he asked for another match with his duel's opponent
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
     def public(self, others: dict[int, Member]) -> dict[str, Any]:
@@ -146,6 +180,10 @@ class Member:
             out["guest"] = True
         if self.ratings:
             out["ratings"] = dict(self.ratings)
+        if self.seek is not None:
+            out["seek"] = self.seek.public()
+        if self.quick is not None:
+            out["quick"] = self.quick
         other = others.get(self.opponent) if self.opponent is not None else None
         if other is not None and other.opponent == self.id:  # both still in that duel
             out["with"] = other.name
@@ -157,10 +195,17 @@ class Lobby:
         # A visitor challenges at most CHALLENGES times a minute (withdrawn or not): each
         # challenge rings the other's bell and covers his screen.
         self.challenges = RateLimiter(CHALLENGES, CHALLENGE_WINDOW, clock)
+        self.lookups = RateLimiter(LOOKUPS, LOOKUP_WINDOW, clock)
+        self.clock = clock
+        self.wave = WAVE  # seconds between quick pairing's waves
+        self.rematch_wait = REMATCH_WAIT
+        self._wave: asyncio.TimerHandle | None = None
+        self._rematches: dict[int, asyncio.TimerHandle] = {}  # by duel: the rematch's time
         self.members: dict[int, Member] = {}
         self._ids = itertools.count(1)
         self._duels = itertools.count(1)
         self.store: Store | None = None  # the community's database, on a server with accounts
+        self.duel_target: int | None = None  # every duel's target (None: each game's usual)
         self.matches: dict[str, Pairing] = {}  # rated lobby duels not settled yet
 
     # -- arrivals and departures -------------------------------------------------------------
@@ -195,8 +240,13 @@ class Lobby:
         """Reads ``member``'s ratings (an account's, in every variant) from the database."""
         if self.store is None or member.account is None:
             return
-        member.ratings = {v: rating_text(standing(self.store, member.account, v).rating,
-                                         self.store.system) for v in VARIANTS}
+        found = {v: standing(self.store, member.account, v).rating for v in VARIANTS}
+        member.ratings = {v: rating_text(r, self.store.system) for v, r in found.items()}
+        member.numbers = {v: r.rating for v, r in found.items()}
+
+    def number(self, member: Member, variant: str) -> float | None:
+        """``member``'s rating in ``variant`` as a number (None: a guest, or no accounts)."""
+        return member.numbers.get(variant)
 
     def leave(self, member: Member) -> None:
         if self.members.pop(member.id, None) is None:
@@ -213,6 +263,7 @@ class Lobby:
                 self.send(other, {"t": "answered", "by": member.id, "accept": False, **why})
         if member.challenging in self.members:
             self.send(self.members[member.challenging], {"t": "withdrawn", "by": member.id})
+        self._rematch_off(member, reason(N_("{name} left."), name=member.name), left=True)
         partner = self.members.get(member.opponent) if member.opponent is not None else None
         if (partner is not None and partner.duel == member.duel
                 and not (member.playing and partner.playing)):
@@ -222,6 +273,12 @@ class Lobby:
         self.broadcast()
 
     def close(self, why: str) -> None:
+        if self._wave is not None:
+            self._wave.cancel()
+            self._wave = None
+        for timer in self._rematches.values():
+            timer.cancel()
+        self._rematches.clear()
         for member in list(self.members.values()):
             self.send(member, {"t": "closing", "why": why})
 
@@ -290,6 +347,22 @@ class Lobby:
             self._duel_failed(member, message.get("duel"))
         elif kind == "code":
             self._code(member)
+        elif kind == "leaderboard":
+            self._leaderboard(member, message.get("variant"))
+        elif kind == "seek":
+            self._seek(member, message)
+        elif kind == "unseek" and member.seek is not None:
+            member.seek = None
+            self.broadcast()
+        elif kind == "take":
+            self._take(member, message.get("seek"))
+        elif kind == "quick":
+            self._quick(member, message.get("variant"))
+        elif kind == "unquick" and member.quick is not None:
+            member.quick = None
+            self.broadcast()
+        elif kind == "rematch":
+            self._rematch(member, message.get("accept") is True)
         elif kind == "result":
             self._result(member, message.get("match"), message.get("decision"))
 
@@ -309,6 +382,9 @@ class Lobby:
                 if duel == member.duel:
                     member.playing = True
             elif member.playing:
+                # TRANSLATORS: {name} is a visitor's name (he left the table after a duel)
+                self._rematch_off(member, reason(N_("{name} left the table."),
+                                                 name=member.name), left=True)
                 member.opponent = member.duel = None  # back from the duel
                 member.playing = False
                 self._gone(member)  # (a report he did not send will not come)
@@ -354,24 +430,33 @@ class Lobby:
             self.send(challenger, {"t": "answered", "by": member.id, "accept": False, **why})
             return
         self.send(challenger, {"t": "answered", "by": member.id, "accept": True, "why": ""})
+        # The challenged visitor hosts (seat 0); the challenger joins once the port is known.
+        self.start_duel(member, challenger, challenger.variant, challenger.offer_rated,
+                        "challenge")
+
+    def start_duel(self, host: Member, joiner: Member, variant: str, offer_rated: bool,
+                   how: str) -> None:
+        """``host`` and ``joiner`` agreed on a duel of ``variant`` (rated when offered so and
+        still allowed): ``host`` is asked to host it, ``joiner`` will be sent the port."""
         duel = next(self._duels)
         # Both games key the duel's channel on a secret only the lobby hands out (each
         # visitor's game is a process of its own): nobody types a code, and another user of
         # the machine who finds the port gets nowhere.
         secret = secrets.token_hex(16)
         match = secrets.token_hex(16)  # the match's id, for the ratings
-        for a, b in ((member, challenger), (challenger, member)):
+        for seat, (a, b) in enumerate(((host, joiner), (joiner, host))):
             a.state, a.opponent, a.duel, a.playing = "duel", b.id, duel, False
-            a.secret, a.match = secret, match
-        pairing = Pairing(match, challenger.variant, (member.id, challenger.id),
-                          (member.account, challenger.account), (member.name, challenger.name),
-                          rated=challenger.offer_rated and self.rated_between(member, challenger))
+            a.secret, a.match, a.seat, a.how, a.variant = secret, match, seat, how, variant
+            a.seek, a.quick, a.rematch, a.challenging = None, None, False, None
+        pairing = Pairing(match, variant, (host.id, joiner.id),
+                          (host.account, joiner.account), (host.name, joiner.name),
+                          rated=offer_rated and self.rated_between(host, joiner))
         if pairing.rated:
             self.matches[match] = pairing
-        # The challenged visitor hosts (seat 0); the challenger joins once the port is known.
-        self.send(member, {"t": "host", "duel": duel, "variant": challenger.variant,
-                           "opponent": challenger.name, "secret": secret, **pairing.public(),
-                           "ratings": seat_ratings(member, challenger, challenger.variant)})
+        self.send(host, {"t": "host", "duel": duel, "variant": variant,
+                         "opponent": joiner.name, "secret": secret, **pairing.public(),
+                         "ratings": seat_ratings(host, joiner, variant), "how": how,
+                         **({"target": self.duel_target} if self.duel_target else {})})
         self.broadcast()
 
     def _hosting(self, member: Member, duel: Any, port: Any) -> None:
@@ -387,7 +472,8 @@ class Lobby:
                                                                  "rated": False}
         self.send(other, {"t": "join", "duel": duel, "variant": other.variant,
                           "opponent": member.name, "port": port, "secret": other.secret,
-                          **public, "ratings": seat_ratings(member, other, other.variant)})
+                          **public, "ratings": seat_ratings(member, other, other.variant),
+                          "how": other.how})
 
     def _duel_failed(self, member: Member, duel: Any) -> None:
         if member.duel is None or duel != member.duel:
@@ -409,6 +495,150 @@ class Lobby:
         self._drop(member)
         member.state, member.opponent, member.duel, member.playing = "lobby", None, None, False
         self.send(member, {"t": "cancelled", "duel": duel, **why})
+
+    # -- the leaderboard, seeks, quick pairing and rematches ------------------------------------
+
+    def refuse(self, member: Member, why: dict[str, Any]) -> None:
+        """Tells ``member`` why what he asked is not done (``why``: a ``reason``)."""
+        self.send(member, {"t": "refused", **why})
+
+    def _leaderboard(self, member: Member, variant: Any) -> None:
+        if self.store is None or variant not in VARIANTS:
+            return
+        if not self.lookups.allow(str(member.id)):
+            return  # (a game asks once a screen; a flood of asks gets no answer)
+        places = leaderboard(self.store, str(variant), limit=BOARD_PLACES)
+        self.send(member, {"t": "leaderboard", "variant": variant,
+                           "players": [e.to_json() for e in places], "days": ACTIVE_DAYS,
+                           "rd": self.store.system.provisional_rd})
+
+    def free(self, member: Member) -> bool:
+        """Whether ``member`` may start a duel now: in the lobby or the menu, in no duel."""
+        return member.state in ("lobby", "menu") and member.opponent is None
+
+    def _seek(self, member: Member, message: dict[str, Any]) -> None:
+        seek = read_seek(message)
+        if seek is None:
+            return
+        if seek.rated and (self.store is None or member.account is None):
+            # TRANSLATORS: a guest (no account, no ssh key) tried to post a rated seek
+            self.refuse(member, reason(N_("Only a player signed in with his key plays rated "
+                                          "games.")))
+            return
+        if not self.free(member):
+            return
+        member.seek, member.quick = seek, None
+        self.broadcast()
+
+    def _take(self, member: Member, seeker_id: Any) -> None:
+        seeker = self.members.get(seeker_id) if type(seeker_id) is int else None
+        seek = seeker.seek if seeker is not None else None
+        why: dict[str, Any] | None = None
+        if seeker is None or seek is None or seeker is member:
+            # TRANSLATORS: a visitor took a seek that was withdrawn or taken meanwhile
+            why = reason(N_("That seek is gone."))
+        elif not self.free(member) or member.challenging is not None:
+            why = reason(N_("You are already waiting for an answer."))
+        elif not self.free(seeker) or any(m.challenging == seeker.id
+                                          for m in self.members.values()):
+            why = reason(N_("{name} is busy."), name=seeker.name)
+        elif seek.rated and not self.rated_between(seeker, member):
+            # TRANSLATORS: {name} is the seeker's; a rated seek is for accounts only, and
+            # two accounts play each other rated a few times a day at most
+            why = reason(N_("{name} seeks a rated game, which you cannot play with him now."),
+                         name=seeker.name)
+        elif not seek.admits(self.number(member, seek.variant)):
+            # TRANSLATORS: a seek admits players whose rating is within a range
+            why = reason(N_("Your rating is outside the range this seek asks for."))
+        if why is not None or seeker is None or seek is None:
+            self.refuse(member, why or {})
+            return
+        log.info("%s took %s's seek", member.name, seeker.name)
+        self.start_duel(seeker, member, seek.variant, seek.rated, "seek")
+
+    def _quick(self, member: Member, variant: Any) -> None:
+        if variant not in VARIANTS or not self.free(member):
+            return
+        member.quick, member.quick_since, member.seek = str(variant), self.clock(), None
+        self.broadcast()
+        if self._wave is None:
+            self._wave = asyncio.get_running_loop().call_later(self.wave, self.pair_wave)
+
+    def pair_wave(self) -> None:
+        """Quick pairing's wave: pairs those waiting, the closest ratings first
+        (``pairing.quick_pairs``); whoever is left waits for the next wave."""
+        self._wave = None
+        default = newcomer(self.store.system).rating if self.store is not None else 1500.0
+        left = False
+        for variant in VARIANTS:
+            waiting = [Waiting(m.id, self.number(m, variant) or default, m.quick_since)
+                       for m in self.members.values() if m.quick == variant and self.free(m)]
+            pairs = quick_pairs(waiting)
+            for host_id, joiner_id in pairs:
+                host, joiner = self.members[host_id], self.members[joiner_id]
+                log.info("quick pairing: %s and %s", host.name, joiner.name)
+                self.start_duel(host, joiner, variant, True, "quick")
+            left = left or len(waiting) > 2 * len(pairs)
+        if left:
+            self._wave = asyncio.get_running_loop().call_later(self.wave, self.pair_wave)
+
+    def partner(self, member: Member) -> Member | None:
+        """``member``'s opponent while both are still at their duel's table."""
+        other = self.members.get(member.opponent) if member.opponent is not None else None
+        if other is None or other.opponent != member.id or other.duel != member.duel:
+            return None
+        return other
+
+    def _rematch(self, member: Member, accept: bool) -> None:
+        other = self.partner(member)
+        if other is None or member.duel is None or not (member.playing and other.playing):
+            return
+        if not accept:
+            # TRANSLATORS: {name} is a visitor's name (he declined another match)
+            self._rematch_off(member, reason(N_("{name} declined the rematch."),
+                                             name=member.name), left=True)
+            return
+        if member.match in self.matches:
+            return  # his match is not over (its result not in yet)
+        member.rematch = True
+        if not other.rematch:
+            self.send(other, {"t": "rematch", "by": member.id, "name": member.name})
+            duel = member.duel
+            self._rematches[duel] = asyncio.get_running_loop().call_later(
+                self.rematch_wait, self._rematch_lapsed, duel)
+            return
+        timer = self._rematches.pop(member.duel, None)
+        if timer is not None:
+            timer.cancel()
+        host, joiner = (member, other) if member.seat == 1 else (other, member)
+        log.info("rematch: %s and %s", host.name, joiner.name)
+        variant = member.variant
+        for m in (member, other):
+            self._gone(m)  # (settled already: their reports came before they asked)
+        self.start_duel(host, joiner, variant, True, "rematch")
+
+    def _rematch_lapsed(self, duel: int) -> None:
+        self._rematches.pop(duel, None)
+        asked = next((m for m in self.members.values() if m.duel == duel and m.rematch), None)
+        if asked is not None:
+            # TRANSLATORS: nobody answered the offer of another match in time
+            self._rematch_off(asked, reason(N_("The rematch was not answered in time.")))
+
+    def _rematch_off(self, member: Member, why: dict[str, Any], left: bool = False) -> None:
+        """The rematch ``member``'s table was waiting on is off (``why``): both sides are
+        told (their games go back to the lobby), but ``member`` when he ``left`` it."""
+        other = self.partner(member)
+        if not (member.rematch or (other is not None and other.rematch)):
+            return
+        if member.duel is not None:
+            timer = self._rematches.pop(member.duel, None)
+            if timer is not None:
+                timer.cancel()
+        for m in (member, other):
+            if m is not None:
+                m.rematch = False
+                if not (left and m is member):
+                    self.send(m, {"t": "rematch_off", **why})
 
     # -- rated duels -------------------------------------------------------------------------
 

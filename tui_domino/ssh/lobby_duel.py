@@ -1,7 +1,9 @@
 """A lobby duel's screen: the game's duel screen, which also tells the lobby how the match
-ended, for the ratings. Each seat's moves are counted as the events come (``rated.Moves``);
-the match's result is reported once: at its end, or as the screen goes (the visitor left
-the duel, or quit the game), from what the session holds then."""
+ended, for the ratings, and offers another match at its end. Each seat's moves are counted
+as the events come (``rated.Moves``); the match's result is reported once: at its end, or as
+the screen goes (the visitor left the duel, or quit the game), from what the session holds
+then. At the end, r asks the lobby for a rematch (seats swapped); the other side's asking
+shows on the same screen."""
 
 from __future__ import annotations
 
@@ -9,13 +11,49 @@ import inspect
 from collections.abc import Callable
 from pathlib import Path
 
+from textual.widgets import Button
+
 from tui_domino.community.rated import Moves
+from tui_domino.i18n import _
 from tui_domino.net import events as ev
 from tui_domino.net.records import MatchResult
 from tui_domino.net.transport import DuelSession
+from tui_domino.ui.keys import Key
 from tui_domino.ui.screens.duel import DuelScreen
+from tui_domino.ui.screens.duel_end import DuelOverScreen
 
 Report = Callable[[MatchResult, bool], None]  # (the result, whether each seat moved)
+
+
+class LobbyDuelOverScreen(DuelOverScreen):
+    """The end of a lobby duel: the totals, the new ratings once the lobby has them, and
+    *Rematch* besides *Leave the table*."""
+
+    BINDINGS = [Key("r", "rematch", "Rematch")]
+
+    def __init__(self, table: LobbyDuelScreen) -> None:
+        assert table.result is not None
+        super().__init__(table.result, table.verdict, table.table.me, table.table.seats)
+        self.table = table
+
+    def buttons(self) -> list[Button]:
+        # TRANSLATORS: a button at a lobby duel's end: another match with the same
+        # opponent; (r) is its key, which stays as it is
+        return [*super().buttons(), Button(_("Rematch (r)"), id="rematch", compact=True)]
+
+    def on_mount(self) -> None:
+        self.say(self.table.rematch_text())
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "rematch":
+            event.stop()
+            self.action_rematch()
+        else:
+            self.dismiss(None)
+
+    def action_rematch(self) -> None:
+        self.table.ask_rematch()
+        self.say(self.table.rematch_text())
 
 
 class LobbyDuelScreen(DuelScreen):
@@ -30,6 +68,47 @@ class LobbyDuelScreen(DuelScreen):
         self.moves = Moves()
         self._report = report
         self._reported = False
+        self.rematch: Callable[[], None] | None = None  # asks the lobby for another match
+        self.rematch_asked = False  # this side asked
+        self.rematch_from: str | None = None  # the other side asked (his name)
+        self.rated_text = ""  # the new ratings, once the lobby settled the match
+
+    def over_screen(self) -> DuelOverScreen:
+        return LobbyDuelOverScreen(self) if self.rematch is not None else super().over_screen()
+
+    def ask_rematch(self) -> None:
+        if self.rematch is not None and not self.rematch_asked:
+            self.rematch_asked = True
+            self.rematch()
+
+    def rematch_offered(self, name: str) -> None:
+        """The other side asks for a rematch."""
+        self.rematch_from = name
+        self._tell_over()
+
+    def ratings_settled(self, text: str) -> None:
+        """The lobby's words on the match's ratings (``ann 1512 (+12) · bob …``)."""
+        self.rated_text = text
+        self._tell_over()
+
+    def _tell_over(self) -> None:
+        over = next((s for s in self.app.screen_stack if isinstance(s, LobbyDuelOverScreen)
+                     and s.table is self), None)
+        if over is not None:
+            over.say(self.rematch_text())
+
+    def rematch_text(self) -> str:
+        """What the end of the match says of the ratings and of another match."""
+        if self.rematch_asked:
+            # TRANSLATORS: {name} is the opponent's name
+            rematch = _("Waiting for {name} to accept the rematch…").format(
+                name=self.table.opponent)
+        elif self.rematch_from is not None:
+            # TRANSLATORS: {name} is the opponent's name; r is the key that accepts
+            rematch = _("{name} asks for a rematch: r accepts.").format(name=self.rematch_from)
+        else:
+            rematch = ""
+        return "\n".join(t for t in (self.rated_text, rematch) if t)
 
     def opponent_label(self) -> str:
         """The opponent's name with his rating in this game, where he has one."""

@@ -1,16 +1,18 @@
-"""The lobby as a visitor sees it: who is here, a challenge, and the answer to one."""
+"""The lobby as a visitor sees it: who is here, their seeks, a challenge and the answer to
+one; posting a seek, quick pairing, the leaderboard."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from textual.app import ComposeResult
-from textual.containers import Center, Horizontal, Vertical
+from textual.containers import Center, Grid, Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, OptionList, Static
+from textual.widgets import Button, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from tui_domino.i18n import N_, _, ngettext
+from tui_domino.ssh.pairing import HIGHEST, LOWEST, Seek, read_public_seek
 from tui_domino.text import one_line
 from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import plain
@@ -42,6 +44,18 @@ class LobbyApp(Protocol):
     def ask_code(self) -> None:
         """Ask the lobby for a one-time code that adds a key to this visitor's account."""
 
+    def post_seek(self, seek: Seek | None) -> None:
+        """Post ``seek`` in the lobby (None: withdraw this visitor's seek)."""
+
+    def take_seek(self, seeker: int) -> None:
+        """Take the seek of the visitor ``seeker``."""
+
+    def quick(self, variant: str | None) -> None:
+        """Wait for quick pairing in ``variant`` (None: stop waiting)."""
+
+    def ask_leaderboard(self, variant: str) -> None:
+        """Ask the lobby for ``variant``'s leaderboard."""
+
 
 def lobby_app(node: DOMNode) -> LobbyApp:
     """The visitor's app showing ``node`` (TypeError if an app of another kind shows it)."""
@@ -72,13 +86,32 @@ def rating_of(person: dict[str, Any], variant: str) -> str | None:
     return None
 
 
+def seek_text(seek: Seek) -> str:
+    """A seek in words: its game, rated or casual, and the ratings it admits."""
+    kind = _("rated") if seek.rated else _("casual")
+    parts = [game_title(seek.variant), kind]
+    if seek.low is not None and seek.high is not None:
+        parts.append(f"{seek.low}\u2013{seek.high}")
+    return " · ".join(parts)
+
+
 def describe(person: dict[str, Any], variant: str = "classic") -> str:
     """A visitor in the lobby's list: his name (with his rating in ``variant``, or marked
-    a guest), and where he is."""
+    a guest), and where he is, or what he seeks."""
     where = str(person.get("state"))
     # TRANSLATORS: where a visitor is, after his name in the lobby's list, when it is not
     # known (short)
     state = _(STATE_TEXT[where]) if where in STATE_TEXT else _("here")
+    seek = read_public_seek(person.get("seek"))
+    quick = person.get("quick")
+    if seek is not None:
+        # TRANSLATORS: after a visitor's name in the lobby's list: the duel he offers to
+        # anyone ({seek}: "Classic dominoes · rated · 1400–1600"); Enter takes it
+        state = _("seeks {seek}").format(seek=seek_text(seek))
+    elif quick in VARIANTS:
+        # TRANSLATORS: after a visitor's name in the lobby's list: he waits for quick
+        # pairing to find him an opponent in {game}
+        state = _("quick pairing: {game}").format(game=game_title(str(quick)))
     if person.get("with"):
         # TRANSLATORS: after a visitor's name in the lobby's list; {name} is his opponent's
         state = _("in a duel with {name}").format(name=person["with"])
@@ -96,10 +129,17 @@ class LobbyScreen(Screen[None]):
     """Everyone connected to this server; Enter challenges the highlighted visitor."""
 
     BINDINGS = [
+        # TRANSLATORS: the footer: challenge the visitor chosen, or take his seek
         Key("enter", "challenge", "Challenge", key_display="⏎"),
         Key("v", "variant", "Game"),
+        # TRANSLATORS: the footer: post (or withdraw) a seek, an offer of a duel to anyone
+        Key("s", "seek", "Seek"),
+        # TRANSLATORS: the footer: wait for the server to pair this visitor with another
+        Key("k", "quick", "Quick"),
+        # TRANSLATORS: the footer: the leaderboard
+        Key("l", "leaderboard", "Leaders"),
         Key("p", "play", "Play alone"),
-        Key("c", "code", "Key code"),
+        Key("c", "code", "Key code", show=False),  # (in the command palette too)
         Key("escape", "withdraw", "Withdraw", show=False),
         Key("q", "leave", "Leave"),
     ]
@@ -112,6 +152,7 @@ class LobbyScreen(Screen[None]):
     LobbyScreen #welcome { width: 100%; text-align: center; margin-bottom: 1; }
     LobbyScreen OptionList { height: auto; max-height: 12; border: round $primary; }
     LobbyScreen #variant { margin-top: 1; }
+    LobbyScreen #mine { color: $accent; }
     LobbyScreen #status { color: $warning; height: 2; }
     """
 
@@ -119,6 +160,8 @@ class LobbyScreen(Screen[None]):
         super().__init__()
         self.variant = "classic"
         self.people: list[dict[str, Any]] = []
+        self.my_seek: Seek | None = None
+        self.my_quick: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby-box"):
@@ -126,6 +169,7 @@ class LobbyScreen(Screen[None]):
             yield Static("", id="welcome")
             yield OptionList(id="people")
             yield Static("", id="variant")
+            yield Static("", id="mine")
             yield Static("", id="status")
         yield Footer()
 
@@ -159,6 +203,7 @@ class LobbyScreen(Screen[None]):
         me = self.me
         others = [p for p in people if p.get("id") != me]
         self.people = others
+        self.show_mine(next((p for p in people if p.get("id") == me), None))
         name = lobby_app(self).player_name
         n = len(others)
         welcome = styled(_("Welcome, {name}."), name=(name, "bold"))
@@ -186,6 +231,26 @@ class LobbyScreen(Screen[None]):
             _("A challenge is to: {game}  (v changes)"),
             game=(game_title(self.variant), "bold")))
 
+    def show_mine(self, mine: dict[str, Any] | None) -> None:
+        """This visitor's own seek, or his wait for quick pairing, as the lobby has it."""
+        seek = read_public_seek(mine.get("seek")) if mine is not None else None
+        quick = mine.get("quick") if mine is not None else None
+        self.my_seek = seek
+        self.my_quick = quick if quick in VARIANTS else None
+        if seek is not None:
+            # TRANSLATORS: under the lobby's list: this visitor's seek; s withdraws it
+            text = _("You seek {seek}  (s withdraws)").format(seek=seek_text(seek))
+        elif self.my_quick is not None:
+            # TRANSLATORS: under the lobby's list: this visitor waits to be paired; k stops
+            text = _("Quick pairing: waiting for a {game} opponent…  (k stops)").format(
+                game=game_title(self.my_quick))
+        elif lobby_app(self).has_account:
+            # TRANSLATORS: under the lobby's list, for a visitor signed in with his key
+            text = _("c: a one-time code that lets another computer's key into your account")
+        else:
+            text = ""
+        self.query_one("#mine", Static).update(plain(text))
+
     def say(self, text: str) -> None:
         if self.is_mounted:
             self.query_one("#status", Static).update(plain(one_line(text)))  # one line
@@ -206,6 +271,11 @@ class LobbyScreen(Screen[None]):
             self.say(_("{name} is busy; try again when they are back.").format(
                 name=person["name"]))
             return
+        if read_public_seek(person.get("seek")) is not None:
+            lobby_app(self).take_seek(int(person["id"]))
+            # TRANSLATORS: {name} is the seeker's
+            self.say(_("Taking {name}'s seek…").format(name=person["name"]))
+            return
         lobby_app(self).challenge(int(person["id"]), self.variant)
         # TRANSLATORS: {name} is the challenged visitor's; Esc is the key's name
         self.say(_("Waiting for {name} to answer… (Esc withdraws)").format(
@@ -221,11 +291,49 @@ class LobbyScreen(Screen[None]):
         self.show_people(lobby_app(self).people)  # their ratings in this game
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # a code for another key: only an account's owner has keys to add to
-        return action != "code" or lobby_app(self).has_account
+        # a code for another key: only an account's owner has keys to add to; the
+        # leaderboard: only a server with accounts has one
+        if action == "code":
+            return lobby_app(self).has_account
+        if action == "leaderboard":
+            return any("ratings" in p or p.get("guest") is True
+                       for p in lobby_app(self).people) or lobby_app(self).has_account
+        return True
 
     def action_code(self) -> None:
         lobby_app(self).ask_code()
+
+    def action_seek(self) -> None:
+        app = lobby_app(self)
+        if self.my_seek is not None:
+            app.post_seek(None)
+            # TRANSLATORS: the visitor withdrew his seek
+            self.say(_("Seek withdrawn."))
+            return
+        mine = next((p for p in app.people if p.get("id") == self.me), {})
+
+        def post(seek: Seek | None) -> None:
+            if seek is not None:
+                app.post_seek(seek)
+
+        self.app.push_screen(SeekScreen(self.variant, app.has_account, mine), post)
+
+    def action_quick(self) -> None:
+        app = lobby_app(self)
+        if self.my_quick is not None:
+            app.quick(None)
+            # TRANSLATORS: the visitor stopped waiting for quick pairing
+            self.say(_("No longer waiting for quick pairing."))
+            return
+        app.quick(self.variant)
+
+    def action_leaderboard(self) -> None:
+        # lazy: the leaderboard's screen loads when it is first asked for
+        from tui_domino.ssh.leaderboard_screen import LeaderboardScreen
+
+        app = lobby_app(self)
+        self.app.push_screen(LeaderboardScreen(self.variant, app.ask_leaderboard,
+                                               app.player_name))
 
     def action_play(self) -> None:
         self.app.pop_screen()
@@ -290,3 +398,106 @@ class ChallengeScreen(ModalScreen[bool]):
 
     def action_answer(self, accept: bool) -> None:
         self.dismiss(accept)
+
+
+# The ranges of ratings a seek may admit, around the seeker's own: (its width either side,
+# None for any).
+RANGES = (None, 100, 200, 400)
+
+
+class SeekScreen(ModalScreen[Seek | None]):
+    """Posting a seek: the game, rated or casual (rated only for an account), and whom it
+    admits (any rating, or a range around the seeker's own)."""
+
+    BINDINGS = [
+        Key("escape", "cancel", "Cancel"),
+        # TRANSLATORS: the footer: post the seek
+        Key("f5", "post", "Post"),
+    ]
+
+    DEFAULT_CSS = """
+    SeekScreen { align: center middle; }
+    SeekScreen #seek-box { width: 56; height: auto; border: thick $accent;
+                           background: $surface; padding: 1 2; }
+    SeekScreen Grid { grid-size: 2; grid-columns: 18 1fr; grid-rows: 1; grid-gutter: 1 1;
+                      height: auto; }
+    SeekScreen Label { width: 100%; }
+    SeekScreen #seek-note { color: $text-muted; margin-top: 1; }
+    SeekScreen #seek-buttons { height: auto; align-horizontal: center; margin-top: 1; }
+    SeekScreen Button { margin: 0 1; }
+    """
+
+    def __init__(self, variant: str, has_account: bool, mine: dict[str, Any]) -> None:
+        super().__init__()
+        self.variant = variant if variant in VARIANTS else "classic"
+        self.has_account = has_account
+        self.mine = mine  # this visitor in the lobby's list (his ratings)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="seek-box") as box:
+            # TRANSLATORS: the title of the box that posts a seek (an offer of a duel to
+            # anyone in the lobby)
+            box.border_title = _("Seek a duel")
+            with Grid():
+                # TRANSLATORS: the seek box's labels, at most 18 columns
+                yield Label(_("Game"))
+                yield Select([(game_title(v), v) for v in VARIANTS], value=self.variant,
+                             allow_blank=False, id="seek-variant", compact=True)
+                yield Label(_("Kind"))
+                kinds = [(_("casual"), "casual")]
+                if self.has_account:
+                    kinds.insert(0, (_("rated"), "rated"))
+                yield Select(kinds, value=kinds[0][1], allow_blank=False, id="seek-kind",
+                             compact=True)
+                yield Label(_("Opponents"))
+                yield Select(self.range_choices(), value="any", allow_blank=False,
+                             id="seek-range", compact=True)
+            # TRANSLATORS: under the seek box's choices; F5 and Esc are keys' names
+            yield Static(_("Whoever takes it plays you at once. F5 posts, Esc cancels."),
+                         id="seek-note")
+            with Horizontal(id="seek-buttons"):
+                # TRANSLATORS: buttons of the seek box
+                yield Button(_("Post"), id="post", variant="primary", compact=True)
+                yield Button(_("Cancel"), id="cancel", compact=True)
+
+    def rating(self, variant: str) -> int | None:
+        """This visitor's rating in ``variant`` (None: none, a guest)."""
+        shown = rating_of(self.mine, variant)
+        return int(shown.rstrip("?")) if shown is not None else None
+
+    def range_choices(self) -> list[tuple[str, str]]:
+        # TRANSLATORS: the seek box: a seek open to players of any rating
+        out = [(_("any rating"), "any")]
+        if self.rating(self.variant) is not None:
+            # TRANSLATORS: the seek box: players whose rating is within {n} of yours
+            out += [(_("within {n} of mine").format(n=n), str(n)) for n in RANGES if n]
+        return out
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "seek-variant" and isinstance(event.value, str):
+            self.variant = event.value
+            ranges = self.query_one("#seek-range", Select)
+            ranges.set_options(self.range_choices())
+            ranges.value = "any"
+
+    def seek(self) -> Seek:
+        kind = self.query_one("#seek-kind", Select).value
+        width = self.query_one("#seek-range", Select).value
+        mine = self.rating(self.variant)
+        if isinstance(width, str) and width.isdigit() and mine is not None:
+            n = int(width)
+            return Seek(self.variant, kind == "rated", max(LOWEST, mine - n),
+                        min(HIGHEST, mine + n))
+        return Seek(self.variant, kind == "rated")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "post":
+            self.action_post()
+        else:
+            self.action_cancel()
+
+    def action_post(self) -> None:
+        self.dismiss(self.seek())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -152,6 +152,7 @@ class GameServer:
         env: Mapping[str, str] | None = None,
         command: list[str] | None = None,
         accounts: bool = False,
+        duel_target: int | None = None,
     ) -> None:
         self.host = host
         self.port = port
@@ -171,6 +172,7 @@ class GameServer:
         self.failures_log = RatedLog("%d more failed logins from %s")
         self.refusals_log = RatedLog("%d more refused connections from %s")
         self.lobby = Lobby()
+        self.lobby.duel_target = duel_target  # (the host's game uses it, the joiner's learns it)
         self.visits: set[Visit] = set()  # visitors with a game running
         self.sessions: set[Visit] = set()  # every open session
         self.connections: set[Connection] = set()  # every connection let in

@@ -21,7 +21,10 @@ from tui_domino import env
 from tui_domino.community.rated import judge
 from tui_domino.i18n import _, ngettext
 from tui_domino.logs import logged
+from tui_domino.ssh.duel import LobbyDuelTable
+from tui_domino.ssh.leaderboard_screen import LeaderboardScreen
 from tui_domino.ssh.lobby_screen import ChallengeScreen, LobbyScreen
+from tui_domino.ssh.pairing import Seek
 from tui_domino.ssh.rated_report import decision_json
 from tui_domino.text import one_line
 from tui_domino.ui import storage
@@ -231,7 +234,9 @@ class VisitorApp(DominoApp):
             if lobby is not None:
                 lobby.say(text)
         elif kind in ("host", "join"):
+            self.leave_table()  # (a rematch: the last match's table goes first)
             self._duel, self._duel_screen = message.get("duel"), None
+            self.tell_how(message)
             self.start_duel(message)
         elif kind == "cancelled":
             self.duel_cancelled(message.get("duel"), reason(message))
@@ -239,6 +244,25 @@ class VisitorApp(DominoApp):
             self.show_code(message)
         elif kind == "rated":
             self.show_rated(message)
+        elif kind == "leaderboard":
+            board = next((s for s in self.screen_stack if isinstance(s, LeaderboardScreen)),
+                         None)
+            if board is not None:
+                board.show(message)
+        elif kind == "refused":
+            text = reason(message)
+            if text:
+                self.notify(text, severity="warning")
+                if lobby is not None:
+                    lobby.say(text)
+        elif kind == "rematch":
+            name = message.get("name")
+            screen = self._duel_screen
+            if isinstance(name, str) and isinstance(screen, LobbyDuelTable):
+                screen.rematch_offered(one_line(name)[:20])
+                self.ring()
+        elif kind == "rematch_off":
+            self.rematch_off(reason(message))
         elif kind == "closing":
             self.notify(said(message.get("why")) or _("The server is closing."),
                         severity="warning", timeout=30)
@@ -279,6 +303,21 @@ class VisitorApp(DominoApp):
         if lobby is not None:
             lobby.say(text)
 
+    def post_seek(self, seek: Seek | None) -> None:
+        if seek is None:
+            self.send({"t": "unseek"})
+        else:
+            self.send({"t": "seek", **seek.public()})
+
+    def take_seek(self, seeker: int) -> None:
+        self.send({"t": "take", "seek": seeker})
+
+    def quick(self, variant: str | None) -> None:
+        self.send({"t": "quick", "variant": variant} if variant else {"t": "unquick"})
+
+    def ask_leaderboard(self, variant: str) -> None:
+        self.send({"t": "leaderboard", "variant": variant})
+
     def challenge(self, to: int, variant: str) -> None:
         self.challenging = to
         self.send({"t": "challenge", "to": to, "variant": variant})
@@ -302,7 +341,7 @@ class VisitorApp(DominoApp):
     @work(exclusive=True, group="duel")
     async def start_duel(self, message: dict[str, Any]) -> None:
         # lazy: start-up (the duel's modules load with the first duel)
-        from tui_domino.ssh.duel import DuelUnavailable, open_duel
+        from tui_domino.ssh.duel import DuelUnavailable, open_duel, valid_target
 
         try:
             session, screen = await open_duel(
@@ -313,6 +352,7 @@ class VisitorApp(DominoApp):
                     {"t": "hosting", "duel": message.get("duel"), "port": port}),
                 report=self.reporter(message),
                 ratings=seat_ratings(message.get("ratings")),
+                target=valid_target(message.get("target")),
             )
         except DuelUnavailable as exc:
             self.notify(str(exc), severity="error", timeout=10)
@@ -329,7 +369,9 @@ class VisitorApp(DominoApp):
             await _close(session)
             return
         self._duel_screen = screen
-        self.push_screen(screen, lambda _result: self._duel_over(session))
+        if isinstance(screen, LobbyDuelTable):
+            screen.rematch = lambda: self.send({"t": "rematch", "accept": True})
+        self.push_screen(screen, lambda _result: self._duel_over(session, screen))
         # The lobby keeps the duel on until this report: say which duel is open.
         self._sent_state = "duel"
         self.send({"t": "state", "state": "duel", "duel": duel})
@@ -361,16 +403,54 @@ class VisitorApp(DominoApp):
             return
         # TRANSLATORS: the title of the notice of a lobby duel's new ratings
         self.notify(text, title=_("Ratings"), timeout=30)
+        if isinstance(self._duel_screen, LobbyDuelTable):
+            self._duel_screen.ratings_settled(text)
         lobby = self.lobby_screen()
         if lobby is not None:
             lobby.say(text)
 
-    def _duel_over(self, session: Any) -> None:
-        report = getattr(self._duel_screen, "report_result", None)
-        if report is not None:  # (before this side's next state report: the lobby waits)
-            report()
-        self._duel = self._duel_screen = None
+    def _duel_over(self, session: Any, screen: Screen[Any]) -> None:
+        if isinstance(screen, LobbyDuelTable):
+            # (before this side's next state report: the lobby waits for it)
+            screen.report_result()
+        if self._duel_screen is screen:  # (not when a rematch's duel is under way already)
+            self._duel = self._duel_screen = None
         self.run_worker(_close(session), group="duel-close")
+
+    def leave_table(self) -> None:
+        """Back from the duel's table to the lobby (its match is over)."""
+        screen = self._duel_screen
+        if screen is None or not screen.is_attached:
+            return
+        while self.screen is not screen and len(self.screen_stack) > 1:
+            self.pop_screen()
+        screen.dismiss(None)
+
+    def rematch_off(self, why: str) -> None:
+        """The rematch is off (declined, or not answered in time): back to the lobby."""
+        self.leave_table()
+        text = why or _("There is no rematch.")
+        self.notify(text)
+        lobby = self.lobby_screen()
+        if lobby is not None:
+            lobby.say(text)
+
+    def tell_how(self, message: dict[str, Any]) -> None:
+        """How a duel about to start came about, when it was not by a challenge (which
+        the visitor answered or was answered)."""
+        how, name = message.get("how"), one_line(str(message.get("opponent", "?")))[:20]
+        if how == "seek" and message.get("t") == "host":
+            # TRANSLATORS: {name} took the seek this visitor posted in the lobby
+            text = _("{name} took your seek: the duel starts.").format(name=name)
+        elif how == "quick":
+            # TRANSLATORS: quick pairing found this visitor an opponent, {name}
+            text = _("Quick pairing: you play {name}.").format(name=name)
+        elif how == "rematch":
+            # TRANSLATORS: both accepted another match; the one who joined now hosts
+            text = _("The rematch starts, seats swapped.")
+        else:
+            return
+        self.notify(text)
 
     def duel_cancelled(self, duel: Any, why: str) -> None:
         """The lobby cancelled a duel that never started (the other side failed or left)."""

@@ -515,9 +515,12 @@ class DuelScreen(TableScreen):
         if self._over_shown or self.result is None or self._leaving:
             return
         self._over_shown = True
-        self.app.push_screen(
-            DuelOverScreen(self.result, self.verdict, self.table.me, self.table.seats),
-            lambda _=None: self.dismiss(None))
+        self.app.push_screen(self.over_screen(), lambda _=None: self.dismiss(None))
+
+    def over_screen(self) -> DuelOverScreen:
+        """The screen of the match's end (``result``)."""
+        assert self.result is not None
+        return DuelOverScreen(self.result, self.verdict, self.table.me, self.table.seats)
 
     def action_menu(self) -> None:
         if self.has_class("-chatting"):

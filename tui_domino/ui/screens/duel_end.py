@@ -66,7 +66,9 @@ class DuelOverScreen(ModalScreen[None]):
     }
     DuelOverScreen.-verdict > Vertical { border: heavy $error; }
     DuelOverScreen #verdict { color: $error; text-style: bold; margin-bottom: 1; }
-    DuelOverScreen Button { margin-top: 1; }
+    DuelOverScreen Button { margin: 1 1 0 1; }
+    DuelOverScreen #over-buttons { width: auto; height: auto; }
+    DuelOverScreen #over-status { display: none; margin-top: 1; color: $accent; }
     """
 
     def __init__(self, result: MatchResult, verdict: ev.Verdict | None, me: int,
@@ -106,8 +108,21 @@ class DuelOverScreen(ModalScreen[None]):
                 yield Static(plain(verdict_text(self.verdict, self.me, self.seats)),
                              id="verdict")
             yield Static(title)
-            yield Center(Button(_("Leave the table"), id="close", variant="primary",
-                                compact=True))
+            yield Static("", id="over-status")
+            with Center(), Horizontal(id="over-buttons"):
+                yield from self.buttons()
+
+    def buttons(self) -> list[Button]:
+        """The screen's buttons (the first has the focus)."""
+        return [Button(_("Leave the table"), id="close", variant="primary", compact=True)]
+
+    def say(self, text: str) -> None:
+        """A line under the totals (what the other side says of another match, the new
+        ratings), shown as plain text."""
+        if self.is_mounted:
+            status = self.query_one("#over-status", Static)
+            status.update(plain(text))
+            status.display = bool(text)
 
     def on_mount(self) -> None:
         self.set_class(self.verdict is not None, "-verdict")

@@ -1,0 +1,115 @@
+"""The lobby's community over real ssh: the leaderboard screen at 80x24, a seek posted and
+taken, a whole rated match and its rematch with the seats swapped."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.ssh.conftest import Terminal
+from tests.ssh.test_accounts import come, new_key
+from tests.ssh.test_leaderboard_cli import DAY
+from tui_domino.community import accounts
+from tui_domino.ssh.server import GameServer
+
+
+@pytest.fixture
+async def open_server(make_server: Callable[..., Any]) -> GameServer:
+    # a match of one round: its end comes within a test's time
+    return await make_server(accounts=True, duel_target=1)
+
+
+def rate(server: GameServer, name: str, rating: float, rd: float, games: int) -> None:
+    """``name``'s account with a rating of classic as many matches would leave it."""
+    store = server.store
+    assert store is not None
+    signed = accounts.sign_in(store, name, f"SHA256:{name}")
+    assert isinstance(signed, accounts.Member)
+    store.db.execute("INSERT INTO ratings VALUES (?, 'classic', ?, ?, 0.09, ?, ?, 0, 0, ?)",
+                     (signed.account.id, rating, rd, games, games, time.time() - DAY))
+
+
+async def test_the_leaderboard_screen_at_80x24(open_server: GameServer) -> None:
+    for i, (rating, rd, games) in enumerate([(1810.6, 80, 125), (1720.4, 60, 40),
+                                             (1950, 150, 5)]):  # the last is provisional
+        rate(open_server, f"player{i}", rating, rd, games)
+    ann = await come(open_server, "ann", new_key())
+    await ann.wait_for("Welcome, ann.", "l Leaders")
+    ann.press("l")
+    shown = await ann.wait_for("Leaderboard: Classic dominoes", "player0", "v Game")
+    lines = [line.replace("│", " ") for line in shown.splitlines()]
+    first = next(line for line in lines if "player0" in line).split()
+    second = next(line for line in lines if "player1" in line).split()
+    assert first[:5] == ["1", "player0", "1811", first[3], "125"] and int(first[3]) >= 80
+    assert second[:3] == ["2", "player1", "1720"]
+    assert "player2" not in shown  # provisional: not on the board
+    assert "RD below 110" in shown
+    ann.press("v")  # spider: nobody yet
+    await ann.wait_for("Leaderboard: Domino Spider", "Nobody yet")
+    ann.press("escape")
+    await ann.wait_for("Welcome, ann.")
+    await ann.close()
+
+
+async def test_a_seek_posted_in_the_lobby_is_taken_with_enter(open_server: GameServer) -> None:
+    ann = await come(open_server, "ann", new_key())
+    bob = await come(open_server, "bob", new_key())
+    await ann.wait_for("bob 1500?")
+    ann.press("s")
+    await ann.wait_for("Seek a duel", "any rating")
+    ann.press("f5")
+    await ann.wait_for("You seek Classic dominoes · rated")
+    await bob.wait_for("ann 1500?", "seeks Classic dominoes · rated")
+    bob.press("enter")
+    await ann.wait_for("bob took your seek")
+    await asyncio.gather(ann.wait_for("Your hand"), bob.wait_for("Your hand"))
+    await asyncio.gather(ann.close(), bob.close())
+
+
+async def play_out(players: list[Terminal]) -> None:
+    """Plays the match to its end: whoever is to move plays the tile the game suggests,
+    else draws, else passes; each round's summary is closed."""
+    deadline = time.monotonic() + 60
+    while not all("Match over" in p.text() for p in players):
+        assert time.monotonic() < deadline, players[0].text()
+        for p in players:
+            shown = p.text()
+            if "Match over" in shown:
+                continue
+            if " is over ─" in shown:  # a round's summary
+                p.press("enter")
+                await p.wait_until(lambda s: " is over ─" not in s, "the summary closed",
+                                   timeout=10)
+            elif "Your turn" in shown:
+                before = shown
+                p.press("enter" if "⏎ play" in shown else "d" if "press d" in shown else "p")
+                await p.wait_until(lambda s, b=before: s != b, "the move", timeout=10)
+        await asyncio.sleep(0.05)
+
+
+async def test_a_rematch_after_a_rated_match_starts_with_the_seats_swapped(
+        open_server: GameServer) -> None:
+    ann = await come(open_server, "ann", new_key())
+    bob = await come(open_server, "bob", new_key())
+    await ann.wait_for("bob 1500?")
+    ann.press("enter")  # ann challenges bob: bob hosts the first match
+    await bob.wait_for("ann challenges you")
+    bob.press("a")
+    await asyncio.gather(ann.wait_for("Your hand"), bob.wait_for("Your hand"))
+    await play_out([ann, bob])
+    await asyncio.gather(*(p.wait_for("(+", "Rematch (r)") for p in (ann, bob)))
+    ann.press("r")
+    await ann.wait_for("Waiting for bob to accept the rematch")
+    await bob.wait_for("ann asks for a rematch: r accepts.")
+    bob.press("r")
+    await asyncio.gather(ann.wait_for("The rematch starts"), bob.wait_for("The rematch starts"))
+    await asyncio.gather(ann.wait_for("Your hand"), bob.wait_for("Your hand"))
+    store = open_server.store
+    assert store is not None
+    rows = store.db.execute("SELECT rated FROM results").fetchall()
+    assert [r[0] for r in rows] == [1]  # the first match rated, once
+    await asyncio.gather(ann.close(), bob.close())
