@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.ssh.conftest import Terminal
+from tests.ssh.conftest import Terminal, eventually
 from tests.ssh.test_accounts import come, new_key
 from tests.ssh.test_leaderboard_cli import DAY
 from tui_domino.community import accounts
@@ -113,3 +113,28 @@ async def test_a_rematch_after_a_rated_match_starts_with_the_seats_swapped(
     rows = store.db.execute("SELECT rated FROM results").fetchall()
     assert [r[0] for r in rows] == [1]  # the first match rated, once
     await asyncio.gather(ann.close(), bob.close())
+
+
+async def test_an_accounts_history_follows_him_to_his_next_visit_and_a_guests_goes(
+        open_server: GameServer) -> None:
+    key = new_key()
+    ann = await come(open_server, "ann", key)
+    bob = await come(open_server, "bob")  # a guest
+    await ann.wait_for("bob · guest")
+    ann.press("enter")
+    await bob.wait_for("ann challenges you")
+    bob.press("a")
+    await asyncio.gather(ann.wait_for("Your hand"), bob.wait_for("Your hand"))
+    await play_out([ann, bob])
+    guest_home = next(v.home for v in open_server.visits if v.account is None)
+    assert guest_home is not None and guest_home.parent == open_server.homes.visitors
+    await asyncio.gather(ann.close(), bob.close())
+    await eventually(lambda: not open_server.visits, "both visits over")
+    assert not guest_home.exists()
+    again = await come(open_server, "ann", key)
+    await again.wait_for("Welcome, ann.")
+    again.press("p")
+    await again.wait_for("New game")
+    again.press("h")
+    await again.wait_for("1 match (all games)", "bob", "ann", " duel ")
+    await again.close()

@@ -26,7 +26,7 @@ async def test_a_visitors_data_is_private(server: GameServer) -> None:
     assert visit_.home is not None
     await eventually(lambda: any(p.is_file() for p in visit_.home.rglob("*")),
                      "the game writes a file")
-    assert stat.S_IMODE(server.visitor_root.stat().st_mode) == 0o700
+    assert stat.S_IMODE(server.homes.visitors.stat().st_mode) == 0o700
     for path in [visit_.home, *visit_.home.rglob("*")]:
         mode = stat.S_IMODE(path.stat().st_mode)
         assert mode == (0o700 if path.is_dir() else 0o600), (path, oct(mode))

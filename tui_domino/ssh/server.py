@@ -25,7 +25,6 @@ import gettext
 import hmac
 import logging
 import os
-import shutil
 import signal
 import sys
 from collections.abc import Callable, Mapping
@@ -40,7 +39,7 @@ from tui_domino.community.db import Store, db_path, open_store
 from tui_domino.i18n import N_
 from tui_domino.names import player_name
 from tui_domino.ssh import signin
-from tui_domino.ssh.home import data_dir
+from tui_domino.ssh.home import Homes, data_dir
 from tui_domino.ssh.hostkey import fingerprint, host_key_path, load_or_create_host_key
 from tui_domino.ssh.limits import (
     ENGLISH,
@@ -182,7 +181,7 @@ class GameServer:
         self.host_key: asyncssh.SSHKey | None = None
         self.host_key_created = False
         self._acceptor: asyncssh.SSHAcceptor | None = None
-        self.visitor_root = data_dir() / "visitors"
+        self.homes = Homes(data_dir())  # each visitor's game's folder
 
     @property
     def needs_login(self) -> bool:
@@ -191,9 +190,7 @@ class GameServer:
     async def start(self) -> int:
         """Listens; returns the port (useful with port 0)."""
         self.host_key, self.host_key_created = load_or_create_host_key(self.host_key_path)
-        shutil.rmtree(self.visitor_root, ignore_errors=True)
-        self.visitor_root.mkdir(mode=0o700, parents=True, exist_ok=True)
-        self.visitor_root.chmod(0o700)  # whatever the umask: visitors' saves are private
+        self.homes.start()
         await self.spawner.start()
         if self.accounts and self.store is None:
             self.store = open_store(db_path(data_dir()))
@@ -246,7 +243,7 @@ class GameServer:
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
         await self.spawner.close()
-        shutil.rmtree(self.visitor_root, ignore_errors=True)
+        self.homes.close()
         self.failures_log.close()
         self.refusals_log.close()
         if self.store is not None:

@@ -14,13 +14,11 @@ import gettext
 import logging
 import os
 import pty
-import shutil
 import signal
 import socket
 import struct
 import termios
 import time
-import uuid
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -317,9 +315,7 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     async def _play(self) -> None:
         loop = asyncio.get_running_loop()
-        self.home = self.server.visitor_root / uuid.uuid4().hex
-        self.home.mkdir(mode=0o700)
-        self.home.chmod(0o700)  # whatever the server's umask
+        self.home = self.server.homes.take(self.account)
         master, slave = pty.openpty()
         ours, theirs = socket.socketpair()
         try:
@@ -499,4 +495,5 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             os.close(self.master)
             self.master = None
         if self.home is not None:
-            shutil.rmtree(self.home, ignore_errors=True)
+            self.server.homes.give_back(self.home)
+            self.home = None
