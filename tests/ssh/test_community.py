@@ -91,8 +91,9 @@ async def play_out(players: list[Terminal]) -> None:
         await asyncio.sleep(0.05)
 
 
-async def test_a_rematch_after_a_rated_match_starts_with_the_seats_swapped(
+async def test_a_rematch_declined_sends_the_one_who_asked_back_to_the_lobby(
         open_server: GameServer) -> None:
+    """(A rematch both accept: tests/ssh/test_restart.py; the seats: test_seeks.py.)"""
     ann = await come(open_server, "ann", new_key())
     bob = await come(open_server, "bob", new_key())
     await ann.wait_for("bob 1500?")
@@ -101,17 +102,18 @@ async def test_a_rematch_after_a_rated_match_starts_with_the_seats_swapped(
     bob.press("a")
     await asyncio.gather(ann.wait_for("Your hand"), bob.wait_for("Your hand"))
     await play_out([ann, bob])
+    # the new ratings in the match-over box, and the offer of a rematch
     await asyncio.gather(*(p.wait_for("(+", "Rematch (r)") for p in (ann, bob)))
     ann.press("r")
     await ann.wait_for("Waiting for bob to accept the rematch")
     await bob.wait_for("ann asks for a rematch: r accepts.")
-    bob.press("r")
-    await asyncio.gather(ann.wait_for("The rematch starts"), bob.wait_for("The rematch starts"))
-    await asyncio.gather(ann.wait_for("Your hand"), bob.wait_for("Your hand"))
+    bob.press("enter")  # bob leaves the table
+    await bob.wait_for("Welcome, bob.")
+    await ann.wait_for("bob left the table.", "Welcome, ann.")
     store = open_server.store
     assert store is not None
     rows = store.db.execute("SELECT rated FROM results").fetchall()
-    assert [r[0] for r in rows] == [1]  # the first match rated, once
+    assert [r[0] for r in rows] == [1]  # the match rated, once
     await asyncio.gather(ann.close(), bob.close())
 
 

@@ -84,7 +84,8 @@ async def test_a_server_killed_mid_match_comes_back_with_everything_and_no_match
     await asyncio.gather(*(p.wait_for("(+") for p in (ann, bob)))
     ann.press("r")
     await bob.wait_for("ann asks for a rematch")
-    bob.press("r")
+    bob.press("r")  # both asked: the rematch starts at once
+    await asyncio.gather(ann.wait_for("The rematch starts"), bob.wait_for("The rematch starts"))
     await asyncio.gather(ann.wait_for("Your hand · 7"), bob.wait_for("Your hand · 7"))
     await eventually(lambda: "Your turn" in ann.text() or "Your turn" in bob.text(),
                      "someone to play")

@@ -107,6 +107,7 @@ class LeaderboardScreen(Screen[None]):
                           Text(f"{rating:.0f}", style=style, justify="right"),
                           Text(f"{dev:.0f}", style=style, justify="right"),
                           Text(str(games), style=style, justify="right"))
+        table.display = bool(places)
         if places:
             # TRANSLATORS: under the leaderboard's title: who is on it ({rd}: 110, {days}: 30)
             note = ngettext("Players past the provisional mark (RD below {rd}) who played "

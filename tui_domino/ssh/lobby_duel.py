@@ -45,11 +45,10 @@ class LobbyDuelOverScreen(DuelOverScreen):
         self.say(self.table.rematch_text())
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        # (Textual then calls DuelOverScreen's, which leaves the table: not for a rematch)
         if event.button.id == "rematch":
-            event.stop()
+            event.prevent_default()
             self.action_rematch()
-        else:
-            self.dismiss(None)
 
     def action_rematch(self) -> None:
         self.table.ask_rematch()

@@ -246,7 +246,7 @@ class LobbyScreen(Screen[None]):
                 game=game_title(self.my_quick))
         elif lobby_app(self).has_account:
             # TRANSLATORS: under the lobby's list, for a visitor signed in with his key
-            text = _("c: a one-time code that lets another computer's key into your account")
+            text = _("c: a one-time code to add another computer's key")
         else:
             text = ""
         self.query_one("#mine", Static).update(plain(text))

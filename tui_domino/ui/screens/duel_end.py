@@ -119,8 +119,7 @@ class DuelOverScreen(ModalScreen[None]):
     def say(self, text: str) -> None:
         """A line under the totals (what the other side says of another match, the new
         ratings), shown as plain text."""
-        if self.is_mounted:
-            status = self.query_one("#over-status", Static)
+        for status in self.query("#over-status").results(Static):
             status.update(plain(text))
             status.display = bool(text)
 
