@@ -72,7 +72,8 @@ async def test_a_seek_posted_in_the_lobby_is_taken_with_enter(open_server: GameS
 
 async def play_out(players: list[Terminal]) -> None:
     """Plays the match to its end: whoever is to move plays the tile the game suggests,
-    else draws, else passes; each round's summary is closed."""
+    else draws, else passes; each round's summary is closed. A key is pressed only once the
+    hint line says what it does: one pressed as the match ends would leave the table."""
     deadline = time.monotonic() + 60
     while not all("Match over" in p.text() for p in players):
         assert time.monotonic() < deadline, players[0].text()
@@ -84,10 +85,21 @@ async def play_out(players: list[Terminal]) -> None:
                 p.press("enter")
                 await p.wait_until(lambda s: " is over ─" not in s, "the summary closed",
                                    timeout=10)
+                await p.wait_until(lambda s: "Match over" in s or "Your hand · 7" in s,
+                                   "the next round or the end", timeout=10)
             elif "Your turn" in shown:
-                before = shown
-                p.press("enter" if "⏎ play" in shown else "d" if "press d" in shown else "p")
-                await p.wait_until(lambda s, b=before: s != b, "the move", timeout=10)
+                if "⏎ play" in shown:
+                    key = "enter"
+                elif "press d" in shown:
+                    key = "d"
+                elif "press p" in shown or "p to pass" in shown:
+                    key = "p"
+                elif "The arrows pan the table" in shown:
+                    key = "tab"  # (the board has the keys: back to the hand)
+                else:
+                    continue
+                p.press(key)
+                await p.wait_until(lambda s, b=shown: s != b, "the move", timeout=10)
         await asyncio.sleep(0.05)
 
 
@@ -140,3 +152,39 @@ async def test_an_accounts_history_follows_him_to_his_next_visit_and_a_guests_go
     again.press("h")
     await again.wait_for("1 match (all games)", "bob", "ann", " duel ")
     await again.close()
+
+
+async def test_a_visitor_watches_a_lobby_duel_mid_match_and_the_players_see_him(
+        open_server: GameServer) -> None:
+    ann = await come(open_server, "ann", new_key())
+    bob = await come(open_server, "bob", new_key())
+    await ann.wait_for("bob 1500?")
+    ann.press("enter")
+    await bob.wait_for("ann challenges you")
+    bob.press("a")
+    await asyncio.gather(ann.wait_for("Your hand"), bob.wait_for("Your hand"))
+    await eventually(lambda: "Your turn" in ann.text() or "Your turn" in bob.text(),
+                     "someone to play")
+    first, second = (ann, bob) if "Your turn" in ann.text() else (bob, ann)
+    first.press("enter")  # a move before anyone watches
+    await second.wait_for("Your turn")
+    cat = await come(open_server, "cat")  # a guest may watch
+    await cat.wait_for("Live duels", "bob 1500? – ann 1500? · Classic dominoes")
+    cat.press("tab", "enter")  # to the list of duels, and watch the first
+    shown = await cat.wait_for("Watching bob 1500? – ann 1500?", "to play", "7 tiles")
+    assert "6 tiles" in shown  # the first move is on the table: the position at once
+    await asyncio.gather(ann.wait_for("1 watching"), bob.wait_for("1 watching"))
+    cat.press("t")
+    await cat.wait_for("To the other watchers")
+    cat.press(*"what a start", "enter")
+    await cat.wait_for("cat: what a start")
+    second.press("t")
+    await second.wait_for("Say something to")
+    second.press(*"thanks", "enter")  # a player's chat reaches the watchers
+    await cat.wait_for("thanks")
+    assert "what a start" not in ann.text() + bob.text()
+    cat.press("escape")
+    await cat.wait_for("Welcome, cat.")
+    await asyncio.gather(ann.wait_until(lambda s: "watching" not in s, "nobody watching"),
+                         bob.wait_until(lambda s: "watching" not in s, "nobody watching"))
+    await asyncio.gather(ann.close(), bob.close(), cat.close())

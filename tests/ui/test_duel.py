@@ -212,6 +212,10 @@ async def test_a_whole_match_against_a_bot_seat() -> None:
             if isinstance(app.screen, RoundSummary):
                 summaries += 1
                 await pilot.press("enter")
+                await until([pilot], lambda: not isinstance(app.screen, RoundSummary),
+                            "the summary closed")
+                if app.screen is screen:  # the next round: the hand has the keys again
+                    assert isinstance(screen.focused, HandView), screen.focused
             elif app.screen is screen and session.my_turn() and not screen._sending:
                 await play_a_turn(pilot, screen)
         shown = " ".join(str(w.render()) for w in app.screen.query(Static))

@@ -34,6 +34,10 @@ class LobbyDuelTable(Protocol):
     with the first duel)."""
 
     rematch: Callable[[], None] | None  # asks the lobby for another match
+    send_frame: Callable[[dict[str, Any]], None] | None  # the table, for the watchers
+
+    def watched_by(self, n: int) -> None:
+        """``n`` visitors watch this duel."""
 
     def report_result(self) -> None:
         """Reports this side's result of the match to the lobby, once."""

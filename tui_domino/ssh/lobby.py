@@ -28,6 +28,10 @@ Messages from a game (``"t"`` is the type)::
     {"t": "quick", "variant": "classic"}
     {"t": "unquick"}
     {"t": "rematch", "accept": true}
+    {"t": "frame", "duel": DUEL, "frame": {...}}
+    {"t": "watch", "duel": DUEL}
+    {"t": "unwatch"}
+    {"t": "wchat", "text": "nice move"}
     {"t": "result", "match": MATCH, "decision": {"rated": true, "variant": "classic",
      "accounts": [A0, A1], "score": 1.0, "ending": "end"}}
 
@@ -54,6 +58,11 @@ Messages to a game::
     {"t": "refused", "why": "...", "said": "...", "values": {}}
     {"t": "rematch", "by": ID, "name": "bob"}
     {"t": "rematch_off", "why": "...", "said": "...", "values": {}}
+    {"t": "watching", "duel": DUEL, "names": ["ann", "bob"], "chat": [["carl", "hi"]]}
+    {"t": "frame", "duel": DUEL, "frame": {...}, "watchers": 3}
+    {"t": "wchat", "name": "carl", "text": "nice move"}
+    {"t": "watch_over", "duel": DUEL}
+    {"t": "watchers", "duel": DUEL, "n": 3}
 
 Seeks and quick pairing (``ssh/pairing.py``) start a duel as an accepted challenge does;
 ``refused`` says why a seek was not posted or taken. At a duel's end either side may ask
@@ -61,6 +70,14 @@ for a rematch (``rematch``, the other is told who asks); once both have, the nex
 starts at once with the seats swapped. Leaving the table, or ``REMATCH_WAIT`` seconds
 without the other's answer, calls it off for both (``rematch_off``): their games go back
 to the lobby.
+
+Watching (``ssh/watching.py``): ``people`` also lists the live duels (``"duels": [{"duel":
+DUEL, "variant": "classic", "names": [...], "ratings": [...], "watchers": 3}]``, the highest
+rated first). A duel's host game sends a ``frame`` after every change (the table as anybody
+may see it); the lobby keeps the latest and relays it to the duel's watchers, a new watcher
+first. A watcher's ``wchat`` goes to the duel's other watchers, never to its players; the
+players are told how many watch (``watchers``). A rematch keeps its watchers; once neither
+player is at the table, its watchers are told ``watch_over``.
 
 On a server with accounts a person is marked ``"guest": true`` when he has none; ``code``
 gives an account's owner a one-time code for his next key (``community.accounts``).
@@ -86,6 +103,7 @@ import logging
 import secrets
 import socket
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -106,9 +124,14 @@ from tui_domino.ssh.rated_report import read_decision
 
 log = logging.getLogger("tui_domino.ssh")
 
-MAX_LINE = 4096
+MAX_LINE = 256 * 1024  # a line from a game (a duel's frame for its watchers is the longest)
 MAX_QUEUE = 256 * 1024
-STATES = ("lobby", "menu", "game", "duel")
+FRAME_QUEUE = 64 * 1024  # a watcher this far behind skips frames (the next one has it all)
+STATES = ("lobby", "menu", "game", "duel", "watch")
+AVAILABLE = ("lobby", "menu", "watch")  # where a visitor may be challenged or paired
+WATCH_CHAT, WATCH_CHAT_WINDOW = 3, 3.0  # a watcher's chat lines in three seconds
+WATCH_CHAT_KEPT = 30  # the lines a new watcher is shown
+WATCH_CHAT_WIDTH = 200
 VARIANTS = ("classic", "spider", "triominos")
 CHALLENGES, CHALLENGE_WINDOW = 5, 60.0  # a visitor's challenges a minute
 LOOKUPS, LOOKUP_WINDOW = 10, 10.0  # a visitor's leaderboards in ten seconds
@@ -172,6 +195,7 @@ class Member:
     seat: int = 0  # in his duel: 0 hosts, 1 joins
     how: str = "challenge"  # how his duel came about
     rematch: bool = False  # he asked for another match with his duel's opponent
+    watching: int | None = None  # the duel he watches
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
     def public(self, others: dict[int, Member]) -> dict[str, Any]:
@@ -188,6 +212,26 @@ class Member:
         if other is not None and other.opponent == self.id:  # both still in that duel
             out["with"] = other.name
         return out
+
+
+@dataclass(eq=False)
+class LiveDuel:
+    """A lobby duel being played, as its watchers follow it: its players (the host first),
+    the latest frame its host sent, its watchers and their chat."""
+
+    duel: int
+    variant: str
+    players: tuple[int, int]
+    names: tuple[str, str]
+    ratings: tuple[str | None, str | None]
+    strength: float  # the higher of its players' ratings (0: two guests): the list's order
+    frame: dict[str, Any] | None = None
+    watchers: set[int] = field(default_factory=set)
+    chat: deque[tuple[str, str]] = field(default_factory=lambda: deque(maxlen=WATCH_CHAT_KEPT))
+
+    def public(self) -> dict[str, Any]:
+        return {"duel": self.duel, "variant": self.variant, "names": list(self.names),
+                "ratings": list(self.ratings), "watchers": len(self.watchers)}
 
 
 class Lobby:
@@ -207,6 +251,8 @@ class Lobby:
         self.store: Store | None = None  # the community's database, on a server with accounts
         self.duel_target: int | None = None  # every duel's target (None: each game's usual)
         self.matches: dict[str, Pairing] = {}  # rated lobby duels not settled yet
+        self.live: dict[int, LiveDuel] = {}  # duels being played, for their watchers
+        self.watch_chat = RateLimiter(WATCH_CHAT, WATCH_CHAT_WINDOW, clock)
 
     # -- arrivals and departures -------------------------------------------------------------
 
@@ -251,6 +297,7 @@ class Lobby:
     def leave(self, member: Member) -> None:
         if self.members.pop(member.id, None) is None:
             return
+        self.unwatch(member)
         self._gone(member)
         if member.task is not None:
             member.task.cancel()
@@ -285,21 +332,39 @@ class Lobby:
     # -- sending -----------------------------------------------------------------------------
 
     def send(self, member: Member, message: dict[str, Any]) -> None:
+        self.send_line(member, self._line(message))
+
+    @staticmethod
+    def _line(message: dict[str, Any]) -> bytes:
+        return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+
+    def send_line(self, member: Member, data: bytes, skippable: bool = False) -> None:
+        """Sends a message already made a line; a ``skippable`` one (a duel's frame: the
+        next one has it all) is not sent to a game that far behind."""
         writer = member.writer
         if writer.is_closing():
             return
-        if writer.transport.get_write_buffer_size() > MAX_QUEUE:
+        queued = writer.transport.get_write_buffer_size()
+        if skippable and queued > FRAME_QUEUE:
+            return
+        if queued > MAX_QUEUE:
             # A game that stopped reading the lobby loses its lobby, not the server's memory.
             log.info("%s stopped reading the lobby", member.name)
             writer.close()
             return
-        writer.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+        writer.write(data)
 
     def people(self) -> list[dict[str, Any]]:
         return [m.public(self.members) for m in self.members.values()]
 
+    def duels(self) -> list[dict[str, Any]]:
+        """The live duels, the highest rated first."""
+        return [d.public() for d in sorted(self.live.values(),
+                                           key=lambda d: (-d.strength, d.duel))]
+
     def broadcast(self) -> None:
-        message = {"t": "people", "people": self.people()}
+        self._sweep()
+        message = {"t": "people", "people": self.people(), "duels": self.duels()}
         for member in list(self.members.values()):
             if member.state in ("lobby", "menu"):
                 self.send(member, message)
@@ -363,6 +428,15 @@ class Lobby:
             self.broadcast()
         elif kind == "rematch":
             self._rematch(member, message.get("accept") is True)
+        elif kind == "frame":
+            self._frame(member, message.get("duel"), message.get("frame"))
+        elif kind == "watch":
+            self._watch(member, message.get("duel"))
+        elif kind == "unwatch":
+            self.unwatch(member)
+            self.broadcast()
+        elif kind == "wchat":
+            self._watch_chat(member, message.get("text"))
         elif kind == "result":
             self._result(member, message.get("match"), message.get("decision"))
 
@@ -377,6 +451,8 @@ class Lobby:
                            "minutes": int(accounts.CODE_LIFETIME // 60)})
 
     def _state(self, member: Member, state: str, duel: Any) -> None:
+        if state != "watch" and member.watching is not None:
+            self.unwatch(member)  # (his game left the watching screen)
         if member.duel is not None:
             if state == "duel":
                 if duel == member.duel:
@@ -400,7 +476,7 @@ class Lobby:
         why: dict[str, Any] | None = None
         if target is None or target is member:
             why = reason(N_("That visitor is not here."))
-        elif target.state not in ("lobby", "menu") or target.opponent is not None:
+        elif target.state not in AVAILABLE or target.opponent is not None:
             why = reason(N_("{name} is busy."), name=target.name)
         elif member.challenging is not None:
             why = reason(N_("You are already waiting for an answer."))
@@ -437,7 +513,11 @@ class Lobby:
     def start_duel(self, host: Member, joiner: Member, variant: str, offer_rated: bool,
                    how: str) -> None:
         """``host`` and ``joiner`` agreed on a duel of ``variant`` (rated when offered so and
-        still allowed): ``host`` is asked to host it, ``joiner`` will be sent the port."""
+        still allowed): ``host`` is asked to host it, ``joiner`` will be sent the port. A
+        rematch keeps the watchers of the match before."""
+        before = self.live.pop(host.duel, None) if how == "rematch" and host.duel else None
+        for m in (host, joiner):
+            self.unwatch(m)
         duel = next(self._duels)
         # Both games key the duel's channel on a secret only the lobby hands out (each
         # visitor's game is a process of its own): nobody types a code, and another user of
@@ -453,6 +533,15 @@ class Lobby:
                           rated=offer_rated and self.rated_between(host, joiner))
         if pairing.rated:
             self.matches[match] = pairing
+        numbers = [self.number(m, variant) or 0.0 for m in (host, joiner)]
+        live = self.live[duel] = LiveDuel(
+            duel, variant, (host.id, joiner.id), (host.name, joiner.name),
+            (host.ratings.get(variant), joiner.ratings.get(variant)), max(numbers))
+        if before is not None:
+            live.watchers, live.chat = before.watchers, before.chat
+            for wid in live.watchers:
+                self.members[wid].watching = duel
+                self.send(self.members[wid], self._watching(live))
         self.send(host, {"t": "host", "duel": duel, "variant": variant,
                          "opponent": joiner.name, "secret": secret, **pairing.public(),
                          "ratings": seat_ratings(host, joiner, variant), "how": how,
@@ -514,7 +603,7 @@ class Lobby:
 
     def free(self, member: Member) -> bool:
         """Whether ``member`` may start a duel now: in the lobby or the menu, in no duel."""
-        return member.state in ("lobby", "menu") and member.opponent is None
+        return member.state in AVAILABLE and member.opponent is None
 
     def _seek(self, member: Member, message: dict[str, Any]) -> None:
         seek = read_seek(message)
@@ -639,6 +728,92 @@ class Lobby:
                 m.rematch = False
                 if not (left and m is member):
                     self.send(m, {"t": "rematch_off", **why})
+
+    # -- watching ---------------------------------------------------------------------------
+
+    def _watching(self, live: LiveDuel) -> dict[str, Any]:
+        return {"t": "watching", "duel": live.duel, "names": list(live.names),
+                "ratings": list(live.ratings), "variant": live.variant,
+                "chat": [list(line) for line in live.chat]}
+
+    def _frame(self, member: Member, duel: Any, frame: Any) -> None:
+        live = self.live.get(duel) if type(duel) is int else None
+        if (live is None or member.id != live.players[0] or member.duel != duel
+                or not isinstance(frame, dict)):
+            return  # only a duel's host game tells its table, while it plays it
+        live.frame = frame
+        if live.watchers:
+            data = self._line({"t": "frame", "duel": duel, "frame": frame,
+                               "watchers": len(live.watchers)})
+            for wid in list(live.watchers):
+                watcher = self.members.get(wid)
+                if watcher is not None:
+                    self.send_line(watcher, data, skippable=True)
+
+    def _watch(self, member: Member, duel: Any) -> None:
+        live = self.live.get(duel) if type(duel) is int else None
+        if live is None:
+            # TRANSLATORS: a visitor chose a duel to watch that has ended meanwhile
+            self.refuse(member, reason(N_("That duel is over.")))
+            return
+        if member.id in live.players or not self.free(member):
+            return
+        self.unwatch(member)
+        member.watching = duel
+        live.watchers.add(member.id)
+        self.send(member, self._watching(live))
+        if live.frame is not None:  # the position at once
+            self.send(member, {"t": "frame", "duel": duel, "frame": live.frame,
+                               "watchers": len(live.watchers)})
+        self._tell_watchers(live)
+        self.broadcast()
+
+    def unwatch(self, member: Member) -> None:
+        """``member`` no longer watches the duel he watched."""
+        live = self.live.get(member.watching) if member.watching is not None else None
+        member.watching = None
+        if live is not None and member.id in live.watchers:
+            live.watchers.discard(member.id)
+            self._tell_watchers(live)
+
+    def _tell_watchers(self, live: LiveDuel) -> None:
+        """The duel's players are told how many watch them."""
+        for pid in live.players:
+            player = self.members.get(pid)
+            if player is not None and player.duel == live.duel:
+                self.send(player, {"t": "watchers", "duel": live.duel,
+                                   "n": len(live.watchers)})
+
+    def _watch_chat(self, member: Member, text: Any) -> None:
+        live = self.live.get(member.watching) if member.watching is not None else None
+        if live is None or not isinstance(text, str):
+            return
+        line = " ".join(text.split())[:WATCH_CHAT_WIDTH]
+        if not line:
+            return
+        if not self.watch_chat.allow(str(member.id)):
+            # TRANSLATORS: a watcher wrote more than 3 lines within 3 seconds
+            self.refuse(member, reason(N_("Not so fast: at most 3 lines in 3 seconds.")))
+            return
+        live.chat.append((member.name, line))
+        data = self._line({"t": "wchat", "name": member.name, "text": line})
+        for wid in list(live.watchers):  # never to the players: no kibitzing
+            watcher = self.members.get(wid)
+            if watcher is not None:
+                self.send_line(watcher, data)
+
+    def _sweep(self) -> None:
+        """Duels that neither player is at any more: their watchers are told."""
+        for duel, live in list(self.live.items()):
+            if any(m.duel == duel for m in (self.members.get(p) for p in live.players)
+                   if m is not None):
+                continue
+            del self.live[duel]
+            for wid in live.watchers:
+                watcher = self.members.get(wid)
+                if watcher is not None:
+                    watcher.watching = None
+                    self.send(watcher, {"t": "watch_over", "duel": duel})
 
     # -- rated duels -------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from textual.widgets import Button
 
@@ -18,6 +19,7 @@ from tui_domino.i18n import _
 from tui_domino.net import events as ev
 from tui_domino.net.records import MatchResult
 from tui_domino.net.transport import DuelSession
+from tui_domino.ssh.watching import CHAT_LINES, public_frame
 from tui_domino.ui.keys import Key
 from tui_domino.ui.screens.duel import DuelScreen
 from tui_domino.ui.screens.duel_end import DuelOverScreen
@@ -71,6 +73,10 @@ class LobbyDuelScreen(DuelScreen):
         self.rematch_asked = False  # this side asked
         self.rematch_from: str | None = None  # the other side asked (his name)
         self.rated_text = ""  # the new ratings, once the lobby settled the match
+        # Watching: the host's game sends the lobby the table as anybody may see it after
+        # every change (``ssh/watching.py``); both are told how many watch.
+        self.send_frame: Callable[[dict[str, Any]], None] | None = None
+        self.chat_lines: list[tuple[int, str]] = []
 
     def over_screen(self) -> DuelOverScreen:
         return LobbyDuelOverScreen(self) if self.rematch is not None else super().over_screen()
@@ -109,17 +115,32 @@ class LobbyDuelScreen(DuelScreen):
             rematch = ""
         return "\n".join(t for t in (self.rated_text, rematch) if t)
 
+
+    def handle(self, e: ev.Event) -> None:
+        self.moves.see(e)
+        super().handle(e)
+        if isinstance(e, ev.ChatLine):
+            self.chat_lines = [*self.chat_lines[-(CHAT_LINES - 1):], (e.player, e.text)]
+        if isinstance(e, ev.MatchOver):
+            self.report_result(e.result)
+        self.tell_watchers()
+
+    def tell_watchers(self) -> None:
+        """The host's game sends the lobby the table as it now stands, for the watchers."""
+        if self.send_frame is not None and self.duel.core.me == 0:
+            self.send_frame(public_frame(self.duel.core, self.ratings, self.chat_lines))
+
+    def watched_by(self, n: int) -> None:
+        """``n`` visitors watch this duel."""
+        self.watchers = max(0, n)
+        if self.is_mounted and not self.taken_off():
+            self.show_status()
+
     def opponent_label(self) -> str:
         """The opponent's name with his rating in this game, where he has one."""
         rating = self.ratings[self.duel.core.peer] if self.duel.core.peer in (0, 1) else None
         name = super().opponent_label()
         return f"{name} {rating}" if rating else name
-
-    def handle(self, e: ev.Event) -> None:
-        self.moves.see(e)
-        super().handle(e)
-        if isinstance(e, ev.MatchOver):
-            self.report_result(e.result)
 
     def on_unmount(self) -> None:
         self.report_result()

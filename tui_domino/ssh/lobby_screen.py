@@ -31,6 +31,7 @@ class LobbyApp(Protocol):
     who is here, who this visitor is, and the challenge he has sent."""
 
     people: list[dict[str, Any]]
+    duels: list[dict[str, Any]]
     member_id: int | None
     player_name: str
     has_account: bool
@@ -56,6 +57,9 @@ class LobbyApp(Protocol):
     def ask_leaderboard(self, variant: str) -> None:
         """Ask the lobby for ``variant``'s leaderboard."""
 
+    def watch_duel(self, duel: int) -> None:
+        """Watch the live duel ``duel``."""
+
 
 def lobby_app(node: DOMNode) -> LobbyApp:
     """The visitor's app showing ``node`` (TypeError if an app of another kind shows it)."""
@@ -74,7 +78,29 @@ STATE_TEXT = {
     "game": N_("playing"),
     # TRANSLATORS: where a visitor is, after his name in the lobby's list (short)
     "duel": N_("in a duel"),
+    # TRANSLATORS: where a visitor is, after his name in the lobby's list (short)
+    "watch": N_("watching a duel"),
 }
+
+
+def describe_duel(duel: dict[str, Any]) -> str | None:
+    """A live duel in the lobby's list: both players with their ratings, the game, and how
+    many watch; None when the lobby's entry is not one."""
+    names, ratings, variant = duel.get("names"), duel.get("ratings"), duel.get("variant")
+    watchers = duel.get("watchers")
+    if (type(duel.get("duel")) is not int or not isinstance(names, list) or len(names) != 2
+            or not all(isinstance(n, str) for n in names) or variant not in VARIANTS
+            or not isinstance(ratings, list) or len(ratings) != 2):
+        return None
+    seats = []
+    for name, rating in zip(names, ratings, strict=True):
+        shown = one_line(name, 16)
+        ok = isinstance(rating, str) and 0 < len(rating) <= 6 and rating.rstrip("?").isdigit()
+        seats.append(f"{shown} {rating}" if ok else shown)
+    line = f"{seats[0]} – {seats[1]} · {game_title(str(variant))}"
+    if type(watchers) is int and watchers > 0:
+        line += " · " + ngettext("{n} watching", "{n} watching", watchers).format(n=watchers)
+    return line
 
 
 def rating_of(person: dict[str, Any], variant: str) -> str | None:
@@ -151,6 +177,8 @@ class LobbyScreen(Screen[None]):
                                color: $accent; }
     LobbyScreen #welcome { width: 100%; text-align: center; margin-bottom: 1; }
     LobbyScreen OptionList { height: auto; max-height: 12; border: round $primary; }
+    LobbyScreen #duels { max-height: 7; }
+    LobbyScreen #duels-title { color: $text-muted; margin-top: 1; }
     LobbyScreen #variant { margin-top: 1; }
     LobbyScreen #mine { color: $accent; }
     LobbyScreen #status { color: $warning; height: 2; }
@@ -168,6 +196,9 @@ class LobbyScreen(Screen[None]):
             yield Static(self._title(), id="lobby-title")
             yield Static("", id="welcome")
             yield OptionList(id="people")
+            # TRANSLATORS: above the lobby's list of duels being played
+            yield Static(_("Live duels: ⏎ watches"), id="duels-title")
+            yield OptionList(id="duels")
             yield Static("", id="variant")
             yield Static("", id="mine")
             yield Static("", id="status")
@@ -181,7 +212,7 @@ class LobbyScreen(Screen[None]):
     def on_mount(self) -> None:
         self.show_people(lobby_app(self).people)
         self.show_variant()
-        self.query_one(OptionList).focus()
+        self.query_one("#people", OptionList).focus()
 
     def relabel(self) -> None:
         """The language changed: the lobby's words anew (the highlighted visitor, the game
@@ -211,7 +242,8 @@ class LobbyScreen(Screen[None]):
                                                   "{n} other visitors here.", n).format(n=n)
                                          if others else _("Nobody else is here yet."))))
         self.query_one("#welcome", Static).update(welcome)
-        menu = self.query_one(OptionList)
+        self.show_duels(lobby_app(self).duels)
+        menu = self.query_one("#people", OptionList)
         keep = menu.highlighted_option.id if menu.highlighted_option is not None else None
         menu.clear_options()
         if others:
@@ -230,6 +262,20 @@ class LobbyScreen(Screen[None]):
         self.query_one("#variant", Static).update(styled(
             _("A challenge is to: {game}  (v changes)"),
             game=(game_title(self.variant), "bold")))
+
+    def show_duels(self, duels: list[dict[str, Any]]) -> None:
+        """The duels being played, the highest rated first (as the lobby lists them)."""
+        listed = [(d["duel"], text) for d in duels if isinstance(d, dict)
+                  and (text := describe_duel(d)) is not None]
+        menu = self.query_one("#duels", OptionList)
+        keep = menu.highlighted_option.id if menu.highlighted_option is not None else None
+        menu.clear_options()
+        menu.add_options([Option(plain(text), id=f"duel-{duel}") for duel, text in listed])
+        ids = [f"duel-{duel}" for duel, _text in listed]
+        if ids:
+            menu.highlighted = ids.index(keep) if keep in ids else 0
+        for widget in (menu, self.query_one("#duels-title")):
+            widget.display = bool(listed)
 
     def show_mine(self, mine: dict[str, Any] | None) -> None:
         """This visitor's own seek, or his wait for quick pairing, as the lobby has it."""
@@ -256,10 +302,20 @@ class LobbyScreen(Screen[None]):
             self.query_one("#status", Static).update(plain(one_line(text)))  # one line
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_list.id == "duels":
+            option = event.option.id or ""
+            if option.startswith("duel-") and option[5:].isdigit():
+                lobby_app(self).watch_duel(int(option[5:]))
+            return
         self.action_challenge()
 
     def action_challenge(self) -> None:
-        menu = self.query_one(OptionList)
+        if isinstance(self.focused, OptionList) and self.focused.id == "duels":
+            option = self.focused.highlighted_option
+            if option is not None and option.id and option.id[5:].isdigit():
+                lobby_app(self).watch_duel(int(option.id[5:]))
+            return
+        menu = self.query_one("#people", OptionList)
         option = menu.highlighted_option
         if option is None or option.id is None:
             self.say(_("There is nobody to challenge yet."))

@@ -26,12 +26,15 @@ from tui_domino.ssh.leaderboard_screen import LeaderboardScreen
 from tui_domino.ssh.lobby_screen import ChallengeScreen, LobbyScreen
 from tui_domino.ssh.pairing import Seek
 from tui_domino.ssh.rated_report import decision_json
+from tui_domino.ssh.watch_screen import WatchScreen, read_names
+from tui_domino.ssh.watching import read_frame
 from tui_domino.text import one_line
 from tui_domino.ui import storage
 from tui_domino.ui.app import DominoApp
 from tui_domino.ui.keys import Key
+from tui_domino.ui.session import VARIANT_TITLES
 
-MAX_LINE = 4096
+MAX_LINE = 256 * 1024  # a line from the lobby (a duel's frame, for a watcher, is the longest)
 
 
 def said(words: object) -> str:
@@ -84,6 +87,7 @@ class VisitorApp(DominoApp):
         self.member_id: int | None = None
         self.has_account = False  # signed in with a key that owns his name
         self.people: list[dict[str, Any]] = []
+        self.duels: list[dict[str, Any]] = []  # the live duels, to watch
         self.challenging: int | None = None
         self.challenger: int | None = None
         self._writer: asyncio.StreamWriter | None = None
@@ -184,6 +188,8 @@ class VisitorApp(DominoApp):
                     None)
         if isinstance(base, LobbyScreen):
             return "lobby"
+        if isinstance(base, WatchScreen):
+            return "watch"
         name = type(base).__name__
         if "Duel" in name:
             return "duel"
@@ -210,8 +216,9 @@ class VisitorApp(DominoApp):
             if lobby is not None:
                 lobby.refresh_bindings()  # (its key for a code)
         elif kind == "people":
-            people = message.get("people")
+            people, duels = message.get("people"), message.get("duels")
             self.people = people if isinstance(people, list) else []
+            self.duels = duels if isinstance(duels, list) else []
             if lobby is not None:
                 lobby.show_people(self.people)
         elif kind == "challenged":
@@ -263,6 +270,13 @@ class VisitorApp(DominoApp):
                 self.ring()
         elif kind == "rematch_off":
             self.rematch_off(reason(message))
+        elif kind in ("watching", "frame", "wchat", "watch_over"):
+            self.on_watch_message(kind, message)
+        elif kind == "watchers":
+            screen = self._duel_screen
+            n = message.get("n")
+            if isinstance(screen, LobbyDuelTable) and type(n) is int:
+                screen.watched_by(n)
         elif kind == "closing":
             self.notify(said(message.get("why")) or _("The server is closing."),
                         severity="warning", timeout=30)
@@ -318,6 +332,45 @@ class VisitorApp(DominoApp):
     def ask_leaderboard(self, variant: str) -> None:
         self.send({"t": "leaderboard", "variant": variant})
 
+    def watch_duel(self, duel: int) -> None:
+        self.send({"t": "watch", "duel": duel})
+
+    def watch_screen(self) -> WatchScreen | None:
+        return next((s for s in self.screen_stack if isinstance(s, WatchScreen)), None)
+
+    def on_watch_message(self, kind: str, message: dict[str, Any]) -> None:
+        """Watching a duel: the lobby's messages about it (``ssh/lobby.py``)."""
+        screen = self.watch_screen()
+        duel = message.get("duel")
+        if kind == "watching" and type(duel) is int:
+            names = read_names(message.get("names"))
+            variant = message.get("variant")
+            variant = variant if variant in VARIANT_TITLES else "classic"
+            if screen is not None:  # a rematch: the same screen follows it
+                screen.follow(duel, names, str(variant))
+                return
+            chat = [(str(c[0]), str(c[1])) for c in message.get("chat") or []
+                    if isinstance(c, list) and len(c) == 2]
+            self.push_screen(WatchScreen(duel, names, str(variant), self.watch_say, chat),
+                             lambda _=None: self.send({"t": "unwatch"}))
+            return
+        if screen is None or duel not in (None, screen.duel):
+            return
+        if kind == "frame":
+            frame = read_frame(message.get("frame"))
+            watchers = message.get("watchers")
+            if frame is not None:
+                screen.show_frame(frame, watchers if type(watchers) is int else 0)
+        elif kind == "wchat":
+            name, text = message.get("name"), message.get("text")
+            if isinstance(name, str) and isinstance(text, str):
+                screen.chat_line(name, text)
+        elif kind == "watch_over":
+            screen.duel_over()
+
+    def watch_say(self, text: str) -> None:
+        self.send({"t": "wchat", "text": text})
+
     def challenge(self, to: int, variant: str) -> None:
         self.challenging = to
         self.send({"t": "challenge", "to": to, "variant": variant})
@@ -371,6 +424,8 @@ class VisitorApp(DominoApp):
         self._duel_screen = screen
         if isinstance(screen, LobbyDuelTable):
             screen.rematch = lambda: self.send({"t": "rematch", "accept": True})
+            screen.send_frame = lambda frame: self.send({"t": "frame", "duel": duel,
+                                                         "frame": frame})
         self.push_screen(screen, lambda _result: self._duel_over(session, screen))
         # The lobby keeps the duel on until this report: say which duel is open.
         self._sent_state = "duel"

@@ -79,6 +79,7 @@ class DuelScreen(TableScreen):
         self.problem = ""
         self.verdict: ev.Verdict | None = None
         self.result: MatchResult | None = None
+        self.watchers = 0  # visitors who watch this duel (a lobby duel: the lobby says)
         self.checking = False  # the round is over; the keys are being checked
         self._sending = False
         self._leaving = False
@@ -380,7 +381,8 @@ class DuelScreen(TableScreen):
         status = self.query_one("#net-status", Static)
         status.update(status_text(
             self.duel, self.opponent_label(), self.conn, self.result is not None,
-            muted_of(self, "panel"), width=status.content_region.width or self.app.size.width))
+            muted_of(self, "panel"), width=status.content_region.width or self.app.size.width,
+            watchers=self.watchers))
 
     def waiting_text(self) -> Text:
         return waiting_text(self.duel, self.table.opponent, self.conn, self.problem,

@@ -61,10 +61,11 @@ def match_words(variant: str, target: int | None) -> str:
 
 
 def status_text(duel: DuelSession, opponent: str, conn: str, over: bool, quiet: str,
-                width: int | None = None) -> Text:
-    """The duel's status line: with whom, the connection, the phrase, the match. Within
-    ``width`` columns the least needed parts give way: the chat's key, then the match's
-    game and target (the score panel names them too), then the opponent's name."""
+                width: int | None = None, watchers: int = 0) -> Text:
+    """The duel's status line: with whom, the connection, the phrase, the match, and how
+    many watch (a lobby duel). Within ``width`` columns the least needed parts give way:
+    the chat's key, then the match's game and target (the score panel names them too),
+    then the opponent's name."""
     parts: list[tuple[int, Text]] = []  # (rank: the higher gives way first, the part)
     core = duel.core
     if core.started:
@@ -83,6 +84,10 @@ def status_text(duel: DuelSession, opponent: str, conn: str, over: bool, quiet: 
     else:
         t.append(_(STATE_WORDS[state]) if state in STATE_WORDS else state, style=style)
     parts.append((0, t))
+    if watchers > 0:
+        # TRANSLATORS: on a lobby duel's status line: how many visitors watch it
+        parts.append((1, Text(ngettext("{n} watching", "{n} watching", watchers).format(
+            n=watchers), style="bold")))
     if core.started and duel.phrase:  # the channel's verification phrase
         # TRANSLATORS: {phrase} is the channel's verification phrase (words that both
         # players' screens show alike: they stay as they are)
