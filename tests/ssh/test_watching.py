@@ -226,3 +226,39 @@ async def test_a_watcher_writes_at_most_three_lines_in_three_seconds() -> None:
                                                                     "line 2"]
     for m in (ann, bob, cat):
         lobby.leave(m)
+
+
+async def test_the_watchers_screen_over_a_whole_match_names_no_tile_in_a_hand() -> None:
+    """The screen draws what the frames carry: at every moment of a match its words (the
+    moves, the chat, the panel) name no tile that is in a hand then."""
+    import re
+
+    from tests.ui.helpers import screen_lines
+    from tui_domino.ssh.watch_screen import WatchScreen
+    from tui_domino.ui.app import DominoApp
+    from tui_domino.ui.storage import Settings
+
+    cores = pair("classic", target=20, seed=5)
+    app = DominoApp(settings=Settings(computer_delay=0.0), seed=1)
+    frames: list[tuple[Any, set[tuple[int, ...]]]] = []
+
+    def keep() -> bool:
+        wire = json.loads(json.dumps(public_frame(cores[0], [None, None], [])))
+        frames.append((read_frame(wire), hands(cores)))
+        return False
+
+    run(cores, seed=5, stop=keep)
+    assert cores[0].finished
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = WatchScreen(1, ["Ann", "Bob"], "classic", lambda text: None)
+        app.push_screen(screen)
+        await pilot.pause()
+        shown_moves = 0
+        for frame, secret in frames[::3]:
+            screen.show_frame(frame, 1)
+            await pilot.pause()
+            text = "\n".join(screen_lines(app))
+            named = {tuple(sorted(map(int, m))) for m in re.findall(r"\b(\d)-(\d)\b", text)}
+            assert not named & secret, (named & secret, text)
+            shown_moves += len(named)
+        assert shown_moves > 20
