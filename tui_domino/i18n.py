@@ -86,6 +86,12 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _translation.ngettext(singular, plural, n)
 
 
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    """``ngettext`` where the same English words need different translations (``context``
+    tells them apart: a triomino is not called as a domino is in Russian)."""
+    return _translation.npgettext(context, singular, plural, n)
+
+
 def pgettext(context: str, message: str) -> str:
     """``message`` in the language in use, where the same English word needs different
     translations (``context`` tells them apart)."""

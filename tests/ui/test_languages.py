@@ -259,3 +259,19 @@ async def test_a_language_switched_mid_game_keeps_the_game() -> None:
         app.set_language("en")
         await pilot.pause()
         assert "Help" in screen_lines(app)[-1]
+
+
+@pytest.mark.parametrize(("variant", "word", "other"), [("triominos", "костяш", "кост[иьея]"),
+                                                        ("classic", "кост", "костяш")])
+async def test_russian_calls_triominos_and_dominoes_each_by_its_own_name(
+        variant: str, word: str, other: str) -> None:
+    """The Triominos table called its pieces «кости», as dominoes are called."""
+    app = DominoApp(settings=Settings(computer_delay=0.0, language="ru"), seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.push_screen(GameScreen(session_after(variant, 5, 6)))
+        await settle(pilot)
+        shown = "\n".join(screen_lines(app))
+        counted = re.findall(r"\d+ (кост\w*)", shown)  # "Компьютер: 14 костяшек"
+        assert counted and all(w.startswith(word) for w in counted), (counted, shown)
+        if variant == "triominos":
+            assert not re.search(r"\d+ " + other + r"\b", shown), shown

@@ -34,6 +34,7 @@ KEYWORDS: dict[str, tuple[int, ...] | None | tuple[tuple[int, str] | int, ...]] 
     "N_": None,
     "ngettext": (1, 2),
     "pgettext": ((1, "c"), 2),
+    "npgettext": ((1, "c"), 2, 3),
     "Key": (3,),
 }
 METHODS = [("**.py", "python")]

@@ -14,7 +14,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from tui_domino.i18n import _, ngettext
+from tui_domino.i18n import _, ngettext, npgettext
 from tui_domino.ssh.watching import Frame, WatchTable
 from tui_domino.text import one_line
 from tui_domino.ui.drawing.table import table_layout, table_shape
@@ -170,8 +170,10 @@ class WatchScreen(Screen[None]):
             for p in (0, 1):
                 # TRANSLATORS: the side panel (24 columns): a player's name (at most 12
                 # characters) and the tiles in his hand
-                t.append(ngettext("{name}: {n} tile", "{name}: {n} tiles", sizes[p]).format(
-                    name=frame.names[p][:12], n=sizes[p]) + "\n")
+                words = (npgettext("triominos", "{name}: {n} tile", "{name}: {n} tiles",
+                                   sizes[p]) if frame.variant == "triominos"
+                         else ngettext("{name}: {n} tile", "{name}: {n} tiles", sizes[p]))
+                t.append(words.format(name=frame.names[p][:12], n=sizes[p]) + "\n")
             t.append(_("Bazaar: {count}").format(count=frame.view["bazaar_size"]) + "\n")
         if frame.over:
             # TRANSLATORS: the side panel of the watching screen: the match is over

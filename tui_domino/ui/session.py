@@ -15,7 +15,7 @@ from typing import NotRequired, TypedDict, cast
 
 from tui_domino import ai, rules
 from tui_domino.files import quarantine
-from tui_domino.i18n import N_, _, ngettext, pgettext
+from tui_domino.i18n import N_, _, ngettext, npgettext, pgettext
 from tui_domino.rules.places import arm_letter
 from tui_domino.terminal import login_name
 from tui_domino.text import visible
@@ -486,11 +486,14 @@ def describe_record(variant: str, name: Callable[[int], str], record: rules.Hist
             text = _("{who} drew {tile}").format(who=who, tile=tile_text(record["tile"]))
         elif count > 1:
             # TRANSLATORS: a line of the move log; {who} is a player's name as given
-            text = ngettext("{who} drew {n} tile", "{who} drew {n} tiles", count).format(
-                who=who, n=count)
+            text = (npgettext("triominos", "{who} drew {n} tile", "{who} drew {n} tiles", count)
+                    if variant == "triominos"
+                    else ngettext("{who} drew {n} tile", "{who} drew {n} tiles", count)
+                    ).format(who=who, n=count)
         else:
             # TRANSLATORS: a line of the move log; {who} is a player's name as given
-            text = _("{who} drew a tile").format(who=who)
+            text = (pgettext("triominos", "{who} drew a tile") if variant == "triominos"
+                    else _("{who} drew a tile")).format(who=who)
     elif kind == "pass":
         # TRANSLATORS: a line of the move log; {who} is a player's name as given
         text = _("{who} passed").format(who=who)

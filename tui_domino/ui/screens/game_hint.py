@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 
-from tui_domino.i18n import _, ngettext
+from tui_domino.i18n import _, ngettext, npgettext, pgettext
 from tui_domino.rules.places import arm_letter
 from tui_domino.ui.selection import Selection
 from tui_domino.ui.session import tile_text
@@ -26,13 +26,17 @@ if TYPE_CHECKING:  # the screen imports this module
 def hand_title(s: Table) -> str:
     """The title of the hand's box: whose hand, and how many tiles."""
     n = len(s.view()["hand"])
+    tri = s.variant == "triominos"
     if not s.hot_seat:
-        # TRANSLATORS: the title of the hand's box
-        return ngettext("Your hand · {n} tile", "Your hand · {n} tiles", n).format(n=n)
+        # TRANSLATORS: the title of the hand's box (the "triominos" one: of triominos)
+        return (npgettext("triominos", "Your hand · {n} tile", "Your hand · {n} tiles", n)
+                if tri else ngettext("Your hand · {n} tile", "Your hand · {n} tiles", n)
+                ).format(n=n)
     # TRANSLATORS: the title of the hand's box when two people share the terminal;
     # {name} is a player's name as given ("Hand: {name}" spares declining it)
-    return ngettext("{name}'s hand · {n} tile", "{name}'s hand · {n} tiles",
-                    n).format(name=s.seats[s.viewer].name, n=n)
+    words = (npgettext("triominos", "{name}'s hand · {n} tile", "{name}'s hand · {n} tiles", n)
+             if tri else ngettext("{name}'s hand · {n} tile", "{name}'s hand · {n} tiles", n))
+    return words.format(name=s.seats[s.viewer].name, n=n)
 
 
 def chooser(sel: Selection, play: str) -> str:
@@ -58,6 +62,9 @@ def hint_text(screen: TableScreen) -> str:
     # The hint line: 80 columns (less the legend's arrows at its right).
     if isinstance(screen.focused, BoardView) and not state.is_over:
         # TRANSLATORS: the hint line (80 columns) while the table has the focus
+        if s.variant == "triominos":
+            return pgettext("triominos", "The arrows pan the table · Tab or a click on the "
+                            "hand: back to the tiles")
         return _("The arrows pan the table · Tab or a click on the hand: back to the tiles")
     if state.is_over:
         if screen.looking_back:  # the hands the others kept (the viewer's is in the hand box)
@@ -135,8 +142,13 @@ def hint_text(screen: TableScreen) -> str:
         if tile:
             # TRANSLATORS: the hint line (80 columns): ←→ are the arrow keys; the tiles
             # that fit are drawn bright
+            if s.variant == "triominos":
+                return pgettext("triominos", "{tile} does not fit: ←→ choose a bright "
+                                "tile").format(tile=tile_text(tile))
             return _("{tile} does not fit: ←→ choose a bright tile").format(
                 tile=tile_text(tile))
+        if s.variant == "triominos":
+            return pgettext("triominos", "This tile does not fit: ←→ choose a bright tile")
         return _("This tile does not fit: ←→ choose a bright tile")
     if sel.can("draw"):
         pen = opts.get("draw_penalty") if s.variant == "triominos" else 0

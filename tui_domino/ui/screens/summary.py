@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from tui_domino.i18n import _, ngettext
+from tui_domino.i18n import _, ngettext, npgettext
 from tui_domino.ui import history_db
 from tui_domino.ui.contrast import muted_of
 from tui_domino.ui.keys import Key
@@ -99,7 +99,9 @@ def summary_text(session: Session, quiet: str = "dim") -> Text:
             worth = ngettext("{n} pip", "{n} pips", value).format(n=value)
         # the hand's size and worth first (two numbers, each with its own plural), then its
         # tiles: a long hand wraps between tiles, never inside "12 tiles, 51 pips"
-        tiles_n = ngettext("{n} tile", "{n} tiles", n).format(n=n)
+        tiles_n = (npgettext("triominos", "{n} tile", "{n} tiles", n)
+                   if session.variant == "triominos"
+                   else ngettext("{n} tile", "{n} tiles", n)).format(n=n)
         t.append(f"{tiles_n}, {worth}: ", style=quiet)
         t.append(" ".join(tile_text(x) for x in hands[p]) + "\n")
     return t

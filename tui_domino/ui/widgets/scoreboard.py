@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from tui_domino.i18n import _, ngettext
+from tui_domino.i18n import _, ngettext, npgettext
 from tui_domino.ui.contrast import muted_of
 from tui_domino.ui.session import VARIANT_TITLES, fold
 from tui_domino.ui.table import Table
@@ -70,8 +70,10 @@ class ScorePanel(Vertical):
         n = sizes[other]
         # TRANSLATORS: the side panel (24 columns): the other player's name (at most 12
         # characters) and the tiles in that hand
-        t.append(ngettext("{name}: {n} tile", "{name}: {n} tiles", n).format(
-            name=session.seats[other].name[:12], n=n) + "\n")
+        words = (npgettext("triominos", "{name}: {n} tile", "{name}: {n} tiles", n)
+                 if session.variant == "triominos"
+                 else ngettext("{name}: {n} tile", "{name}: {n} tiles", n))
+        t.append(words.format(name=session.seats[other].name[:12], n=n) + "\n")
         bazaar = view["bazaar_size"]
         reserve = view.get("bazaar_reserve") or 0
         # TRANSLATORS: the side panel (24 columns): the tiles left in the bazaar
