@@ -63,6 +63,9 @@ def test_the_player_is_told_where_the_report_is(monkeypatch, capsys) -> None:  #
 def test_an_error_set_aside_goes_to_the_log_not_nowhere(caplog) -> None:  # type: ignore[no-untyped-def]
     with caplog.at_level(logging.WARNING, logger="tui_domino"), logs.logged("closing the duel"):
         raise ConnectionResetError("gone")
+    lg = logging.getLogger("tui_domino")
+    assert len(caplog.records) == 1, (lg.disabled, lg.level, lg.propagate, lg.handlers,
+                                      logging.getLogger().handlers, logging.root.manager.disable)
     (record,) = caplog.records
     assert record.getMessage() == "closing the duel failed"
     assert record.exc_info is not None and record.exc_info[0] is ConnectionResetError

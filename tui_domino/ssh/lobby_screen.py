@@ -12,6 +12,7 @@ from textual.widgets import Button, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from tui_domino.i18n import N_, _, ngettext
+from tui_domino.ssh.leaderboard_screen import LeaderboardScreen
 from tui_domino.ssh.pairing import HIGHEST, LOWEST, Seek, read_public_seek
 from tui_domino.text import one_line
 from tui_domino.ui.keys import Footer, Key
@@ -384,9 +385,6 @@ class LobbyScreen(Screen[None]):
         app.quick(self.variant)
 
     def action_leaderboard(self) -> None:
-        # lazy: the leaderboard's screen loads when it is first asked for
-        from tui_domino.ssh.leaderboard_screen import LeaderboardScreen
-
         app = lobby_app(self)
         self.app.push_screen(LeaderboardScreen(self.variant, app.ask_leaderboard,
                                                app.player_name))
