@@ -62,8 +62,10 @@ async def test_a_forfeit_is_rated_a_loss_by_the_glicko2_figures(open_server: Gam
                      "someone to play")
     first, second = (ann, bob) if "Your turn" in ann.text() else (bob, ann)
     first.press("enter")  # the first tile fits the empty table
-    await second.wait_for("Your turn")
-    shown = await second.wait_for("Your hand · 7 tiles")
+    # the hint line is drawn after "Your turn": wait for it, or a key can go to a stale one
+    shown = await second.wait_until(
+        lambda s: "Your turn" in s and "Your hand · 7 tiles" in s
+        and ("⏎ play" in s or "press d to draw" in s), "the second player's hint")
     second.press("enter" if "⏎ play" in shown else "d")  # a tile that fits, or a draw
     await second.wait_until(lambda s: "Your hand · 7 tiles" not in s, "the second move")
     ann.press("escape")  # each side has moved: ann leaves, and loses the match
