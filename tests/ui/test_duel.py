@@ -703,3 +703,18 @@ async def test_a_lobby_duel_names_the_opponent_with_his_rating() -> None:
         await session.close()
         bot.cancel()
         await host.close()
+
+
+def test_a_narrow_status_line_keeps_the_opponents_name_beside_the_phrase() -> None:
+    from types import SimpleNamespace
+
+    from tui_domino.ui.screens.duel_words import status_text
+
+    settings = SimpleNamespace(variant="classic", target=100)
+    duel: Any = SimpleNamespace(core=SimpleNamespace(started=True, role="host",
+                                                     settings=settings),
+                                phrase="berserk millionaire uproot outfielder")
+    wide = status_text(duel, "bob 1500?", "connected", False, "dim", width=200).plain
+    assert wide.startswith("Duel with bob 1500? · connected · phrase: berserk")
+    narrow = status_text(duel, "bob 1500?", "connected", False, "dim", width=76).plain
+    assert narrow == "bob 1500? · connected · phrase: berserk millionaire uproot outfielder"

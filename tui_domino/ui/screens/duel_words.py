@@ -104,7 +104,11 @@ def status_text(duel: DuelSession, opponent: str, conn: str, over: bool, quiet: 
 
     line = joined()
     while width is not None and line.cell_len > width and any(rank for rank, part in parts):
-        parts.remove(max(parts, key=lambda p: p[0]))
+        rank, part = max(parts, key=lambda p: p[0])
+        if rank == 2 and part.plain != opponent:  # "Duel with ann 1512" gives way to "ann 1512"
+            parts[parts.index((rank, part))] = (rank, Text(opponent, style="bold"))
+        else:
+            parts.remove((rank, part))
         line = joined()
     return line
 
