@@ -170,9 +170,12 @@ async def test_a_watcher_gets_the_latest_frame_at_once_then_each_new_one() -> No
     await cat_game.send({"t": "watch", "duel": duel})
     assert (await cat_game.receive("watching"))["chat"] == [["cat", "nice move\x1b"]]
     assert (await cat_game.receive("frame"))["frame"] == {"n": 2}
+    # one player has left: the duel is over, off the list; its watcher still sees the end
+    await bob_game.send({"t": "state", "state": "lobby"})
+    await until(lambda: bob.duel is None)
+    assert lobby.duels() == [] and cat.watching == duel
     # neither player at the table: the watcher is told
-    for game in (ann_game, bob_game):
-        await game.send({"t": "state", "state": "lobby"})
+    await ann_game.send({"t": "state", "state": "lobby"})
     assert (await cat_game.receive("watch_over"))["duel"] == duel
     assert not lobby.live
     for m in (ann, bob, cat):

@@ -358,9 +358,12 @@ class Lobby:
         return [m.public(self.members) for m in self.members.values()]
 
     def duels(self) -> list[dict[str, Any]]:
-        """The live duels, the highest rated first."""
+        """The live duels, the highest rated first: those both players are still at (a
+        duel one has left is over, though its watchers may follow a rematch)."""
         return [d.public() for d in sorted(self.live.values(),
-                                           key=lambda d: (-d.strength, d.duel))]
+                                           key=lambda d: (-d.strength, d.duel))
+                if all(self.members.get(p) is not None and self.members[p].duel == d.duel
+                       for p in d.players)]
 
     def broadcast(self) -> None:
         self._sweep()
