@@ -25,6 +25,7 @@ async def test_ctrl_c_stops_the_server_and_tells_the_visitors(home: Path) -> Non
             banner += line.decode()
         port = int(re.search(r"port (\d+)", banner).group(1))  # type: ignore[union-attr]
         assert "SHA256:" in banner and "Only this machine" in banner
+        assert "Warning" not in banner, banner  # (nothing the owner cannot act on)
         # (serve has accounts: without a key, a guest comes in by keyboard-interactive with
         # nothing asked, as OpenSSH's client does by itself)
         term = await visit(port, "ann", password="", kbdint_auth=True)

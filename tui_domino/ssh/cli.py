@@ -7,6 +7,7 @@ import asyncio
 import logging
 import os
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -203,8 +204,12 @@ def run_serve(args: argparse.Namespace) -> int:
         # the host key, the visitors' folders and the accounts follow.
         os.environ[env.HOME] = str(args.data.resolve())
     try:
-        # lazy: optional (serve says how to install asyncssh)
-        import asyncssh  # noqa: F401
+        with warnings.catch_warnings():
+            # cryptography's deprecation of DSA keys, which asyncssh still knows: a line
+            # that tells the server's owner nothing he can act on
+            warnings.filterwarnings("ignore", message="DSA is deprecated")
+            # lazy: optional (serve says how to install asyncssh)
+            import asyncssh  # noqa: F401
     except ImportError:
         # TRANSLATORS: "tui-domino serve" and "pip install asyncssh" are commands: keep them.
         print(_("tui-domino serve needs asyncssh: pip install asyncssh"), file=sys.stderr)
