@@ -6,7 +6,8 @@ Plays ``--rounds`` seeded rounds of classic and of Spider (the greedy player aga
 itself), lays each round's final table (the largest it gets: tiles are only ever added) in
 each style on the board a terminal of each size gives it, and prints the share of rounds
 whose table does not fit whole. ``ui/drawing/table.STYLE_ROOM`` holds, for each style, the
-smallest of these sizes from which 9 rounds of 10 fit.
+smallest of these sizes from which 9 rounds of 10 fit. Triominos's rows give the same
+share for its triangles at each unit (``ui/drawing/triangle_grid.UNIT_ROOM``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from tui_domino.ui.drawing.tiles import (  # noqa: E402
     PIPS_SHAPE,
     TileShape,  # noqa: E402
 )
+from tui_domino.ui.drawing.triangle_grid import layout_triominos  # noqa: E402
 from tui_domino.ui.session import Seat, Session  # noqa: E402
 
 SIZES = "80x24,90x27,100x30,110x33,120x40,132x43,140x45,150x48,160x50,180x55"
@@ -73,6 +75,18 @@ def main(argv: list[str] | None = None) -> int:
                     over += cv.width > width + 2 or cv.height > height
                 shares.append(f"{100 * over / len(tables):7.1f}%")
             print(f"{variant:8} {columns:>4}x{rows:<4} " + "  ".join(shares))
+    tables = final_tables("triominos", args.rounds)
+    print("\nvariant  terminal  " + "  ".join(f"{'unit ' + str(u):>8}" for u in (3, 4, 5)))
+    for columns, rows in sizes:
+        width, height = board_size((columns, rows), DIGITS)
+        shares = []
+        for u in (3, 4, 5):
+            over = 0
+            for view in tables:
+                cv = layout_triominos(view, [], None, 0, u=u)
+                over += cv.width > width + 2 or cv.height > height
+            shares.append(f"{100 * over / len(tables):7.1f}%")
+        print(f"{'triominos':9}{columns:>4}x{rows:<4} " + "  ".join(shares))
     return 0
 
 

@@ -52,3 +52,28 @@ async def test_growing_the_terminal_brings_the_pips_to_both() -> None:
         await pilot.pause()
         assert "•" in _drawn(app.screen.query_one(HandView))
         assert "•" in _drawn(app.screen.query_one(BoardView))
+
+
+async def test_at_200x50_spiders_tiles_have_pips_and_triominos_triangles_grow() -> None:
+    """"At 200x50 the tiles do not grow": Spider's table has room for pips there (9 rounds
+    of 10 fit, ``scripts/board_styles.py``), and Triominos draws its triangles four cells
+    a side instead of three."""
+    from tui_domino.ui.drawing.triangle_grid import unit_for
+
+    app = make_app()
+    async with app.run_test(size=(200, 50)) as pilot:
+        await app.push_screen(GameScreen(session_after("spider", 5, 10)))
+        await settle(pilot)
+        assert "•" in _drawn(app.screen.query_one(BoardView))
+        assert "•" in _drawn(app.screen.query_one(HandView))
+        await app.push_screen(GameScreen(session_after("triominos", 3, 26)))
+        await settle(pilot)
+        board = app.screen.query_one(BoardView)
+        assert unit_for(*board.size) == 4
+        rows = _drawn(board).splitlines()
+        # a triangle's lower edge: 2u - 1 = 7 dashes between two numbers (5 at 80x24)
+        assert any("─" * 7 in row and "─" * 8 not in row for row in rows)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        rows = _drawn(app.screen.query_one(BoardView)).splitlines()
+        assert any("─" * 5 in row for row in rows) and not any("─" * 6 in row for row in rows)

@@ -14,18 +14,19 @@ from tui_domino.ui.drawing.canvas import Canvas
 from tui_domino.ui.drawing.snake import layout_classic
 from tui_domino.ui.drawing.spinner import ArmTile, layout_spider
 from tui_domino.ui.drawing.tiles import COMPACT, DIGITS, PIPS_SHAPE, TileShape
-from tui_domino.ui.drawing.triangle_grid import layout_triominos
+from tui_domino.ui.drawing.triangle_grid import layout_triominos, unit_for
 
 Layout = Callable[[int, int], Canvas]  # (table width, table height) -> the drawing
 
 
-# The smallest terminal (columns, rows) on which each variant's table is drawn in each style,
+# The smallest terminal (columns, rows) on which each variant's table is drawn in each style
+# (Triominos's triangles grow with the board: ``triangle_grid.UNIT_ROOM``),
 # larger first: the size from which a round's table, at its largest (the round's end), fits
 # the board whole in 9 rounds of 10 (``scripts/board_styles.py``: 200 seeded rounds of the
 # greedy player against itself). Below the last, compact tiles.
 STYLE_ROOM: dict[str, tuple[tuple[TileShape, tuple[int, int]], ...]] = {
     "classic": ((PIPS_SHAPE, (140, 45)), (DIGITS, (80, 24))),
-    "spider": ((PIPS_SHAPE, (180, 55)), (DIGITS, (90, 27))),
+    "spider": ((PIPS_SHAPE, (180, 45)), (DIGITS, (90, 27))),
 }
 
 
@@ -56,7 +57,7 @@ def table_layout(variant: str, view: SeatView, places: Sequence[Place], selected
     arms = [p for p in places if not isinstance(p, rules.Move)]
     if variant == "triominos":
         def triangles(width: int, height: int) -> Canvas:
-            return layout_triominos(view, moves, selected, viewer)
+            return layout_triominos(view, moves, selected, viewer, u=unit_for(width, height))
 
         return triangles
 

@@ -1,7 +1,8 @@
 """The Triominos board: triangles on the triangular grid, each number printed once on
-its grid point, three screen rows per triangle row and three columns per half step.
+its grid point, ``u`` screen rows per triangle row and ``u`` columns per half step (the
+unit: 3, larger on a large terminal, ``unit_for``).
 
-Grid point (vr, vx) sits at screen (x, y) = (3 vx, 3 vr). Cell geometry is the
+Grid point (vr, vx) sits at screen (x, y) = (u vx, u vr). Cell geometry is the
 engine's (RULES.md): up (r, c) has apex (r, c+1), right (r+1, c+2), left (r+1, c);
 down (r, c) has top-left (r, c), top-right (r, c+2), bottom (r+1, c+1).
 """
@@ -31,33 +32,49 @@ def corner_points(r: int, c: int) -> list[tuple[int, int]]:
     return [(r, c), (r, c + 2), (r + 1, c + 1)]
 
 
-def interior(r: int, c: int) -> list[tuple[int, int]]:
+UNIT = 3  # screen rows per triangle row, and columns per half step, at the usual size
+
+# The board's size (columns, rows) from which its triangles are drawn larger, largest first:
+# a round's table at its end fits such a board in 9 rounds of 10 (``scripts/board_styles.py``:
+# the boards of terminals of 200x60 and 160x50), and one grown past it scrolls, as every
+# table does.
+UNIT_ROOM = ((5, (171, 53)), (4, (131, 43)))
+
+
+def unit_for(width: int, height: int) -> int:
+    """The unit of the triangles on a board of ``width`` x ``height`` cells."""
+    return next((u for u, (w, h) in UNIT_ROOM if width >= w and height >= h), UNIT)
+
+
+def interior(r: int, c: int, u: int = UNIT) -> list[tuple[int, int]]:
     """Screen cells inside the triangle."""
-    x, y = 3 * c, 3 * r
+    x, y = u * c, u * r
     if is_up(r, c):
-        return [(x + 3, y + 1), (x + 2, y + 2), (x + 3, y + 2), (x + 4, y + 2)]
-    return [(x + 2, y + 1), (x + 3, y + 1), (x + 4, y + 1), (x + 3, y + 2)]
+        return [(x + u + j, y + i) for i in range(1, u) for j in range(1 - i, i)]
+    return [(x + u + j, y + i) for i in range(1, u) for j in range(i - u + 1, u - i)]
 
 
-def label_spot(r: int, c: int) -> tuple[int, int]:
-    return (3 * c + 3, 3 * r + (2 if is_up(r, c) else 1))
+def label_spot(r: int, c: int, u: int = UNIT) -> tuple[int, int]:
+    return (u * c + u, u * r + (u - 1 if is_up(r, c) else 1))
 
 
-def edges(r: int, c: int) -> list[tuple[int, int, str]]:
-    x, y = 3 * c, 3 * r
+def edges(r: int, c: int, u: int = UNIT) -> list[tuple[int, int, str]]:
+    x, y = u * c, u * r
     out: list[tuple[int, int, str]] = []
     if is_up(r, c):
-        out += [(x + 4, y + 1, "╲"), (x + 5, y + 2, "╲"), (x + 2, y + 1, "╱"), (x + 1, y + 2, "╱")]
-        out += [(x + i, y + 3, "─") for i in range(1, 6)]
+        out += [(x + u + i, y + i, "╲") for i in range(1, u)]
+        out += [(x + u - i, y + i, "╱") for i in range(1, u)]
+        out += [(x + i, y + u, "─") for i in range(1, 2 * u)]
     else:
-        out += [(x + i, y, "─") for i in range(1, 6)]
-        out += [(x + 1, y + 1, "╲"), (x + 2, y + 2, "╲"), (x + 5, y + 1, "╱"), (x + 4, y + 2, "╱")]
+        out += [(x + i, y, "─") for i in range(1, 2 * u)]
+        out += [(x + i, y + i, "╲") for i in range(1, u)]
+        out += [(x + 2 * u - i, y + i, "╱") for i in range(1, u)]
     return out
 
 
-def hit_box(r: int, c: int) -> tuple[int, int, int, int]:
-    x, y = 3 * c, 3 * r
-    return (x + 2, y + 1, x + 5, y + 3)
+def hit_box(r: int, c: int, u: int = UNIT) -> tuple[int, int, int, int]:
+    x, y = u * c, u * r
+    return (x + 2, y + 1, x + 2 * u - 1, y + u)
 
 
 def cell_of(move: rules.Move) -> tuple[int, int]:
@@ -107,6 +124,7 @@ def layout_triominos(
     selected: int | None,
     viewer: int = 0,
     letters: Mapping[tuple[int, int], str] | None = None,
+    u: int = UNIT,
 ) -> Canvas:
     """``places``: Moves (tile, cell, corners) of the selected tile; every cell gets a
     letter, and the selected one is previewed with its numbers. The letters are the
@@ -136,48 +154,48 @@ def layout_triominos(
         key = selected if cell == sel_cell else i
         if cell == sel_cell:
             continue
-        for x, y, ch in edges(r, c):
+        for x, y, ch in edges(r, c, u):
             cv.put(x, y, "╌" if ch == "─" else ch, "place")
-        x, y = label_spot(r, c)
+        x, y = label_spot(r, c, u)
         cv.put(x, y, letters.get(cell, " "), "place-num")
-        cv.hit(*hit_box(r, c), key)
+        cv.hit(*hit_box(r, c, u), key)
     if sel_cell is not None:
         assert selected is not None
         p = places[selected]
         assert p.corners is not None
         r, c = sel_cell
-        for x, y, ch in edges(r, c):
+        for x, y, ch in edges(r, c, u):
             cv.put(x, y, ch, "sel")
-        x, y = label_spot(r, c)
+        x, y = label_spot(r, c, u)
         # its letter stays, as the hint line names it (the opening place has none to name)
         letter = letters.get(sel_cell, " ") if board else " "
         cv.put(x, y, letter, "selcell")
         for (vr, vx), n in zip(corner_points(r, c), p.corners, strict=True):
-            cv.put(3 * vx, 3 * vr, str(n), "sel-num")
-        cv.hit(*hit_box(r, c), selected)
-        cv.add_focus(3 * c, 3 * r, 3 * c + 7, 3 * r + 4, selected=True)
+            cv.put(u * vx, u * vr, str(n), "sel-num")
+        cv.hit(*hit_box(r, c, u), selected)
+        cv.add_focus(u * c, u * r, u * c + 2 * u + 1, u * r + u + 1, selected=True)
     bonus = bonus_cells({(t["cell"][0], t["cell"][1]) for t in board},
                         view.get("history") or [])
     for t in board:
         r, c = t["cell"]
         mine = t.get("player") == viewer
         tint = "lastcell" if (r, c) == last else ("mine" if mine else "theirs")
-        x, y = label_spot(r, c)
+        x, y = label_spot(r, c, u)
         if (r, c) in bonus:  # a hexagon or a bridge just made: its tiles marked, until
             cv.put(x, y, "*", "bonus")  # the next move
         else:
             cv.put(x, y, " " if mine or (r, c) == last else "·", tint)
-        for x, y, ch in edges(r, c):
+        for x, y, ch in edges(r, c, u):
             cv.put(x, y, ch, "edge")
         if (r, c) == last:
-            cv.add_focus(3 * c, 3 * r, 3 * c + 7, 3 * r + 4)
-            cv.moved = {(x, y) for x, y, _ in edges(r, c)} | {label_spot(r, c)} | {
-                (3 * vx, 3 * vr) for vr, vx in corner_points(r, c)}
+            cv.add_focus(u * c, u * r, u * c + 2 * u + 1, u * r + u + 1)
+            cv.moved = {(x, y) for x, y, _ in edges(r, c, u)} | {label_spot(r, c, u)} | {
+                (u * vx, u * vr) for vr, vx in corner_points(r, c)}
     if last is not None:  # its outline over its neighbours' edges it shares
-        for x, y, ch in edges(*last):
+        for x, y, ch in edges(*last, u):
             cv.put(x, y, ch, "last")
     for (vr, vx), n in numbers.items():
-        cv.put(3 * vx, 3 * vr, str(n), "point")
+        cv.put(u * vx, u * vr, str(n), "point")
     if not board and not places:
         # TRANSLATORS: drawn in the middle of the table before the first tile
         empty = _("the table is empty")
