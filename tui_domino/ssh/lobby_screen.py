@@ -168,7 +168,7 @@ class LobbyScreen(Screen[None]):
     BINDINGS = [
         # TRANSLATORS: the footer: challenge the visitor chosen, or take his seek
         Key("enter", "challenge", "Challenge", key_display="⏎"),
-        Key("v", "variant", "Game"),
+        Key("v", "variant", "Game", show=False),  # (the line under the list says so)
         # TRANSLATORS: the footer: post (or withdraw) a seek, an offer of a duel to anyone
         Key("s", "seek", "Seek"),
         # TRANSLATORS: the footer: wait for the server to pair this visitor with another
@@ -369,10 +369,7 @@ class LobbyScreen(Screen[None]):
 
     def action_command_line(self) -> None:
         self.add_class("-commanding")
-        line = self.query_one("#command", Input)
-        line.value = "/"
-        line.cursor_position = 1
-        line.focus()
+        self.query_one("#command", Input).focus()
 
     def close_command_line(self) -> None:
         self.remove_class("-commanding")
