@@ -14,7 +14,6 @@ import pytest
 from tests.ssh.conftest import Terminal
 from tests.ssh.test_accounts import come, new_key
 from tui_domino.community import sanctions
-from tui_domino.ssh.server import GameServer
 
 asyncssh = pytest.importorskip("asyncssh")
 
