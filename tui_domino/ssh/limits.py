@@ -314,5 +314,14 @@ class Escalation:
             return None
         times.clear()
         self._level[who] = (level + 1, now)
+        self._forget_old(now)
         return self.steps[min(level, len(self.steps) - 1)]
+
+    def _forget_old(self, now: float) -> None:
+        # Keeps the tables small when many visitors come and go: one quiet for the hour
+        # would start from the first step anyway.
+        if len(self._level) > 1024:
+            for who in [w for w, (_n, last) in self._level.items() if now - last >= self.quiet]:
+                del self._level[who]
+                self._hits.pop(who, None)
 
