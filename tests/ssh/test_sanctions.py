@@ -103,7 +103,8 @@ async def test_a_visitor_who_is_no_operator_is_refused_in_words(
     await ann.close()
 
 
-async def test_a_muted_visitors_duel_chat_refuses_until_its_time(home: Any) -> None:
+async def test_a_muted_visitors_duel_chat_refuses_until_its_time(
+        home: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """The game's side of a mute: the lobby tells it (``mute``), and its duel's chat
     refuses in the lobby's words until the time has come."""
     from textual.widgets import Input
@@ -116,7 +117,7 @@ async def test_a_muted_visitors_duel_chat_refuses_until_its_time(home: Any) -> N
     from tui_domino.ssh.visitor_app import VisitorApp
     from tui_domino.ui.storage import Settings
 
-    in_language(home, pytest.MonkeyPatch(), "en")
+    in_language(home, monkeypatch, "en")
     now = [1000.0]
     app = VisitorApp("ann", settings=Settings(computer_delay=0.0))
     app.clock = lambda: now[0]
@@ -144,11 +145,16 @@ async def test_a_muted_visitors_duel_chat_refuses_until_its_time(home: Any) -> N
             chat = screen.query_one("#chat", Input)
             assert not chat.has_focus and not screen.has_class("-chatting")
             assert any(n.message == words for n in app._notifications)  # noqa: SLF001
-            # a line typed before the mute came is refused too
+            # the watchers' chat, too, refuses in the game (as the lobby would)
+            sent: list[dict[str, Any]] = []
+            monkeypatch.setattr(app, "send", sent.append)
+            app.watch_say("hello")
             now[0] += 599
             assert app.chat_refusal() == words
             now[0] += 1  # its time has come
             assert app.chat_refusal() is None
+            app.watch_say("hello")
+            assert sent == [{"t": "wchat", "text": "hello"}]
             await pilot.press("t")
             await pilot.pause()
             assert chat.has_focus

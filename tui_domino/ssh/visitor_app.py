@@ -418,6 +418,10 @@ class VisitorApp(DominoApp):
             screen.duel_over()
 
     def watch_say(self, text: str) -> None:
+        refused = self.chat_refusal()
+        if refused:  # (the lobby would refuse it too, in the same words)
+            self.notify(refused, severity="warning", timeout=8)
+            return
         self.send({"t": "wchat", "text": text})
 
     def challenge(self, to: int, variant: str) -> None:
