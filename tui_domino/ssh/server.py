@@ -15,7 +15,9 @@ logins and refusals are logged, a few lines per address and minute at most (the 
 counted: no address can flood the log). A refused connection is told why (the reason of its ssh
 disconnect, which ssh clients print); on close every visitor is told why before the
 connection ends. A visitor's session (its game's process, input, output and idle time) is
-ssh/visit.py's ``Visit``.
+ssh/visit.py's ``Visit``. Moderation (ssh/moderation.py): the operators' keys are handed to
+the lobby, a visit an operator ends is ended here (``dismiss``), and a visit under a ban
+(``banned``) is refused as it starts, in the visitor's language.
 """
 
 from __future__ import annotations
