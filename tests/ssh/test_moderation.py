@@ -422,3 +422,23 @@ async def test_seeks_and_commands_are_capped_per_minute() -> None:
     assert "/ignore" in (await say(ann_game, "/help"))["why"]
     for m in (ann, bob):
         lobby.leave(m)
+
+
+@pytest.mark.parametrize("message", [
+    {"t": "command"}, {"t": "command", "text": 5}, {"t": "command", "text": ["/help"]},
+    {"t": "command", "text": "/mute \x00 10m"}, {"t": "command", "text": "\u202e/kick ann"},
+    {"t": "ignore"}, {"t": "ignore", "to": "2"}, {"t": "ignore", "to": True},
+    {"t": "ignore", "to": 10**30}, {"t": "mute", "seconds": 600}, {"t": "unmute"},
+])
+async def test_a_hostile_moderation_message_changes_nothing(
+        store: Store, message: dict[str, Any]) -> None:
+    lobby = lobby_with(store)
+    ann, ann_game = await come(lobby, "ann", store)
+    bob, _bob_game = await come(lobby, "bob", store)
+    await ann_game.send(message)
+    assert "/ignore" in (await say(ann_game, "/help"))["why"]  # the lobby still answers
+    assert not ann.ignoring and not bob.ignoring and bob.muted_until == 0
+    assert bob.id in lobby.members and ann.id in lobby.members
+    assert store.db.execute("SELECT COUNT(*) FROM sanctions").fetchone()[0] == 0
+    for m in (ann, bob):
+        lobby.leave(m)
