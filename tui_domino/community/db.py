@@ -24,7 +24,7 @@ from tui_domino.files import data_dir
 from tui_domino.sqlite import open_database, transaction, version
 
 DB_NAME = "community.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 Clock = Callable[[], float]
 
@@ -82,7 +82,33 @@ def _v1(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX results_by_pair ON results(account0, account1, at)")
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _v1}
+def _v2(db: sqlite3.Connection) -> None:
+    # Moderation (tui_domino.community.sanctions): every operator's action and every
+    # automatic mute, as it was taken. ``kind`` says what ``target`` is: an account's id,
+    # a key's SHA-256 fingerprint or an address; ``shown`` is how the target read (a name,
+    # the fingerprint, the address); ``until``: the end of a mute or a ban (None for a
+    # kick, an unmute or an unban); ``lifted``: when an unmute or unban ended it early.
+    db.execute("""CREATE TABLE sanctions (
+        id INTEGER PRIMARY KEY,
+        at REAL NOT NULL,
+        operator TEXT NOT NULL,
+        action TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        target TEXT NOT NULL,
+        shown TEXT NOT NULL,
+        until REAL,
+        reason TEXT NOT NULL,
+        lifted REAL)""")
+    db.execute("CREATE INDEX sanctions_by_target ON sanctions(action, kind, target)")
+    # Whom an account ignores (another account): it follows the account.
+    db.execute("""CREATE TABLE ignores (
+        account INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        other INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        at REAL NOT NULL,
+        PRIMARY KEY (account, other))""")
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _v1, 1: _v2}
 
 
 def db_path(folder: Path | None = None) -> Path:

@@ -77,6 +77,11 @@ def add_serve(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--authorized-keys", type=Path, default=None, metavar="FILE",
                    help=_("only visitors with a key in this file (OpenSSH format) get in "
                           "(or with the password, when one is set as well)"))
+    p.add_argument("--operators", type=Path, default=None, metavar="FILE",
+                   # TRANSLATORS: help of serve --operators; /help is typed as it is
+                   help=_("the server's operators: visitors signed in with a key in this "
+                          "file (OpenSSH format) may mute, kick and ban from the lobby "
+                          "(/help there lists the commands)"))
     p.add_argument("--max-visitors", type=int, default=d.max_visitors,
                    help=_("visitors at once (default {default})").format(
                        default=d.max_visitors))
@@ -223,6 +228,21 @@ def run_serve(args: argparse.Namespace) -> int:
         print("tui-domino: " + _("no such file: {path}").format(path=args.authorized_keys),
               file=sys.stderr)
         return 2
+    operators: frozenset[str] = frozenset()
+    if args.operators is not None:
+        # lazy: start-up (asyncssh only for serve)
+        from tui_domino.ssh.operators import OperatorsError, read_operators
+
+        if password or args.authorized_keys is not None:
+            print("tui-domino: " + _("--operators needs a server with accounts (without "
+                                     "--password and --authorized-keys): operators are "
+                                     "known by the key they sign in with."), file=sys.stderr)
+            return 2
+        try:
+            operators = read_operators(args.operators)
+        except OperatorsError as exc:
+            print(f"tui-domino: {exc}", file=sys.stderr)
+            return 2
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     logging.getLogger("asyncssh").setLevel(logging.WARNING)  # a line per packet otherwise
@@ -239,6 +259,7 @@ def run_serve(args: argparse.Namespace) -> int:
         host_key_path=args.host_key,
         accounts=True,  # (on a server that lets anyone in: names owned by keys)
         duel_target=args.duel_target,
+        operators=operators,
     )
     try:
         asyncio.run(serve_forever(server, announce=lambda line: print(line, flush=True)))

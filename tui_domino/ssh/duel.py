@@ -35,6 +35,7 @@ class LobbyDuelTable(Protocol):
 
     rematch: Callable[[], None] | None  # asks the lobby for another match
     send_frame: Callable[[dict[str, Any]], None] | None  # the table, for the watchers
+    muted: Callable[[], str | None] | None  # why this visitor may not chat now, or None
 
     def watched_by(self, n: int) -> None:
         """``n`` visitors watch this duel."""

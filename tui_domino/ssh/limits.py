@@ -279,3 +279,49 @@ class LogBudget:
             for address in [a for a, w in self._windows.items()
                             if not w.left_out and now - w.start >= self.period]:
                 del self._windows[address]
+
+
+class Escalation:
+    """Automatic mutes for a visitor who keeps hitting a chat limit: ``hit(who)`` counts
+    one refusal; the ``strikes``-th within ``window`` seconds mutes him for the next of
+    ``steps`` (30 s, then 120 s, then 300 s and 300 s again) and starts a new count. A
+    visitor with no refusal for ``quiet`` seconds starts again from the first step."""
+
+    def __init__(self, strikes: int = 3, window: float = 60.0,
+                 steps: tuple[float, ...] = (30.0, 120.0, 300.0), quiet: float = 3600.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.strikes = strikes
+        self.window = window
+        self.steps = steps
+        self.quiet = quiet
+        self.clock = clock
+        self._hits: dict[str, deque[float]] = {}
+        self._level: dict[str, tuple[int, float]] = {}  # mutes given, and the last refusal
+
+    def hit(self, who: str) -> float | None:
+        """A refusal of ``who``'s chat: the seconds of the automatic mute it earns, or
+        None."""
+        now = self.clock()
+        level, last = self._level.get(who, (0, now))
+        if now - last >= self.quiet:
+            level = 0
+        self._level[who] = (level, now)
+        times = self._hits.setdefault(who, deque())
+        while times and now - times[0] >= self.window:
+            times.popleft()
+        times.append(now)
+        if len(times) < self.strikes:
+            return None
+        times.clear()
+        self._level[who] = (level + 1, now)
+        self._forget_old(now)
+        return self.steps[min(level, len(self.steps) - 1)]
+
+    def _forget_old(self, now: float) -> None:
+        # Keeps the tables small when many visitors come and go: one quiet for the hour
+        # would start from the first step anyway.
+        if len(self._level) > 1024:
+            for who in [w for w, (_n, last) in self._level.items() if now - last >= self.quiet]:
+                del self._level[who]
+                self._hits.pop(who, None)
+

@@ -34,10 +34,12 @@ Messages from a game (``"t"`` is the type)::
     {"t": "wchat", "text": "nice move"}
     {"t": "result", "match": MATCH, "decision": {"rated": true, "variant": "classic",
      "accounts": [A0, A1], "score": 1.0, "ending": "end"}}
+    {"t": "command", "text": "/mute bob 10m spam"}
+    {"t": "ignore", "to": ID}
 
 Messages to a game::
 
-    {"t": "welcome", "id": ID, "name": "ann", "account": true}
+    {"t": "welcome", "id": ID, "name": "ann", "account": true, "operator": true}
     {"t": "people", "people": [{"id": ID, "name": "bob", "state": "lobby", "with": "carl",
                                 "ratings": {"classic": "1512?"}, "guest": true,
                                 "seek": {"variant": "classic", "rated": true,
@@ -63,6 +65,9 @@ Messages to a game::
     {"t": "wchat", "name": "carl", "text": "nice move"}
     {"t": "watch_over", "duel": DUEL}
     {"t": "watchers", "duel": DUEL, "n": 3}
+    {"t": "notice", "why": "...", "said": "...", "values": {}}
+    {"t": "mute", "seconds": 600.0, "why": "...", "said": "...", "values": {}}
+    {"t": "unmute"}
 
 Seeks and quick pairing (``ssh/pairing.py``) start a duel as an accepted challenge does;
 ``refused`` says why a seek was not posted or taken. At a duel's end either side may ask
@@ -78,6 +83,13 @@ may see it); the lobby keeps the latest and relays it to the duel's watchers, a 
 first. A watcher's ``wchat`` goes to the duel's other watchers, never to its players; the
 players are told how many watch (``watchers``). A rematch keeps its watchers; once neither
 player is at the table, its watchers are told ``watch_over``.
+
+Moderation (``ssh/moderation.py``): ``command`` is a line typed at the lobby's command line
+(``ssh/commands.py``), answered by a ``notice`` or refused; ``ignore`` toggles ignoring a
+visitor (in the ``people`` a visitor is sent, those he ignores are marked ``"ignored":
+true`` and their seeks left out). ``mute`` tells a game that its visitor's chat is closed
+for that many seconds (its duel chat refuses, with those words); ``unmute`` opens it again.
+An operator is told so in his ``welcome``.
 
 On a server with accounts a person is marked ``"guest": true`` when he has none; ``code``
 gives an account's owner a one-time code for his next key (``community.accounts``).
@@ -106,7 +118,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from tui_domino.community import accounts
 from tui_domino.community.db import Store
@@ -119,8 +131,10 @@ from tui_domino.i18n import N_
 from tui_domino.logs import logged
 from tui_domino.names import player_name, skeleton
 from tui_domino.ssh.limits import RateLimiter
+from tui_domino.ssh.moderation import Moderation, identity
 from tui_domino.ssh.pairing import WAVE, Seek, Waiting, quick_pairs, read_seek
 from tui_domino.ssh.rated_report import read_decision
+from tui_domino.ssh.reasons import reason as reason
 
 log = logging.getLogger("tui_domino.ssh")
 
@@ -135,14 +149,9 @@ WATCH_CHAT_WIDTH = 200
 VARIANTS = ("classic", "spider", "triominos")
 CHALLENGES, CHALLENGE_WINDOW = 5, 60.0  # a visitor's challenges a minute
 LOOKUPS, LOOKUP_WINDOW = 10, 10.0  # a visitor's leaderboards in ten seconds
+OFFERS, OFFER_WINDOW = 10, 60.0  # a visitor's seeks and quick pairings posted a minute
 BOARD_PLACES = 50  # the leaderboard's places a game is sent
 REMATCH_WAIT = 30.0  # seconds a rematch waits for the other side's answer
-
-
-def reason(said: str, **values: str) -> dict[str, Any]:
-    """A reason of the lobby's, for a message to a game: ``why`` in English, and ``said``
-    (marked ``N_``: the game translates it) with its ``values`` (names: never translated)."""
-    return {"why": said.format(**values), "said": said, "values": values}
 
 
 @dataclass(eq=False)
@@ -196,6 +205,12 @@ class Member:
     how: str = "challenge"  # how his duel came about
     rematch: bool = False  # he asked for another match with his duel's opponent
     watching: int | None = None  # the duel he watches
+    address: str = ""  # where he connects from
+    key: str | None = None  # the fingerprint of the key he signed in with
+    operator: bool = False  # signed in with a key of the operators file (ssh/moderation.py)
+    muted_until: float = 0.0  # on the lobby's clock: his chat is closed until then
+    mute_why: dict[str, Any] = field(default_factory=dict)  # the words of his mute
+    ignoring: set[str] = field(default_factory=set)  # whom he ignores (moderation.identity)
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
     def public(self, others: dict[int, Member]) -> dict[str, Any]:
@@ -214,6 +229,15 @@ class Member:
         return out
 
 
+class ChatLine(NamedTuple):
+    """A watcher's line: his name, what he wrote, and who he is (``moderation.identity``:
+    a watcher who ignores him is not shown it)."""
+
+    name: str
+    text: str
+    who: str
+
+
 @dataclass(eq=False)
 class LiveDuel:
     """A lobby duel being played, as its watchers follow it: its players (the host first),
@@ -227,7 +251,7 @@ class LiveDuel:
     strength: float  # the higher of its players' ratings (0: two guests): the list's order
     frame: dict[str, Any] | None = None
     watchers: set[int] = field(default_factory=set)
-    chat: deque[tuple[str, str]] = field(default_factory=lambda: deque(maxlen=WATCH_CHAT_KEPT))
+    chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=WATCH_CHAT_KEPT))
 
     def public(self) -> dict[str, Any]:
         return {"duel": self.duel, "variant": self.variant, "names": list(self.names),
@@ -240,6 +264,10 @@ class Lobby:
         # challenge rings the other's bell and covers his screen.
         self.challenges = RateLimiter(CHALLENGES, CHALLENGE_WINDOW, clock)
         self.lookups = RateLimiter(LOOKUPS, LOOKUP_WINDOW, clock)
+        # A seek or a wait for quick pairing shows in everyone's list: at most OFFERS a
+        # minute (withdrawn or not).
+        self.offers = RateLimiter(OFFERS, OFFER_WINDOW, clock)
+        self.moderation = Moderation(self, clock)
         self.clock = clock
         self.wave = WAVE  # seconds between quick pairing's waves
         self.rematch_wait = REMATCH_WAIT
@@ -268,16 +296,23 @@ class Lobby:
                 return candidate
         raise AssertionError
 
-    async def join(self, name: str, sock: socket.socket, account: int | None = None) -> Member:
-        """A visitor arrives (``account``: his, on a server with accounts; None: a guest)."""
+    async def join(self, name: str, sock: socket.socket, account: int | None = None,
+                   address: str = "", key: str | None = None) -> Member:
+        """A visitor arrives (``account``: his, on a server with accounts; None: a guest;
+        ``address``: where from; ``key``: the fingerprint of the key he signed in with)."""
         reader, writer = await asyncio.open_unix_connection(sock=sock, limit=MAX_LINE)
         # (the name as it shows: what does not show neither tells it apart nor goes with it)
         member = Member(next(self._ids), self.unique_name(player_name(name)), writer,
-                        account=account, guest=self.store is not None and account is None)
+                        account=account, guest=self.store is not None and account is None,
+                        address=address, key=key)
+        member.operator = (account is not None and key is not None
+                           and key in self.moderation.operators)
         self.rate(member)
         self.members[member.id] = member
         self.send(member, {"t": "welcome", "id": member.id, "name": member.name,
-                           "account": account is not None})
+                           "account": account is not None,
+                           **({"operator": True} if member.operator else {})})
+        self.moderation.arrived(member)
         member.task = asyncio.get_running_loop().create_task(self._listen(member, reader))
         self.broadcast()
         return member
@@ -367,10 +402,16 @@ class Lobby:
 
     def broadcast(self) -> None:
         self._sweep()
-        message = {"t": "people", "people": self.people(), "duels": self.duels()}
+        people, duels = self.people(), self.duels()
+        shared = self._line({"t": "people", "people": people, "duels": duels})
         for member in list(self.members.values()):
-            if member.state in ("lobby", "menu"):
-                self.send(member, message)
+            if member.state not in ("lobby", "menu"):
+                continue
+            if member.ignoring:  # (those he ignores: marked, their seeks not his to take)
+                self.send(member, {"t": "people", "duels": duels,
+                                   "people": self.moderation.people_for(member, people)})
+            else:
+                self.send_line(member, shared)
 
     # -- receiving ---------------------------------------------------------------------------
 
@@ -442,6 +483,10 @@ class Lobby:
             self._watch_chat(member, message.get("text"))
         elif kind == "result":
             self._result(member, message.get("match"), message.get("decision"))
+        elif kind == "command":
+            self.moderation.command(member, message.get("text"))
+        elif kind == "ignore":
+            self.moderation.toggle_ignore(member, message.get("to"))
 
     def _code(self, member: Member) -> None:
         if self.store is None or member.account is None:
@@ -488,6 +533,9 @@ class Lobby:
         elif not self.challenges.allow(str(member.id)):
             # TRANSLATORS: a visitor challenged others more than 5 times within a minute
             why = reason(N_("Too many challenges in a minute: wait a little before the next."))
+        elif self.moderation.ignores(target, member):
+            # (he is not told he is ignored: it reads as a challenge declined)
+            why = reason(N_("{name} declined."), name=target.name)
         if why is not None or target is None:
             self.send(member, {"t": "answered", "by": to, "accept": False, **(why or {})})
             return
@@ -544,7 +592,7 @@ class Lobby:
             live.watchers, live.chat = before.watchers, before.chat
             for wid in live.watchers:
                 self.members[wid].watching = duel
-                self.send(self.members[wid], self._watching(live))
+                self.send(self.members[wid], self._watching(live, self.members[wid]))
         self.send(host, {"t": "host", "duel": duel, "variant": variant,
                          "opponent": joiner.name, "secret": secret, **pairing.public(),
                          "ratings": seat_ratings(host, joiner, variant), "how": how,
@@ -612,12 +660,12 @@ class Lobby:
         seek = read_seek(message)
         if seek is None:
             return
+        if not self.free(member) or not self._offer(member):
+            return
         if seek.rated and (self.store is None or member.account is None):
             # TRANSLATORS: a guest (no account, no ssh key) tried to post a rated seek
             self.refuse(member, reason(N_("Only a player signed in with his key plays rated "
                                           "games.")))
-            return
-        if not self.free(member):
             return
         member.seek, member.quick = seek, None
         self.broadcast()
@@ -626,7 +674,8 @@ class Lobby:
         seeker = self.members.get(seeker_id) if type(seeker_id) is int else None
         seek = seeker.seek if seeker is not None else None
         why: dict[str, Any] | None = None
-        if seeker is None or seek is None or seeker is member:
+        if (seeker is None or seek is None or seeker is member
+                or self.moderation.apart(seeker, member)):
             # TRANSLATORS: a visitor took a seek that was withdrawn or taken meanwhile
             why = reason(N_("That seek is gone."))
         elif not self.free(member) or member.challenging is not None:
@@ -648,8 +697,17 @@ class Lobby:
         log.info("%s took %s's seek", member.name, seeker.name)
         self.start_duel(seeker, member, seek.variant, seek.rated, "seek")
 
+    def _offer(self, member: Member) -> bool:
+        """Whether ``member`` may post one more seek or quick pairing now (else told)."""
+        if self.offers.allow(str(member.id)):
+            return True
+        # TRANSLATORS: a visitor posted seeks or quick pairings more than 10 times a minute
+        self.refuse(member, reason(N_("Too many seeks in a minute: wait a little before the "
+                                      "next.")))
+        return False
+
     def _quick(self, member: Member, variant: Any) -> None:
-        if variant not in VARIANTS or not self.free(member):
+        if variant not in VARIANTS or not self.free(member) or not self._offer(member):
             return
         member.quick, member.quick_since, member.seek = str(variant), self.clock(), None
         self.broadcast()
@@ -665,7 +723,8 @@ class Lobby:
         for variant in VARIANTS:
             waiting = [Waiting(m.id, self.number(m, variant) or default, m.quick_since)
                        for m in self.members.values() if m.quick == variant and self.free(m)]
-            pairs = quick_pairs(waiting)
+            pairs = quick_pairs(waiting, lambda a, b: self.moderation.apart(
+                self.members[a], self.members[b]))
             for host_id, joiner_id in pairs:
                 host, joiner = self.members[host_id], self.members[joiner_id]
                 log.info("quick pairing: %s and %s", host.name, joiner.name)
@@ -734,10 +793,11 @@ class Lobby:
 
     # -- watching ---------------------------------------------------------------------------
 
-    def _watching(self, live: LiveDuel) -> dict[str, Any]:
+    def _watching(self, live: LiveDuel, member: Member) -> dict[str, Any]:
         return {"t": "watching", "duel": live.duel, "names": list(live.names),
                 "ratings": list(live.ratings), "variant": live.variant,
-                "chat": [list(line) for line in live.chat]}
+                "chat": [[line.name, line.text] for line in live.chat
+                         if line.who not in member.ignoring]}
 
     def _frame(self, member: Member, duel: Any, frame: Any) -> None:
         live = self.live.get(duel) if type(duel) is int else None
@@ -764,7 +824,7 @@ class Lobby:
         self.unwatch(member)
         member.watching = duel
         live.watchers.add(member.id)
-        self.send(member, self._watching(live))
+        self.send(member, self._watching(live, member))
         if live.frame is not None:  # the position at once
             self.send(member, {"t": "frame", "duel": duel, "frame": live.frame,
                                "watchers": len(live.watchers)})
@@ -794,15 +854,18 @@ class Lobby:
         line = " ".join(text.split())[:WATCH_CHAT_WIDTH]
         if not line:
             return
+        if self.moderation.chat_refused(member):
+            return
         if not self.watch_chat.allow(str(member.id)):
             # TRANSLATORS: a watcher wrote more than 3 lines within 3 seconds
             self.refuse(member, reason(N_("Not so fast: at most 3 lines in 3 seconds.")))
+            self.moderation.too_fast(member)  # (once too often: muted for a while)
             return
-        live.chat.append((member.name, line))
+        live.chat.append(ChatLine(member.name, line, identity(member)))
         data = self._line({"t": "wchat", "name": member.name, "text": line})
         for wid in list(live.watchers):  # never to the players: no kibitzing
             watcher = self.members.get(wid)
-            if watcher is not None:
+            if watcher is not None and not self.moderation.ignores(watcher, member):
                 self.send_line(watcher, data)
 
     def _sweep(self) -> None:

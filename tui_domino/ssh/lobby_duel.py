@@ -77,6 +77,8 @@ class LobbyDuelScreen(DuelScreen):
         # every change (``ssh/watching.py``); both are told how many watch.
         self.send_frame: Callable[[dict[str, Any]], None] | None = None
         self.chat_lines: list[tuple[int, str]] = []
+        # Why this visitor may not chat now (the lobby muted him), or None.
+        self.muted: Callable[[], str | None] | None = None
 
     def over_screen(self) -> DuelOverScreen:
         return LobbyDuelOverScreen(self) if self.rematch is not None else super().over_screen()
@@ -129,6 +131,9 @@ class LobbyDuelScreen(DuelScreen):
         """The host's game sends the lobby the table as it now stands, for the watchers."""
         if self.send_frame is not None and self.duel.core.me == 0:
             self.send_frame(public_frame(self.duel.core, self.ratings, self.chat_lines))
+
+    def chat_refusal(self) -> str | None:
+        return self.muted() if self.muted is not None else None
 
     def watched_by(self, n: int) -> None:
         """``n`` visitors watch this duel."""

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from textual.app import ComposeResult
 from textual.containers import Center, Grid, Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Label, OptionList, Select, Static
+from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from tui_domino.i18n import N_, _, ngettext
@@ -36,6 +36,7 @@ class LobbyApp(Protocol):
     member_id: int | None
     player_name: str
     has_account: bool
+    is_operator: bool
 
     def challenge(self, to: int, variant: str) -> None:
         """Challenge the visitor ``to`` to a duel of ``variant``."""
@@ -60,6 +61,12 @@ class LobbyApp(Protocol):
 
     def watch_duel(self, duel: int) -> None:
         """Watch the live duel ``duel``."""
+
+    def command(self, text: str) -> None:
+        """Send the lobby a command line (``/ignore bob``, an operator's ``/mute bob 10m``)."""
+
+    def toggle_ignore(self, to: int) -> None:
+        """Ignore the visitor ``to``, or no longer."""
 
 
 def lobby_app(node: DOMNode) -> LobbyApp:
@@ -149,6 +156,10 @@ def describe(person: dict[str, Any], variant: str = "classic") -> str:
     elif person.get("guest") is True:
         # TRANSLATORS: after a visitor's name in the lobby's list: he has no account (short)
         name = f"{name} · {_('guest')}"
+    if person.get("ignored") is True:
+        # TRANSLATORS: after a visitor's name in the lobby's list: this visitor ignores him
+        # (short)
+        name = f"{name} · {_('ignored')}"
     return f"{name:<22} {state}"
 
 
@@ -158,7 +169,7 @@ class LobbyScreen(Screen[None]):
     BINDINGS = [
         # TRANSLATORS: the footer: challenge the visitor chosen, or take his seek
         Key("enter", "challenge", "Challenge", key_display="⏎"),
-        Key("v", "variant", "Game"),
+        Key("v", "variant", "Game", show=False),  # (the line under the list says so)
         # TRANSLATORS: the footer: post (or withdraw) a seek, an offer of a duel to anyone
         Key("s", "seek", "Seek"),
         # TRANSLATORS: the footer: wait for the server to pair this visitor with another
@@ -167,6 +178,11 @@ class LobbyScreen(Screen[None]):
         Key("l", "leaderboard", "Leaders"),
         Key("p", "play", "Play alone"),
         Key("c", "code", "Key code", show=False),  # (in the command palette too)
+        # TRANSLATORS: the footer: ignore the visitor chosen (or no longer)
+        Key("i", "ignore", "Ignore", show=False),
+        # TRANSLATORS: the footer: open the lobby's command line (/ignore NAME, /help)
+        Key("slash", "command_line", "Command", key_display="/"),
+        Key("colon", "command_line", "Command", show=False),
         Key("escape", "withdraw", "Withdraw", show=False),
         Key("q", "leave", "Leave"),
     ]
@@ -183,6 +199,8 @@ class LobbyScreen(Screen[None]):
     LobbyScreen #variant { margin-top: 1; }
     LobbyScreen #mine { color: $accent; }
     LobbyScreen #status { color: $warning; height: 2; }
+    LobbyScreen #command { display: none; }
+    LobbyScreen.-commanding #command { display: block; }
     """
 
     def __init__(self) -> None:
@@ -203,12 +221,24 @@ class LobbyScreen(Screen[None]):
             yield Static("", id="variant")
             yield Static("", id="mine")
             yield Static("", id="status")
+            # TRANSLATORS: the placeholder of the lobby's command line; /help, /ignore NAME
+            # and Esc are typed as they are
+            yield Input(id="command", max_length=300, compact=True,
+                        placeholder=_("/help lists the commands; /ignore NAME; Esc closes"))
         yield Footer()
 
-    @staticmethod
-    def _title() -> str:
+    def _title(self) -> str:
         # TRANSLATORS: the lobby's title; tui-domino is the game's name, kept as it is
-        return _("tui-domino · lobby")
+        title = _("tui-domino · lobby")
+        if isinstance(self.app, LobbyApp) and self.app.is_operator:
+            # TRANSLATORS: after the lobby's title, for one of the server's operators (only
+            # he sees it)
+            title += " · " + _("operator")
+        return title
+
+    def show_title(self) -> None:
+        if self.is_mounted:
+            self.query_one("#lobby-title", Static).update(self._title())
 
     def on_mount(self) -> None:
         self.show_people(lobby_app(self).people)
@@ -338,7 +368,35 @@ class LobbyScreen(Screen[None]):
         self.say(_("Waiting for {name} to answer… (Esc withdraws)").format(
             name=person["name"]))
 
+    def action_command_line(self) -> None:
+        self.add_class("-commanding")
+        self.query_one("#command", Input).focus()
+
+    def close_command_line(self) -> None:
+        self.remove_class("-commanding")
+        self.query_one("#command", Input).value = ""
+        self.query_one("#people", OptionList).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "command":
+            return
+        event.stop()
+        text = event.value.strip()
+        self.close_command_line()
+        if text.lstrip("/:"):
+            lobby_app(self).command(text if text[0] in "/:" else "/" + text)
+
+    def action_ignore(self) -> None:
+        option = self.query_one("#people", OptionList).highlighted_option
+        person = next((p for p in self.people if option is not None
+                       and str(p.get("id")) == option.id), None)
+        if person is not None and type(person.get("id")) is int:
+            lobby_app(self).toggle_ignore(int(person["id"]))
+
     def action_withdraw(self) -> None:
+        if self.has_class("-commanding"):
+            self.close_command_line()
+            return
         if lobby_app(self).withdraw():
             self.say(_("Challenge withdrawn."))
 

@@ -18,7 +18,7 @@ each wave, the bonus would change nothing).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -85,13 +85,16 @@ class Waiting(Generic[K]):
     since: float
 
 
-def quick_pairs(waiting: Sequence[Waiting[K]]) -> list[tuple[K, K]]:
+def quick_pairs(waiting: Sequence[Waiting[K]],
+                apart: Callable[[K, K], bool] | None = None) -> list[tuple[K, K]]:
     """A wave of quick pairing: pairs of ``waiting`` (all of one game), the closest ratings
     first, the longer waiter first between equal gaps; in each pair, the longer waiter first
-    (he hosts)."""
+    (he hosts). Two that are to be kept ``apart`` (one ignores the other) are never
+    paired."""
     candidates = sorted(
         ((abs(a.rating - b.rating), min(a.since, b.since), i, j)
-         for i, a in enumerate(waiting) for j, b in enumerate(waiting) if i < j),
+         for i, a in enumerate(waiting) for j, b in enumerate(waiting)
+         if i < j and not (apart is not None and apart(a.who, b.who))),
         key=lambda c: (c[0], c[1], c[2], c[3]))
     taken: set[int] = set()
     pairs: list[tuple[K, K]] = []

@@ -15,7 +15,9 @@ logins and refusals are logged, a few lines per address and minute at most (the 
 counted: no address can flood the log). A refused connection is told why (the reason of its ssh
 disconnect, which ssh clients print); on close every visitor is told why before the
 connection ends. A visitor's session (its game's process, input, output and idle time) is
-ssh/visit.py's ``Visit``.
+ssh/visit.py's ``Visit``. Moderation (ssh/moderation.py): the operators' keys are handed to
+the lobby, a visit an operator ends is ended here (``dismiss``), and a visit under a ban
+(``banned``) is refused as it starts, in the visitor's language.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from typing import Any
 import asyncssh
 
 from tui_domino import env
-from tui_domino.community import accounts
+from tui_domino.community import accounts, sanctions
 from tui_domino.community.db import Store, db_path, open_store
 from tui_domino.i18n import N_
 from tui_domino.names import player_name
@@ -49,10 +51,11 @@ from tui_domino.ssh.limits import (
     RateLimiter,
     duration_text,
 )
-from tui_domino.ssh.lobby import Lobby
+from tui_domino.ssh.lobby import Lobby, Member
+from tui_domino.ssh.moderation import ban_words
 from tui_domino.ssh.spawn import Spawner
 from tui_domino.ssh.visit import TERMINAL_RESET as TERMINAL_RESET
-from tui_domino.ssh.visit import Visit, told
+from tui_domino.ssh.visit import Visit, reason_text, told
 from tui_domino.ssh.visit import kernel_send_queue as kernel_send_queue
 from tui_domino.ssh.visit import set_winsize as set_winsize
 
@@ -152,6 +155,7 @@ class GameServer:
         command: list[str] | None = None,
         accounts: bool = False,
         duel_target: int | None = None,
+        operators: frozenset[str] = frozenset(),
     ) -> None:
         self.host = host
         self.port = port
@@ -172,6 +176,9 @@ class GameServer:
         self.refusals_log = RatedLog("%d more refused connections from %s")
         self.lobby = Lobby()
         self.lobby.duel_target = duel_target  # (the host's game uses it, the joiner's learns it)
+        # Moderation (ssh/moderation.py): the operators' keys, and the visits they end.
+        self.lobby.moderation.operators = operators
+        self.lobby.moderation.dismiss = self.dismiss
         self.visits: set[Visit] = set()  # visitors with a game running
         self.sessions: set[Visit] = set()  # every open session
         self.connections: set[Connection] = set()  # every connection let in
@@ -301,6 +308,29 @@ class GameServer:
                                   "The table is full ({n} visitors are playing); try again "
                                   "later.", n).format(n=n)
         return None
+
+    def banned(self, visit: Visit) -> dict[str, Any] | None:
+        """The words of a ban running on the visitor (his account, the key he signed in
+        with, or his address: ``community.sanctions``), or None."""
+        if self.store is None:
+            return None
+        targets = [(sanctions.ADDRESS, visit.connection.address)]
+        if visit.account is not None:
+            targets.append((sanctions.ACCOUNT, str(visit.account)))
+        if visit.key is not None:
+            targets.append((sanctions.KEY, visit.key))
+        ban = sanctions.running(self.store, sanctions.BAN, targets)
+        if ban is None or ban.until is None:
+            return None
+        return ban_words(ban.until, ban.reason)
+
+    def dismiss(self, member: Member, why: dict[str, Any]) -> None:
+        """Ends ``member``'s visit, an operator's ``why`` told in his language."""
+        visit = next((v for v in self.visits if v.member is member), None)
+        if visit is None:
+            self.lobby.leave(member)
+            return
+        visit.dismiss(reason_text(visit.words, why), f"sent away: {why.get('why')}")
 
     def passed_env(self, visit: Visit) -> dict[str, str]:
         """What of the visitor's environment reaches his game (the variables his client
@@ -569,6 +599,10 @@ async def serve_forever(server: GameServer, announce: Callable[[str], None] = pr
     if server.store is not None:
         announce(f"Accounts ({db_path(data_dir())}): a visitor's SSH key owns his name; "
                  "one without a key is a guest.")
+    if server.lobby.moderation.operators:
+        n = len(server.lobby.moderation.operators)
+        announce(f"Operators: {n} key{'s' * (n != 1)}; /help in the lobby lists their "
+                 "commands.")
     if server.host in ("127.0.0.1", "localhost", "::1"):
         announce("Only this machine can connect; --host 0.0.0.0 lets others in.")
     announce("Press Ctrl-C to stop.")

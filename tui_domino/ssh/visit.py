@@ -70,6 +70,18 @@ def told(words: gettext.NullTranslations, message: str) -> str:
     return words.gettext(message) if message else message  # (gettext("") is the header)
 
 
+def reason_text(words: gettext.NullTranslations, why: Mapping[str, Any]) -> str:
+    """A reason of the lobby's (``ssh/reasons.py``) in ``words``'s language: its sentence
+    translated, its values put in as they came; else its English ``why``."""
+    said, values = why.get("said"), why.get("values")
+    if isinstance(said, str) and said and isinstance(values, dict):
+        try:
+            return told(words, said).format(**values)
+        except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder
+            pass
+    return str(why.get("why") or "")
+
+
 def kernel_send_queue(sock: Any) -> int:
     """Bytes in the kernel's send queue of ``sock`` (sent and not yet acknowledged, or not
     yet sent), where the system tells it (Linux); else 0."""
@@ -161,6 +173,18 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return False
 
     @property
+    def key(self) -> str | None:
+        """The fingerprint of the key the visitor proved he holds as he signed in to his
+        account (None: a guest, or a server without accounts)."""
+        if isinstance(self.connection.signed, accounts.Member):
+            return self.connection.key
+        return None
+
+    def dismiss(self, message: str, cause: str) -> None:
+        """Ends the visit, telling the visitor ``message`` (an operator's kick or ban)."""
+        self._end_soon(message, 1, cause)
+
+    @property
     def words(self) -> gettext.NullTranslations:
         """The visitor's language's catalog (English until his session starts)."""
         return catalog(self.language)
@@ -174,6 +198,14 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         # Decided here and now, before a later packet (the end of the client's input, as
         # from `ssh -T host </dev/null`) can close the channel unanswered.
         refusal = self.server.refusal()  # (English, for the log)
+        banned = self.server.banned(self) if refusal is None else None
+        if banned is not None:
+            # (here, not as he logs in: his language is known now, and he reads it in his)
+            log.info("refused a visit of %s (%s): %s", self.name, self.connection.address,
+                     banned["why"])
+            self.ended = True
+            self._say_and_exit(reason_text(self.words, banned), 1)
+            return
         if refusal is None and self.term_type is None:
             refusal = NO_TERMINAL
         if refusal is not None:
@@ -339,7 +371,9 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         os.set_blocking(master, False)
         loop.add_reader(master, self._on_output)
         self._arm_idle()
-        self.member = member = await self.server.lobby.join(self.name, ours, self.account)
+        self.member = member = await self.server.lobby.join(
+            self.name, ours, self.account, address=self.connection.address,
+            key=self.key)
         log.info("%s (%s) arrived", member.name, self.connection.address)
         try:
             status = await self.proc.wait()

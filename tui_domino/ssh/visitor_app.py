@@ -9,6 +9,7 @@ import inspect
 import json
 import re
 import socket
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ from tui_domino.ui.keys import Key
 from tui_domino.ui.session import VARIANT_TITLES
 
 MAX_LINE = 256 * 1024  # a line from the lobby (a duel's frame, for a watcher, is the longest)
+MAX_MUTE = 366 * 86400.0  # the longest mute a lobby's message is taken to mean
 
 
 def said(words: object) -> str:
@@ -86,6 +88,11 @@ class VisitorApp(DominoApp):
         self.lobby_fd = lobby_fd
         self.member_id: int | None = None
         self.has_account = False  # signed in with a key that owns his name
+        self.is_operator = False  # signed in with a key of the server's operators file
+        # The lobby closed this visitor's chat: until then (time.monotonic), and its words.
+        self.muted_until = 0.0
+        self.mute_text = ""
+        self.clock = time.monotonic  # (the tests' own)
         self.people: list[dict[str, Any]] = []
         self.duels: list[dict[str, Any]] = []  # the live duels, to watch
         self.challenging: int | None = None
@@ -213,8 +220,10 @@ class VisitorApp(DominoApp):
             self.member_id = message.get("id")
             self.player_name = str(message.get("name", self.player_name))
             self.has_account = message.get("account") is True
+            self.is_operator = message.get("operator") is True
             if lobby is not None:
                 lobby.refresh_bindings()  # (its key for a code)
+                lobby.show_title()  # (an operator's mark)
         elif kind == "people":
             people, duels = message.get("people"), message.get("duels")
             self.people = people if isinstance(people, list) else []
@@ -277,9 +286,49 @@ class VisitorApp(DominoApp):
             n = message.get("n")
             if isinstance(screen, LobbyDuelTable) and type(n) is int:
                 screen.watched_by(n)
+        elif kind == "notice":
+            text = reason(message)
+            if text:
+                self.notify(text)
+                if lobby is not None:
+                    lobby.say(text)
+        elif kind == "mute":
+            self.mute(message)
+        elif kind == "unmute":
+            self.muted_until, self.mute_text = 0.0, ""
+            # TRANSLATORS: an operator opened this visitor's chat again
+            self.notify(_("Your chat is open again."))
         elif kind == "closing":
             self.notify(said(message.get("why")) or _("The server is closing."),
                         severity="warning", timeout=30)
+
+    def mute(self, message: dict[str, Any]) -> None:
+        """The lobby closed this visitor's chat for ``seconds``: his duel chat refuses, in
+        the lobby's words, until then."""
+        seconds = message.get("seconds")
+        if not (isinstance(seconds, (int, float)) and not isinstance(seconds, bool)
+                and 0 < seconds <= MAX_MUTE):
+            return
+        self.muted_until = self.clock() + float(seconds)
+        self.mute_text = one_line(reason(message))[:300]
+        self.notify(self.mute_text, severity="warning", timeout=15)
+        lobby = self.lobby_screen()
+        if lobby is not None:
+            lobby.say(self.mute_text)
+
+    def chat_refusal(self) -> str | None:
+        """Why this visitor may not chat now (the lobby muted him), or None."""
+        if self.clock() < self.muted_until:
+            # TRANSLATORS: the words when a muted player tries to chat (the lobby's, as
+            # "An operator closed your chat until …", are shown when it is not known)
+            return self.mute_text or _("Your chat is closed for now.")
+        return None
+
+    def command(self, text: str) -> None:
+        self.send({"t": "command", "text": text[:300]})
+
+    def toggle_ignore(self, to: int) -> None:
+        self.send({"t": "ignore", "to": to})
 
     def show_challenge(self, screen: ChallengeScreen) -> None:
         self._challenge_screen = screen
@@ -369,6 +418,10 @@ class VisitorApp(DominoApp):
             screen.duel_over()
 
     def watch_say(self, text: str) -> None:
+        refused = self.chat_refusal()
+        if refused:  # (the lobby would refuse it too, in the same words)
+            self.notify(refused, severity="warning", timeout=8)
+            return
         self.send({"t": "wchat", "text": text})
 
     def challenge(self, to: int, variant: str) -> None:
@@ -424,6 +477,7 @@ class VisitorApp(DominoApp):
         self._duel_screen = screen
         if isinstance(screen, LobbyDuelTable):
             screen.rematch = lambda: self.send({"t": "rematch", "accept": True})
+            screen.muted = self.chat_refusal
             screen.send_frame = lambda frame: self.send({"t": "frame", "duel": duel,
                                                          "frame": frame})
         self.push_screen(screen, lambda _result: self._duel_over(session, screen))

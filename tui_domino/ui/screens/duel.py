@@ -469,9 +469,18 @@ class DuelScreen(TableScreen):
 
     # -- chat -----------------------------------------------------------------------------------
 
+    def chat_refusal(self) -> str | None:
+        """Why this player may not chat now, in words (None: he may). A duel through a
+        server's lobby says so while its visitor is muted."""
+        return None
+
     def action_chat(self) -> None:
         if not self.duel.core.started or self.duel.finished:
             self.notify(_("The chat opens when your opponent is here."), timeout=3)
+            return
+        refused = self.chat_refusal()
+        if refused:
+            self.notify(refused, severity="warning", timeout=8)
             return
         self.add_class("-chatting")
         chat = self.query_one("#chat", Input)
@@ -489,7 +498,10 @@ class DuelScreen(TableScreen):
         event.stop()
         text = event.value.strip()
         self.close_chat()
-        if text:
+        refused = self.chat_refusal() if text else None
+        if refused:
+            self.notify(refused, severity="warning", timeout=8)
+        elif text:
             await self.duel.chat(text)
 
     # -- the end of a round and of the match ----------------------------------------------------
