@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.ssh.conftest import Terminal, visit
+from tests.ssh.conftest import Terminal, eventually, visit
 from tui_domino.community import accounts
 from tui_domino.ssh.server import GameServer
 
@@ -23,7 +23,13 @@ def new_key() -> Any:
 
 
 async def come(server: GameServer, name: str, key: Any = None) -> Terminal:
-    """A visitor with ``key`` (None: none; keyboard-interactive then, as ssh clients do)."""
+    """A visitor with ``key`` (None: none; keyboard-interactive then, as ssh clients do),
+    once the lobby has seen the name's last visit go (a client's close returns before the
+    server has heard of it: a second visit while the first is still there is ``ann-2``)."""
+    base, lobby = name.split("+", 1)[0], getattr(server, "lobby", None)  # (a server in a
+    if lobby is not None:  # process of its own, tests/ssh/test_restart.py, is not looked at)
+        await eventually(lambda: all(m.name != base for m in lobby.members.values()),
+                         f"{base}'s last visit over")
     return await visit(server.port, name, client_keys=[key] if key is not None else None,
                        password="", kbdint_auth=True)
 
