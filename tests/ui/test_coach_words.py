@@ -120,7 +120,7 @@ def test_spider_arms_and_closing_are_named_as_the_hint_line_names_them() -> None
     assert coach.describe(move) == "5-5 on the North arm, closing it"
     i18n.use("bg")
     try:
-        assert coach.describe(move) == "5-5 на лъча север, като го затваря"
+        assert coach.describe(move) == "5-5 на северния лъч, като го затваря"
     finally:
         i18n.use("en")
 
