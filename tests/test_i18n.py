@@ -131,3 +131,17 @@ def test_english_counts_one_thing_in_the_singular() -> None:
     same = [m.id[0] for m in catalogs.extract()
             if isinstance(m.id, tuple) and m.id[0] == m.id[1]]
     assert set(same) <= SAME_IN_ENGLISH, sorted(set(same) - SAME_IN_ENGLISH)
+
+
+def test_no_words_to_translate_hide_in_an_f_string() -> None:
+    """The extractor reads no call inside an f-string: ``f"{name} · {_('ignored')}"`` left
+    "ignored" out of the catalogs, and English in the Russian lobby."""
+    import re
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parents[1] / "tui_domino"
+    hidden = re.compile(r"""\{\s*(?:_|N_|ngettext|pgettext|npgettext)\(\s*["']""")
+    found = [f"{path.relative_to(package)}:{n}" for path in sorted(package.rglob("*.py"))
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if hidden.search(line)]
+    assert not found, found

@@ -2,10 +2,10 @@
 
 ::
 
-    /mute NAME DURATION [reason]      operators: no chat (duel and watchers') until then
+    /mute NAME DURATION [REASON]      operators: no chat (duel and watchers') until then
     /unmute NAME
-    /kick NAME [reason]               operators: the visit ends, with the reason
-    /ban TARGET DURATION [reason]     operators: TARGET is NAME, key:SHA256:... or addr:IP
+    /kick NAME [REASON]               operators: the visit ends, with the reason
+    /ban TARGET DURATION [REASON]     operators: TARGET is NAME, key:SHA256:... or addr:IP
     /unban TARGET
     /ignore NAME, /unignore NAME      anyone
     /help
@@ -140,10 +140,10 @@ def usage(verb: str) -> str:
     return {
         # TRANSLATORS: how a command is typed: the command and NAME, DURATION stay as
         # they are (NAME, DURATION and reason may be translated)
-        "mute": N_("Type: /mute NAME DURATION [reason], as in /mute bob 10m spam."),
+        "mute": N_("Type: /mute NAME DURATION [REASON], as in /mute bob 10m spam."),
         "unmute": N_("Type: /unmute NAME."),
-        "kick": N_("Type: /kick NAME [reason]."),
-        "ban": N_("Type: /ban NAME|key:SHA256:...|addr:IP DURATION [reason], as in /ban "
+        "kick": N_("Type: /kick NAME [REASON]."),
+        "ban": N_("Type: /ban NAME|key:SHA256:...|addr:IP DURATION [REASON], as in /ban "
                   "bob 1d insults."),
         "unban": N_("Type: /unban NAME|key:SHA256:...|addr:IP."),
         "ignore": N_("Type: /ignore NAME."),

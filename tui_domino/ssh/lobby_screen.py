@@ -155,11 +155,11 @@ def describe(person: dict[str, Any], variant: str = "classic") -> str:
         name = f"{name} {rating}"
     elif person.get("guest") is True:
         # TRANSLATORS: after a visitor's name in the lobby's list: he has no account (short)
-        name = f"{name} · {_('guest')}"
+        name += " · " + _("guest")
     if person.get("ignored") is True:
         # TRANSLATORS: after a visitor's name in the lobby's list: this visitor ignores him
         # (short)
-        name = f"{name} · {_('ignored')}"
+        name += " · " + _("ignored")
     return f"{name:<22} {state}"
 
 

@@ -276,8 +276,8 @@ class Moderation:
     def _help(self, member: Member) -> dict[str, Any]:
         if member.operator:
             # TRANSLATORS: the commands' list; the commands and key:, addr: stay as they are
-            return reason(N_("Commands: /mute NAME 10m [reason], /unmute NAME, /kick NAME "
-                             "[reason], /ban NAME|key:SHA256:...|addr:IP 1d [reason], /unban "
+            return reason(N_("Commands: /mute NAME 10m [REASON], /unmute NAME, /kick NAME "
+                             "[REASON], /ban NAME|key:SHA256:...|addr:IP 1d [REASON], /unban "
                              "..., /ignore NAME, /unignore NAME."))
         return reason(N_("Commands: /ignore NAME, /unignore NAME."))
 

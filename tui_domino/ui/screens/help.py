@@ -225,7 +225,7 @@ class HelpScreen(ModalScreen[None]):
                 else:
                     yield Markdown(rules_text(self.variant) + "\n" + marks(self.variant))
                     yield MarkColours()
-                    yield Markdown(f"## {_('Keys')}\n")
+                    yield Markdown("## " + _("Keys") + "\n")
                     yield KeysTable(keys_head(), key_rows(self.variant))
 
     def on_mount(self) -> None:
