@@ -67,7 +67,8 @@ def _spider() -> str:
         "N": {"tiles": [[1, 3], [3, 3]], "end": 3, "closed": True},
         "E": {"tiles": [[1, 5]], "end": 5, "closed": False}, "S": empty, "W": empty}})
     # TRANSLATORS: below a drawing of a spider in the help (Markdown: keep the **…** and
-    # `…`). N, E, S and W are the letters drawn on the table, and `m` a key: keep them.
+    # `…`). N, E, S and W are the arms' letters as the table draws them in English: write
+    # the table's own letters in your language (rules/places.arm_letter); `m` is a key.
     return (_block(layout_spider(view, [], None, [])) + "\n" + _(
         "N, E, S and W name the arms where they leave the centre double. `·` marks "
         "an open end; a bar (`━` or `┃`) ends a **closed arm**: nothing more goes on it "
