@@ -19,7 +19,7 @@ from tests.ssh.test_watching import two_in_a_duel
 from tui_domino.community import accounts, sanctions
 from tui_domino.community.db import Store, db_path, open_store
 from tui_domino.ssh.commands import MAX_DURATION, CommandError, Target, parse, parse_duration
-from tui_domino.ssh.limits import Escalation
+from tui_domino.ssh.limits import Escalation, plain_address
 from tui_domino.ssh.lobby import Lobby, Member
 from tui_domino.ssh.operators import OperatorsError, parse_operators
 
@@ -111,6 +111,8 @@ def test_commands_read_strictly() -> None:
     assert ban.target == Target("key", "SHA256:" + "A" * 43) and ban.seconds == 86400
     assert parse("/ban addr:2001:db8::1 2h x").target == Target("addr", "2001:db8::1")
     assert parse("/unban addr:203.0.113.7").target == Target("addr", "203.0.113.7")
+    # as a dual-stack listener reports an IPv4 client, and as the server counts him
+    assert parse("/ban addr:::ffff:203.0.113.7 1d").target == Target("addr", "203.0.113.7")
     assert parse("/ignore bob").verb == "ignore" and parse("/help").verb == "help"
     for bad, says in [("/frobnicate bob", "There is no command"),
                       ("/mute bob", "Type: /mute"),
@@ -442,3 +444,11 @@ async def test_a_hostile_moderation_message_changes_nothing(
     assert store.db.execute("SELECT COUNT(*) FROM sanctions").fetchone()[0] == 0
     for m in (ann, bob):
         lobby.leave(m)
+
+
+@pytest.mark.parametrize(("seen", "counted"), [
+    ("::ffff:203.0.113.7", "203.0.113.7"), ("203.0.113.7", "203.0.113.7"),
+    ("2001:DB8:0::1", "2001:db8::1"), ("?", "?")])
+def test_one_client_has_one_address_whatever_the_listener_reports(seen: str,
+                                                                  counted: str) -> None:
+    assert plain_address(seen) == counted

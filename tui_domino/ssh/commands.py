@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 
 from tui_domino.i18n import N_
+from tui_domino.ssh.limits import plain_address
 
 MAX_DURATION = 365 * 86400.0
 MAX_LINE = 300  # the longest command line read
@@ -96,7 +97,7 @@ def parse_target(text: str, verb: str) -> Target:
         return Target("key", text[4:])
     if text.startswith("addr:"):
         try:
-            address = str(ipaddress.ip_address(text[5:]))
+            address = plain_address(str(ipaddress.ip_address(text[5:])))
         except ValueError:
             address = ""
         if verb not in ("ban", "unban") or not address:

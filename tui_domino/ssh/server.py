@@ -50,6 +50,7 @@ from tui_domino.ssh.limits import (
     LogBudget,
     RateLimiter,
     duration_text,
+    plain_address,
 )
 from tui_domino.ssh.lobby import Lobby, Member
 from tui_domino.ssh.moderation import ban_words
@@ -389,7 +390,7 @@ class Connection(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername")
-        self.address = str(peer[0]) if peer else "?"
+        self.address = plain_address(str(peer[0])) if peer else "?"
         server = self.server
         refusal = server.admission(self.address)
         if refusal is None:
