@@ -13,7 +13,7 @@ import pytest
 from tests.ssh.conftest import Terminal, eventually
 from tests.ssh.test_accounts import come, new_key
 from tests.ssh.test_leaderboard_cli import DAY
-from tui_domino.community import accounts
+from tui_domino.community import accounts, glicko2, ratings
 from tui_domino.ssh.server import GameServer
 
 
@@ -126,6 +126,19 @@ async def test_a_rematch_declined_sends_the_one_who_asked_back_to_the_lobby(
     assert store is not None
     rows = store.db.execute("SELECT rated FROM results").fetchall()
     assert [r[0] for r in rows] == [1]  # the match rated, once
+    # played to its end: both ratings moved by the Glicko-2 figures of that result
+    players = {n: accounts.account_named(store, n) for n in ("ann", "bob")}
+    assert all(players.values())
+    won = {n: ratings.standing(store, players[n].id, "classic").wins  # type: ignore[union-attr]
+           for n in players}
+    winner = max(won, key=won.__getitem__)
+    loser = "bob" if winner == "ann" else "ann"
+    newcomer = glicko2.newcomer(store.system)
+    score = 1.0 if won[winner] else 0.5  # (a match without a winner is a draw)
+    after_w, after_l = glicko2.rate_match(newcomer, newcomer, score, system=store.system)
+    for name, after in ((winner, after_w), (loser, after_l)):
+        now = ratings.standing(store, players[name].id, "classic")  # type: ignore[union-attr]
+        assert now.rating.rating == pytest.approx(after.rating)
     await asyncio.gather(ann.close(), bob.close())
 
 
