@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from textual.worker import WorkerCancelled
 
 from tui_domino.ui.app import DominoApp
 from tui_domino.ui.storage import Settings
@@ -29,7 +30,10 @@ async def settle(pilot: object, rounds: int = 50) -> None:
     app = pilot.app  # type: ignore[attr-defined]
     for _ in range(rounds):
         await pilot.pause()  # type: ignore[attr-defined]
-        await app.workers.wait_for_complete()
+        try:
+            await app.workers.wait_for_complete()
+        except WorkerCancelled:  # one replaced by the next (exclusive): wait for that one
+            continue
         await pilot.pause()  # type: ignore[attr-defined]
         if not getattr(app.screen, "thinking", False):
             return
