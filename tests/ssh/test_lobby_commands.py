@@ -42,7 +42,8 @@ async def test_the_command_line_opens_sends_and_closes_and_the_footer_fits(
         await pilot.pause()
         lobby = app.lobby_screen()
         assert lobby is not None
-        assert {"command_line", "leave"} <= assert_footer_fits(lobby)
+        # the footer says Enter challenges (the list of visitors has the focus, and its key)
+        assert {"select", "command_line", "leave"} <= assert_footer_fits(lobby)
         title = str(lobby.query_one("#lobby-title").render())
         assert title.endswith(" · " + i18n._("operator"))
         people = str(lobby.query_one("#people", OptionList).get_option_at_index(0).prompt)

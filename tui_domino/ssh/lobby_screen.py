@@ -163,6 +163,16 @@ def describe(person: dict[str, Any], variant: str = "classic") -> str:
     return f"{name:<22} {state}"
 
 
+class PeopleList(OptionList):
+    """The visitors here: Enter challenges the one highlighted (or takes his seek), and the
+    footer says so (a list's own Enter would hide the screen's from it)."""
+
+    BINDINGS = [
+        # TRANSLATORS: the footer: challenge the visitor chosen, or take his seek
+        Key("enter", "select", "Challenge", key_display="⏎"),
+    ]
+
+
 class LobbyScreen(Screen[None]):
     """Everyone connected to this server; Enter challenges the highlighted visitor."""
 
@@ -214,7 +224,7 @@ class LobbyScreen(Screen[None]):
         with Vertical(id="lobby-box"):
             yield Static(self._title(), id="lobby-title")
             yield Static("", id="welcome")
-            yield OptionList(id="people")
+            yield PeopleList(id="people")
             # TRANSLATORS: above the lobby's list of duels being played
             yield Static(_("Live duels: ⏎ watches"), id="duels-title")
             yield OptionList(id="duels")
@@ -225,7 +235,7 @@ class LobbyScreen(Screen[None]):
             # and Esc are typed as they are
             yield Input(id="command", max_length=300, compact=True,
                         placeholder=_("/help lists the commands; /ignore NAME; Esc closes"))
-        yield Footer()
+        yield Footer(compact=True)  # (eight keys and the palette in 80 columns)
 
     def _title(self) -> str:
         # TRANSLATORS: the lobby's title; tui-domino is the game's name, kept as it is
