@@ -27,9 +27,9 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import asyncssh
 
@@ -132,6 +132,50 @@ class RatedLog:
             log.log(self.level, self.summary, count, address)
 
 
+class Seat(Protocol):
+    """A visitor's session, whichever door he came in by (ssh/visit.py's ``Visit``, or the
+    web door's): what the server asks of it when it closes."""
+
+    @property
+    def words(self) -> gettext.NullTranslations: ...
+
+    @property
+    def closed(self) -> asyncio.Event: ...
+
+    async def end(self, message: str | None, status: int = 0,
+                  cause: str | None = None) -> None: ...
+
+
+class Visitor(Protocol):
+    """What the server needs of a visitor to start his game."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def term_type(self) -> str | None: ...
+
+    @property
+    def client_env(self) -> Mapping[str, str]: ...
+
+
+class Admitted(Protocol):
+    """A connection let in (by any door): counted against the caps until it ends."""
+
+    def close(self) -> None: ...
+
+
+class Door(Protocol):
+    """Another way in to the same lobby (the web door): started after the SSH server,
+    closed after every visit ended."""
+
+    async def start(self) -> list[str]:
+        """Listens; returns the lines that tell the operator where."""
+        ...
+
+    async def close(self) -> None: ...
+
+
 def visitor_command() -> list[str]:
     return [sys.executable, "-m", "tui_domino.ssh.visitor"]
 
@@ -172,9 +216,9 @@ class GameServer:
         self.refusals_log = RatedLog("%d more refused connections from %s")
         self.lobby = Lobby()
         self.lobby.duel_target = duel_target  # (the host's game uses it, the joiner's learns it)
-        self.visits: set[Visit] = set()  # visitors with a game running
-        self.sessions: set[Visit] = set()  # every open session
-        self.connections: set[Connection] = set()  # every connection let in
+        self.visits: set[Seat] = set()  # visitors with a game running (by any door)
+        self.sessions: set[Seat] = set()  # every open session
+        self.connections: set[Admitted] = set()  # every connection let in (by any door)
         self.per_address: dict[str, int] = {}  # connections let in, by address
         self.refusing: set[Connection] = set()  # connections being told why they are refused
         self.closing: str | None = None
@@ -253,6 +297,20 @@ class GameServer:
 
     # -- what a visit asks of the server -----------------------------------------------------
 
+    def let_in(self, conn: Admitted, address: str) -> None:
+        """Counts ``conn`` from ``address`` (let in by ``admission``) against the caps."""
+        self.connections.add(conn)
+        self.per_address[address] = self.per_address.get(address, 0) + 1
+
+    def let_out(self, conn: Admitted, address: str) -> None:
+        """``conn`` (let in) has ended: it counts no more."""
+        if conn not in self.connections:
+            return
+        self.connections.discard(conn)
+        left = self.per_address.pop(address, 1) - 1
+        if left > 0:
+            self.per_address[address] = left
+
     def admission(self, address: str) -> tuple[str, int] | None:
         """Why a new connection from ``address`` is refused, with the code of its ssh
         disconnect, or None to let it in. (In English: nothing of the visitor is known
@@ -302,7 +360,7 @@ class GameServer:
                                   "later.", n).format(n=n)
         return None
 
-    def passed_env(self, visit: Visit) -> dict[str, str]:
+    def passed_env(self, visit: Visitor) -> dict[str, str]:
         """What of the visitor's environment reaches his game (the variables his client
         sent that the game takes), with the server's own ``env`` over it."""
         out = {name: value for name, value in visit.client_env.items()
@@ -310,7 +368,7 @@ class GameServer:
         out.update(self.env)
         return out
 
-    def visitor_env(self, visit: Visit, home: Path, lobby_fd: int) -> dict[str, str]:
+    def visitor_env(self, visit: Visitor, home: Path, lobby_fd: int) -> dict[str, str]:
         out = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "LANG": "C.UTF-8",
@@ -364,8 +422,7 @@ class Connection(asyncssh.SSHServer):
         refusal = server.admission(self.address)
         if refusal is None:
             self.admitted = True
-            server.connections.add(self)
-            server.per_address[self.address] = server.per_address.get(self.address, 0) + 1
+            server.let_in(self, self.address)
             return
         self.refused, self.refused_code = refusal
         server.refusals_log.line(self.address, "refused a connection from %s: %s",
@@ -389,10 +446,7 @@ class Connection(asyncssh.SSHServer):
             self.server.login_failed(self.address)
         if self.admitted:
             self.admitted = False
-            self.server.connections.discard(self)
-            left = self.server.per_address.pop(self.address, 1) - 1
-            if left > 0:
-                self.server.per_address[self.address] = left
+            self.server.let_out(self, self.address)
 
     def close(self) -> None:
         if self.conn is not None:
@@ -550,9 +604,20 @@ class Connection(asyncssh.SSHServer):
         return self.visit
 
 
-async def serve_forever(server: GameServer, announce: Callable[[str], None] = print) -> None:
-    """Runs ``server`` until Ctrl-C or SIGTERM, then closes it telling every visitor."""
+async def serve_forever(server: GameServer, announce: Callable[[str], None] = print,
+                        doors: Sequence[Door] = ()) -> None:
+    """Runs ``server`` (and its other ``doors``) until Ctrl-C or SIGTERM, then closes it
+    telling every visitor."""
     port = await server.start()
+    lines: list[str] = []
+    try:
+        for door in doors:
+            lines += await door.start()
+    except BaseException:
+        await server.close()
+        for door in doors:
+            await door.close()
+        raise
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -569,6 +634,8 @@ async def serve_forever(server: GameServer, announce: Callable[[str], None] = pr
     if server.store is not None:
         announce(f"Accounts ({db_path(data_dir())}): a visitor's SSH key owns his name; "
                  "one without a key is a guest.")
+    for line in lines:
+        announce(line)
     if server.host in ("127.0.0.1", "localhost", "::1"):
         announce("Only this machine can connect; --host 0.0.0.0 lets others in.")
     announce("Press Ctrl-C to stop.")
@@ -580,3 +647,5 @@ async def serve_forever(server: GameServer, announce: Callable[[str], None] = pr
         n = len(server.visits)
         announce(f"Stopping; telling {n} visitor{'s' * (n != 1)}.")
         await server.close(STOPPED)
+        for door in doors:
+            await door.close()
