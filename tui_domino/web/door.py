@@ -64,11 +64,12 @@ FILES = {
     "DejaVuSansMono-Bold.ttf": "font/ttf",
 }
 
-# Every response: the page runs only its own scripts, connects only to its own server, and
-# is shown in no other site's frame.
+# Every response: the page runs only its own scripts, loads and connects only to its own
+# server, and is shown in no other site's frame.
 HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
+        "style-src 'self' 'unsafe-inline'; "  # (xterm.js colours its cells with styles)
         "frame-ancestors 'none'; base-uri 'none'; form-action 'none'"),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",

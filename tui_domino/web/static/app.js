@@ -27,6 +27,7 @@
       macOptionIsMeta: true,
       theme: { background: "#000000" },
     });
+    window.terminal = term;  // (what the page shows, for its tests)
     fit = new FitAddon.FitAddon();
     term.loadAddon(fit);
     term.open(document.getElementById("terminal"));
