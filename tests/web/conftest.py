@@ -108,6 +108,23 @@ class Browser:
                                      f"{self.screen.text()}")
         return self.screen.text()
 
+    async def wait_until(self, test: Callable[[str], bool], timeout: float = WAIT) -> str:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not test(self.screen.text()):
+            left = deadline - loop.time()
+            if left <= 0:
+                raise AssertionError(f"never; the screen was:\n{self.screen.text()}")
+            try:
+                msg = await self.ws.receive(timeout=left)
+            except TimeoutError:
+                continue
+            if msg.type == aiohttp.WSMsgType.BINARY:
+                self.screen.feed(msg.data)
+            elif msg.type != aiohttp.WSMsgType.TEXT:
+                raise AssertionError(f"closed; the screen was:\n{self.screen.text()}")
+        return self.screen.text()
+
     async def press(self, keys: str) -> None:
         await self.ws.send_bytes(keys.encode())
 
