@@ -70,6 +70,7 @@ class WebVisit:
         self.cause: str | None = None  # why the visit ended, for the log
         self.last_input = time.monotonic()
         self.ended = False
+        self.ending = False  # end() has it: it says its words, then closes the socket
         self.closed = asyncio.Event()
         limits = server.limits
         self.input_gate = InputGate(limits.input_rate, limits.input_burst)
@@ -153,7 +154,7 @@ class WebVisit:
             if gate.dropped:
                 log.info("%s (%s, web) sent keys faster than the game takes them: %d bytes "
                          "in %d frames dropped", name, self.address, gate.dropped, gate.drops)
-            if not self.ws.closed:
+            if not self.ending and not self.ws.closed:
                 await self.ws.close()
             self.server.sessions.discard(self)
             self.closed.set()
@@ -268,7 +269,7 @@ class WebVisit:
         self._set_cause(cause)
         if self.ended:
             return
-        self.ended = True
+        self.ended = self.ending = True
         await self._stop_game()
         if message is not None:
             await self._say(message)
