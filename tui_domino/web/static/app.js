@@ -11,10 +11,25 @@
   let fit = null;
   let socket = null;
 
+  // The game needs 80x24 cells at least: the font is as large as lets the page hold that
+  // many, 6 to 16 pixels (a phone gets a small one; pinching zooms). On a tall narrow screen
+  // (a phone held upright) the terminal keeps to MAX_TALL rows at the top, not a column of
+  // a hundred rows.
+  const MAX_TALL = 36;
+
   function fontSize() {
-    // As large as fits 80 columns, within 8 to 16 pixels (a phone gets a small font).
-    const size = Math.floor(window.innerWidth / 80 / 0.61);
-    return Math.max(8, Math.min(16, size));
+    const byWidth = Math.floor((window.innerWidth - 4) / 80 / 0.602);
+    const byHeight = Math.floor((window.innerHeight - 4) / 24 / 1.2);
+    return Math.max(6, Math.min(16, byWidth, byHeight));
+  }
+
+  function fitTerminal() {
+    term.options.fontSize = fontSize();
+    const size = fit.proposeDimensions();
+    if (!size || !isFinite(size.cols) || !isFinite(size.rows)) return;
+    const tall = window.innerHeight > window.innerWidth;
+    const rows = tall ? Math.min(size.rows, MAX_TALL) : size.rows;
+    if (size.cols !== term.cols || rows !== term.rows) term.resize(size.cols, rows);
   }
 
   function makeTerminal() {
@@ -31,11 +46,8 @@
     fit = new FitAddon.FitAddon();
     term.loadAddon(fit);
     term.open(document.getElementById("terminal"));
-    fit.fit();
-    window.addEventListener("resize", () => {
-      term.options.fontSize = fontSize();
-      fit.fit();
-    });
+    fitTerminal();
+    window.addEventListener("resize", fitTerminal);
   }
 
   function send(bytes) {
