@@ -275,7 +275,8 @@ def run_serve(args: argparse.Namespace, web: WebDoorMaker | None = None) -> int:
     )
     doors: list[Door] = []
     if args.web is not None:
-        made = web(server, args) if web is not None else _("--web: run tui-domino serve")
+        made = (web(server, args) if web is not None
+                else _("--web needs the whole command line: run tui-domino serve"))
         if isinstance(made, str):
             print("tui-domino: " + made, file=sys.stderr)
             return 2

@@ -103,11 +103,6 @@ KEYS_ONLY = N_("This server lets in only the SSH keys it knows: a browser cannot
 # TRANSLATORS: the web page: {name}: a player's name; c is the key to press in the lobby
 TAKEN = N_("The name {name} belongs to a player with an account. Choose another name; or, "
            "if it is yours, press c in your SSH lobby and give the code here.")
-# TRANSLATORS: the web page; {name}: a player's name, {minutes}: how long a code is valid
-BAD_CODE = (N_("That code does not sign in {name}: it is wrong, used or more than {minutes} "
-               "minute old. Press c in your SSH lobby for a new one."),
-            N_("That code does not sign in {name}: it is wrong, used or more than {minutes} "
-               "minutes old. Press c in your SSH lobby for a new one."))
 
 
 def same_origin(origin: str | None, host: str | None) -> bool:
@@ -320,8 +315,15 @@ class WebDoor:
                                  address, signed.reason)
         if signed.reason == accounts.BAD_CODE:
             minutes = int(accounts.CODE_LIFETIME // 60)
-            return words.ngettext(*BAD_CODE, minutes).format(name=signed.name,
-                                                              minutes=minutes)
+            # TRANSLATORS: the web page; {name}: a player's name, {minutes}: how long a
+            # code is valid (10)
+            return words.ngettext("That code does not sign in {name}: it is wrong, used or "
+                                  "more than {minutes} minute old. Press c in your SSH lobby "
+                                  "for a new one.",
+                                  "That code does not sign in {name}: it is wrong, used or "
+                                  "more than {minutes} minutes old. Press c in your SSH lobby "
+                                  "for a new one.", minutes).format(name=signed.name,
+                                                                    minutes=minutes)
         return str(told(words, TAKEN).format(name=signed.name))
 
     @staticmethod
