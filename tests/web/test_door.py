@@ -179,3 +179,44 @@ def test_the_browsers_language_is_the_most_wanted_the_game_speaks() -> None:
     assert language_of("fr, de;q=0.5") == "en"
     assert language_of("bg;q=0, ru;q=x") == "en"
     assert language_of(None) == "en"
+
+
+async def test_closing_the_tab_ends_the_game_and_frees_the_seat(web: Served) -> None:
+    browser = await open_browser(web)
+    assert await browser.hello("dora") == {"t": "ready"}
+    await browser.wait_for("Welcome, dora.")
+    visit = next(iter(web.server.visits))
+    proc = visit.proc  # type: ignore[attr-defined]
+    await browser.close()
+    await eventually(lambda: proc.returncode is not None, "the game's process ends")
+    await eventually(lambda: not web.server.visits and not web.server.sessions,
+                     "the seat is free")
+    await eventually(lambda: not web.server.connections, "the connection is let out")
+
+
+async def test_keys_faster_than_a_hand_are_dropped_and_the_game_still_answers(
+        make_web: Any) -> None:
+    web = await make_web(limits=replace(TEST_LIMITS, input_rate=512.0, input_burst=256))
+    browser = await open_browser(web)
+    assert await browser.hello("dora") == {"t": "ready"}
+    await browser.wait_for("Welcome, dora.")
+    for _i in range(50):
+        await browser.ws.send_bytes(b"\x1b[A" * 80)  # 240 bytes a frame, 12 KB in all
+    visit = next(iter(web.server.visits))
+    await eventually(lambda: visit.input_gate.dropped > 0, "the flood is dropped")  # type: ignore[attr-defined]
+    await asyncio.sleep(256 / 512.0)  # the gate refills
+    await browser.press("p")
+    await browser.wait_for("New game")
+    await browser.close()
+
+
+async def test_an_idle_browser_is_told_and_let_go(make_web: Any) -> None:
+    web = await make_web(limits=replace(TEST_LIMITS, idle_timeout=1.0))
+    browser = await open_browser(web)
+    assert await browser.hello("dora") == {"t": "ready"}
+    said = await browser.next_said()
+    while said["t"] not in ("bye", "closed"):
+        said = await browser.next_said()
+    assert said == {"t": "bye", "text": "You were idle for 1 second; come back any time."}
+    await browser.close()
+    await eventually(lambda: not web.server.visits, "the visit ends")
