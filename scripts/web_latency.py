@@ -40,7 +40,7 @@ WAIT_JS = """(want) => new Promise((resolve) => {
     const b = term.buffer.active;
     for (let i = 0; i < term.rows; i++) {
       const line = b.getLine(b.viewportY + i);
-      const text = line ? line.translateToString(true) : "";
+      const text = line ? line.translateToString(true, 0, term.cols) : "";
       if (text.includes("is to:")) return text.includes(want);
     }
     return false;

@@ -26,7 +26,7 @@ SCREEN_JS = """() => {
   const rows = [];
   for (let i = 0; i < term.rows; i++) {
     const line = buffer.getLine(buffer.viewportY + i);
-    rows.push(line ? line.translateToString(true) : "");
+    rows.push(line ? line.translateToString(true, 0, term.cols) : "");
   }
   return rows.join("\\n");
 }"""

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.ssh.test_accounts import come, new_key
+from tests.ssh.test_play import footer_at
 from tests.web.browser import Tab, chromium
 from tests.web.conftest import Served
 
@@ -126,3 +127,19 @@ async def test_a_browser_visitor_duels_an_ssh_visitor_to_the_end(
         hosts = {urlsplit(url).netloc for url in tab.requests}
         assert hosts == {f"127.0.0.1:{web.door.port}"}, tab.requests
     await ann.close()
+
+
+async def test_the_game_follows_the_browser_windows_size(web: Served, tmp_path: Path) -> None:
+    async with chromium(tmp_path / "profile", width=800, height=480) as context:
+        tab = Tab(await context.new_page())
+        await tab.open(web.url)
+        await tab.sign_in("dora")
+        await tab.wait_for("Welcome, dora.")
+        await tab.press("p")
+        await tab.wait_for("New game")
+        for width, height in ((1000, 600), (800, 480)):
+            await tab.page.set_viewport_size({"width": width, "height": height})
+            cols, rows = await tab.page.evaluate(
+                "() => [window.terminal.cols, window.terminal.rows]")
+            await tab.wait_until(footer_at(cols, rows), f"the menu at {cols}x{rows}")
+            assert cols >= 80 and rows >= 24

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gettext
 import hmac
 import html
@@ -135,6 +136,13 @@ def language_of(accept: str | None) -> str:
     return min(wanted)[2] if wanted else i18n.DEFAULT
 
 
+@functools.cache
+def static_file(name: str) -> bytes:
+    """One of the page's ``FILES``, read once."""
+    return (STATIC / name).read_bytes()
+
+
+@functools.cache
 def page(language: str, password: bool) -> str:
     """The page, in ``language``; with the password's field on a server that asks one."""
     words = catalog(language)
@@ -213,7 +221,7 @@ class WebDoor:
         kind = FILES.get(name)
         if kind is None:
             raise web.HTTPNotFound()
-        return web.Response(body=(STATIC / name).read_bytes(), content_type=kind,
+        return web.Response(body=static_file(name), content_type=kind,
                             headers={"Cache-Control": "max-age=3600"})
 
     # -- the game's socket -------------------------------------------------------------------
