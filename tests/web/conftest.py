@@ -7,16 +7,13 @@ import json
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import aiohttp
 import pytest
 
-pytest.importorskip("aiohttp")  # (a dependency: installed with the package)
-
-import aiohttp  # noqa: E402
-
-from tests.ssh.conftest import TEST_LIMITS, home  # noqa: E402,F401
-from tests.ssh.screen import Screen  # noqa: E402
-from tui_domino.ssh.server import GameServer  # noqa: E402
-from tui_domino.web.door import WebDoor  # noqa: E402
+from tests.ssh.conftest import TEST_LIMITS, home  # noqa: F401
+from tests.ssh.screen import Screen
+from tui_domino.ssh.server import GameServer
+from tui_domino.web.door import WebDoor
 
 WAIT = 30.0
 

@@ -280,8 +280,9 @@ class WebDoor:
         size = ((cols, rows) if type(cols) is int and type(rows) is int
                 and 0 < cols <= 1000 and 0 < rows <= 1000 else (80, 24))
         visit = WebVisit(server, ws, address, name, account, language, size)
-        await ws.send_str(json.dumps({"t": "ready"}))
+        visit.take_seat()  # (now: no other visitor is let in past the cap meanwhile)
         game = asyncio.get_running_loop().create_task(visit.run())
+        await ws.send_str(json.dumps({"t": "ready"}))
         async for frame in ws:
             if frame.type in (WSMsgType.BINARY, WSMsgType.TEXT):
                 visit.received(frame.data)

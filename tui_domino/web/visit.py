@@ -135,10 +135,15 @@ class WebVisit:
 
     # -- the visit ---------------------------------------------------------------------------
 
-    async def run(self) -> None:
-        """Plays the visit to its end (the game over, or ended by ``end()``)."""
+    def take_seat(self) -> None:
+        """Counts this visit against the server's caps (before its game starts)."""
         self.server.visits.add(self)
         self.server.sessions.add(self)
+
+    async def run(self) -> None:
+        """Plays the visit to its end (the game over, or ended by ``end()``); its seat is
+        taken (``take_seat``)."""
+        self.take_seat()
         try:
             await self._play()
         except Exception:
