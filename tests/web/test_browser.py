@@ -84,7 +84,8 @@ async def play_out(players: list[Any], timeout: float = 90) -> None:
         if all("Match over" in s for s in shown):
             return
         assert loop.time() < deadline, "\n\n".join(shown)
-        for p, screen in zip(players, shown, strict=True):
+        for p in players:
+            screen = await p.text()  # (fresh: the other's move may have ended the round)
             if "Match over" in screen:
                 continue
             key = None
@@ -102,8 +103,7 @@ async def play_out(players: list[Any], timeout: float = 90) -> None:
             if key is None:
                 continue
             await p.press(key)
-            before = screen
-            while await p.text() == before and loop.time() < deadline:
+            while await p.text() == screen and loop.time() < deadline:
                 await asyncio.sleep(0.05)
         await asyncio.sleep(0.05)
 

@@ -220,3 +220,16 @@ async def test_an_idle_browser_is_told_and_let_go(make_web: Any) -> None:
     assert said == {"t": "bye", "text": "You were idle for 1 second; come back any time."}
     await browser.close()
     await eventually(lambda: not web.server.visits, "the visit ends")
+
+
+async def test_an_ssh_visitor_challenges_a_browser_visitor(web: Served) -> None:
+    ann = await come(web.server, "ann", new_key())
+    browser = await open_browser(web)
+    assert await browser.hello("bob") == {"t": "ready"}
+    await browser.wait_for("Welcome, bob.", "ann")
+    await ann.wait_for("bob · guest")
+    ann.press("enter")
+    await browser.wait_for("ann challenges you")
+    await browser.press("a")
+    await asyncio.gather(ann.wait_for("Your hand"), browser.wait_for("Your hand"))
+    await asyncio.gather(ann.close(), browser.close())
