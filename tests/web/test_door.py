@@ -233,3 +233,24 @@ async def test_an_ssh_visitor_challenges_a_browser_visitor(web: Served) -> None:
     await browser.press("a")
     await asyncio.gather(ann.wait_for("Your hand"), browser.wait_for("Your hand"))
     await asyncio.gather(ann.close(), browser.close())
+
+
+async def test_a_browser_that_takes_no_output_pauses_its_game_then_is_let_go(
+        make_web: Any) -> None:
+    web = await make_web(limits=replace(TEST_LIMITS, stall_timeout=1.0))
+    browser = await open_browser(web)
+    assert await browser.hello("dora") == {"t": "ready"}
+    await browser.wait_for("Welcome, dora.")
+    visit = next(iter(web.server.visits))
+    never = asyncio.Event()
+
+    async def stuck(data: bytes, *args: Any) -> None:
+        await never.wait()  # the browser takes nothing more: the writer waits for ever
+
+    visit.ws.send_bytes = stuck  # type: ignore[attr-defined]
+    proc = visit.proc  # type: ignore[attr-defined]
+    await browser.press("p")  # the menu: output that cannot go out
+    await eventually(lambda: not web.server.visits, "the stalled visit ends", timeout=15)
+    assert visit.cause == "stopped taking output"  # type: ignore[attr-defined]
+    await eventually(lambda: proc.returncode is not None, "its game's process ends")
+    await browser.close()
