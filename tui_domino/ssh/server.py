@@ -16,6 +16,10 @@ counted: no address can flood the log). A refused connection is told why (the re
 disconnect, which ssh clients print); on close every visitor is told why before the
 connection ends. A visitor's session (its game's process, input, output and idle time) is
 ssh/visit.py's ``Visit``.
+
+Another door (``Door``: the web door, tui_domino/web/) lets visitors into the same lobby:
+its connections and visits count against the same caps (``let_in``, ``visits``), and the
+server ends them on closing as its own (``Seat``).
 """
 
 from __future__ import annotations
