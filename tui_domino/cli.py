@@ -154,7 +154,10 @@ def main(argv: list[str] | None = None) -> int:
             args.duel_app = duel_app
         return int(args.net_handler(args))
     if args.command == "serve":
-        return int(args.handler(args))
+        # lazy: start-up (only serve loads it; the web door's aiohttp only with --web)
+        from tui_domino.web.cli import web_door
+
+        return int(args.handler(args, web_door))
     # lazy: start-up (import tui_domino.cli stays light: only main() needs it)
     from tui_domino.terminal import tune_environment
 

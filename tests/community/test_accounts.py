@@ -138,6 +138,33 @@ def test_a_code_adds_no_key_in_the_wrong_hands(store: Store) -> None:
     assert isinstance(add_key(store, "ann", code, LAPTOP), Member)  # still good for ann
 
 
+def test_the_owners_code_signs_a_browser_in_once_and_adds_no_key(store: Store,
+                                                                  clock: Clock) -> None:
+    ann = claim(store, "ann", ANN_KEY)
+    code = new_code(store, ann.id)
+    clock.advance(CODE_LIFETIME - 1)
+    signed = accounts.sign_in_by_code(store, "аnn", code.lower())  # (a look-alike's spelling)
+    assert signed == Member(accounts.Account(ann.id, "ann", ann.created, clock.t))
+    assert accounts.keys_of(store, ann.id) == [ANN_KEY]
+    assert accounts.sign_in_by_code(store, "ann", code) == Refused(BAD_CODE, "ann")  # used
+    assert add_key(store, "ann", code, LAPTOP) == Refused(BAD_CODE, "ann")  # for a key too
+
+
+def test_a_browsers_code_is_refused_wrong_expired_or_for_nobodys_name(store: Store,
+                                                                      clock: Clock) -> None:
+    ann = claim(store, "ann", ANN_KEY)
+    code = new_code(store, ann.id)
+    wrong = "ZZZZ-ZZZZ" if code != "ZZZZ-ZZZZ" else "YYYY-YYYY"
+    assert accounts.sign_in_by_code(store, "bob", code) == Refused(BAD_CODE, "bob")
+    for _i in range(CODE_MISSES):
+        assert accounts.sign_in_by_code(store, "ann", wrong) == Refused(BAD_CODE, "ann")
+    assert accounts.sign_in_by_code(store, "ann", code) == Refused(BAD_CODE, "ann")  # void
+    code = new_code(store, ann.id)
+    clock.advance(CODE_LIFETIME)
+    assert accounts.sign_in_by_code(store, "ann", code) == Refused(BAD_CODE, "ann")
+    assert accounts.sign_in_by_code(store, "guest", "anything") == Guest("guest")
+
+
 def test_an_account_holds_at_most_eight_keys(store: Store) -> None:
     ann = claim(store, "ann", ANN_KEY)
     for i in range(1, MAX_KEYS):

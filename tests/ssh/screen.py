@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import codecs
 import re
 
 SEQUENCE = re.compile(
@@ -21,6 +22,8 @@ class Screen:
         self.x = self.y = 0
         self.pending = b""
         self.raw = bytearray()
+        # a character cut in two by the reads (its first bytes in one, the rest in the next)
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
 
     def resize(self, cols: int, rows: int) -> None:
         lines = [[" "] * cols for _ in range(rows)]
@@ -55,7 +58,7 @@ class Screen:
             pos = m.end()
 
     def _text(self, chunk: bytes) -> None:
-        text = chunk.decode("utf-8", "replace")
+        text = self.decoder.decode(chunk)
         for ch in text:
             if ch == "\r":
                 self.x = 0

@@ -12,7 +12,8 @@
   lobby), valid ``CODE_LIFETIME`` seconds and for one use; the new key gives it at its first
   connection (``add_key``; ``split_code`` reads it from a user name ``ann+ABCD-EFGH``). A
   code mistyped ``CODE_MISSES`` times is void, and an account holds at most ``MAX_KEYS``
-  keys.
+  keys. The same code signs a browser in to the account instead (``sign_in_by_code``: the
+  web door, where a visitor has no key), once.
 
 What is kept (docs/ssh.md): the name, when it was claimed and last seen, and the keys'
 SHA-256 fingerprints with when each was added. No address, no key itself.
@@ -176,6 +177,40 @@ def split_code(username: str) -> tuple[str, str | None]:
     return username, None
 
 
+def _use_code(store: Store, owner: Account, code: str, now: float) -> bool:
+    """Whether ``code`` is the owner's code, valid now; it is used up when it is (and void
+    after ``CODE_MISSES`` wrong ones, or once expired). Inside the caller's transaction."""
+    row = store.db.execute("SELECT code, expires, misses FROM codes WHERE account = ?",
+                           (owner.id,)).fetchone()
+    if row is None or row["expires"] <= now:
+        store.db.execute("DELETE FROM codes WHERE account = ?", (owner.id,))
+        return False
+    if not hmac.compare_digest(str(row["code"]).encode(), normal_code(code).encode()):
+        if row["misses"] + 1 >= CODE_MISSES:
+            store.db.execute("DELETE FROM codes WHERE account = ?", (owner.id,))
+        else:
+            store.db.execute("UPDATE codes SET misses = misses + 1 WHERE account = ?",
+                             (owner.id,))
+        return False
+    store.db.execute("DELETE FROM codes WHERE account = ?", (owner.id,))
+    return True
+
+
+def sign_in_by_code(store: Store, name: str, code: str) -> SignIn:
+    """Signs in, without a key, the owner of the account called ``name`` (or a look-alike)
+    who gives its one-time ``code`` (a browser: the web door); the code is used up. A wrong,
+    expired or used code, or a name nobody owns, is refused (``BAD_CODE``); a guest's name
+    is a guest."""
+    if is_guest_name(name):
+        return Guest(name)
+    now = store.now()
+    with transaction(store.db):
+        owner = account_named(store, name)
+        if owner is None or not _use_code(store, owner, code, now):
+            return Refused(BAD_CODE, owner.name if owner is not None else name)
+        return Member(_seen(store, owner, now))
+
+
 def add_key(store: Store, name: str, code: str, fingerprint: str | None) -> SignIn:
     """Adds the key of ``fingerprint`` to the account called ``name`` with its one-time
     ``code``, and signs the visitor in. A key that already owns this account just signs in;
@@ -192,19 +227,8 @@ def add_key(store: Store, name: str, code: str, fingerprint: str | None) -> Sign
             return Refused(OTHER_NAME, mine.name)
         if owner is None:
             return Refused(BAD_CODE, name)
-        row = store.db.execute("SELECT code, expires, misses FROM codes WHERE account = ?",
-                               (owner.id,)).fetchone()
-        if row is None or row["expires"] <= now:
-            store.db.execute("DELETE FROM codes WHERE account = ?", (owner.id,))
+        if not _use_code(store, owner, code, now):
             return Refused(BAD_CODE, owner.name)
-        if not hmac.compare_digest(str(row["code"]).encode(), normal_code(code).encode()):
-            if row["misses"] + 1 >= CODE_MISSES:
-                store.db.execute("DELETE FROM codes WHERE account = ?", (owner.id,))
-            else:
-                store.db.execute("UPDATE codes SET misses = misses + 1 WHERE account = ?",
-                                 (owner.id,))
-            return Refused(BAD_CODE, owner.name)
-        store.db.execute("DELETE FROM codes WHERE account = ?", (owner.id,))
         if len(keys_of(store, owner.id)) >= MAX_KEYS:
             return Refused(TOO_MANY_KEYS, owner.name)
         store.db.execute("INSERT INTO keys (fingerprint, account, added) VALUES (?, ?, ?)",
@@ -243,4 +267,4 @@ __all__ = ["BAD_CODE", "CODE_LIFETIME", "CODE_MISSES", "GUEST", "MAX_KEYS", "NO_
            "OTHER_NAME", "TAKEN", "TOO_MANY_KEYS", "Account", "Guest", "Member", "Refused",
            "SignIn", "account_by_id", "account_named", "account_of_key", "add_key",
            "is_guest_name", "keys_of", "new_code", "normal_code", "refusal_text", "sign_in",
-           "split_code"]
+           "sign_in_by_code", "split_code"]

@@ -8,12 +8,18 @@ import logging
 import os
 import sys
 import warnings
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tui_domino import env, i18n
 from tui_domino.i18n import _, ngettext
 from tui_domino.ssh.limits import Limits, duration_text
+
+if TYPE_CHECKING:
+    from tui_domino.ssh.server import Door, GameServer
+
+    WebDoorMaker = Callable[[GameServer, argparse.Namespace], Door | str]
 
 PASSWORD_ENV = env.SSH_PASSWORD
 VARIANTS = ("classic", "spider", "triominos")
@@ -68,6 +74,17 @@ def add_serve(subparsers: Any) -> argparse.ArgumentParser:
         help=_("address to listen on (default 127.0.0.1: this machine only; "
                "0.0.0.0 or :: lets others connect)"),
     )
+    p.add_argument("--web", type=port_number, default=None, metavar="PORT",
+                   # TRANSLATORS: help of serve --web
+                   help=_("also open a web door on this port: a page where a browser visitor "
+                          "plays in the same lobby (on --host too; docs/web.md)"))
+    p.add_argument("--cert", type=Path, default=None, metavar="FILE",
+                   # TRANSLATORS: help of serve --cert
+                   help=_("with --web: serve the page over HTTPS with this certificate "
+                          "(PEM; the chain too)"))
+    p.add_argument("--key", type=Path, default=None, metavar="FILE",
+                   # TRANSLATORS: help of serve --key
+                   help=_("with --cert: the certificate's private key (PEM)"))
     p.add_argument(
         "--password", default=None,
         # TRANSLATORS: {variable}: the environment variable's name.
@@ -197,8 +214,25 @@ def run_leaderboard(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_serve(args: argparse.Namespace) -> int:
-    """Runs the server until Ctrl-C (or prints a leaderboard); returns the exit status."""
+def web_problem(args: argparse.Namespace, password: str | None) -> str | None:
+    """Why ``--web`` (``--cert``, ``--key``) cannot be as asked, or None."""
+    if args.web is None:
+        if args.cert is not None or args.key is not None:
+            return _("--cert and --key go with --web")
+        return None
+    if args.key is not None and args.cert is None:
+        return _("--key goes with --cert")
+    if args.authorized_keys is not None and not password:
+        # TRANSLATORS: --web, --authorized-keys and --password are options: keep them
+        return _("--web with --authorized-keys needs --password too: a browser has no SSH "
+                 "key")
+    return None
+
+
+def run_serve(args: argparse.Namespace, web: WebDoorMaker | None = None) -> int:
+    """Runs the server until Ctrl-C (or prints a leaderboard); returns the exit status.
+    ``web`` makes the web door (``--web``: tui_domino/web/cli.py, above this layer), or says
+    why it cannot."""
     if args.leaderboard is not None:
         return run_leaderboard(args)
     if args.json:
@@ -243,6 +277,10 @@ def run_serve(args: argparse.Namespace) -> int:
         except OperatorsError as exc:
             print(f"tui-domino: {exc}", file=sys.stderr)
             return 2
+    problem = web_problem(args, password)
+    if problem is not None:
+        print("tui-domino: " + problem, file=sys.stderr)
+        return 2
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     logging.getLogger("asyncssh").setLevel(logging.WARNING)  # a line per packet otherwise
@@ -261,8 +299,17 @@ def run_serve(args: argparse.Namespace) -> int:
         duel_target=args.duel_target,
         operators=operators,
     )
+    doors: list[Door] = []
+    if args.web is not None:
+        made = (web(server, args) if web is not None
+                else _("--web needs the whole command line: run tui-domino serve"))
+        if isinstance(made, str):
+            print("tui-domino: " + made, file=sys.stderr)
+            return 2
+        doors.append(made)
     try:
-        asyncio.run(serve_forever(server, announce=lambda line: print(line, flush=True)))
+        asyncio.run(serve_forever(server, announce=lambda line: print(line, flush=True),
+                                  doors=doors))
     except HostKeyError as exc:
         print(f"tui-domino: {exc}", file=sys.stderr)
         return 1

@@ -54,7 +54,7 @@ Messages to a game::
     {"t": "rated", "match": MATCH, "rated": true, "text": "ann 1512 (+12) · bob 1488 (−12)"}
     {"t": "cancelled", "duel": DUEL, "why": "...", "said": "...", "values": {}}
     {"t": "closing", "why": "..."}
-    {"t": "code", "code": "ABCD-EFGH", "name": "ann", "minutes": 10}
+    {"t": "code", "code": "ABCD-EFGH", "name": "ann", "minutes": 10, "web": true}
     {"t": "leaderboard", "variant": "classic", "players": [{"rank": 1, "name": "ann",
      "rating": 1712.3, "rd": 64.0, "games": 31}], "days": 30, "rd": 110}
     {"t": "refused", "why": "...", "said": "...", "values": {}}
@@ -92,7 +92,8 @@ for that many seconds (its duel chat refuses, with those words); ``unmute`` open
 An operator is told so in his ``welcome``.
 
 On a server with accounts a person is marked ``"guest": true`` when he has none; ``code``
-gives an account's owner a one-time code for his next key (``community.accounts``).
+gives an account's owner a one-time code for his next key (``community.accounts``), or
+(``"web": true``: the server has a web door) to sign a browser in.
 
 A challenge between two accounts (not the same one, within the daily allowance of the
 pair: ``ratings.pair_allowance``) is rated. The lobby gives each duel a match id; at its
@@ -278,6 +279,7 @@ class Lobby:
         self._duels = itertools.count(1)
         self.store: Store | None = None  # the community's database, on a server with accounts
         self.duel_target: int | None = None  # every duel's target (None: each game's usual)
+        self.web = False  # the server has a web door too: a code also signs a browser in
         self.matches: dict[str, Pairing] = {}  # rated lobby duels not settled yet
         self.live: dict[int, LiveDuel] = {}  # duels being played, for their watchers
         self.watch_chat = RateLimiter(WATCH_CHAT, WATCH_CHAT_WINDOW, clock)
@@ -496,7 +498,7 @@ class Lobby:
             return
         code = accounts.new_code(self.store, account.id)
         self.send(member, {"t": "code", "code": code, "name": account.name,
-                           "minutes": int(accounts.CODE_LIFETIME // 60)})
+                           "minutes": int(accounts.CODE_LIFETIME // 60), "web": self.web})
 
     def _state(self, member: Member, state: str, duel: Any) -> None:
         if state != "watch" and member.watching is not None:

@@ -18,6 +18,10 @@ connection ends. A visitor's session (its game's process, input, output and idle
 ssh/visit.py's ``Visit``. Moderation (ssh/moderation.py): the operators' keys are handed to
 the lobby, a visit an operator ends is ended here (``dismiss``), and a visit under a ban
 (``banned``) is refused as it starts, in the visitor's language.
+
+Another door (``Door``: the web door, tui_domino/web/) lets visitors into the same lobby:
+its connections and visits count against the same caps (``let_in``, ``visits``), and the
+server ends them on closing as its own (``Seat``).
 """
 
 from __future__ import annotations
@@ -29,9 +33,9 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import asyncssh
 
@@ -136,6 +140,56 @@ class RatedLog:
             log.log(self.level, self.summary, count, address)
 
 
+class Seat(Protocol):
+    """A visitor's session, whichever door he came in by (ssh/visit.py's ``Visit``, or the
+    web door's): what the server asks of it when it closes."""
+
+    @property
+    def words(self) -> gettext.NullTranslations: ...
+
+    @property
+    def closed(self) -> asyncio.Event: ...
+
+    @property
+    def member(self) -> Member | None: ...
+
+    async def end(self, message: str | None, status: int = 0,
+                  cause: str | None = None) -> None: ...
+
+    def dismiss(self, message: str, cause: str) -> None:
+        """Ends the visit, telling the visitor ``message`` (an operator's kick or ban)."""
+
+
+class Visitor(Protocol):
+    """What the server needs of a visitor to start his game."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def term_type(self) -> str | None: ...
+
+    @property
+    def client_env(self) -> Mapping[str, str]: ...
+
+
+class Admitted(Protocol):
+    """A connection let in (by any door): counted against the caps until it ends."""
+
+    def close(self) -> None: ...
+
+
+class Door(Protocol):
+    """Another way in to the same lobby (the web door): started after the SSH server,
+    closed after every visit ended."""
+
+    async def start(self) -> list[str]:
+        """Listens; returns the lines that tell the operator where."""
+        ...
+
+    async def close(self) -> None: ...
+
+
 def visitor_command() -> list[str]:
     return [sys.executable, "-m", "tui_domino.ssh.visitor"]
 
@@ -180,9 +234,9 @@ class GameServer:
         # Moderation (ssh/moderation.py): the operators' keys, and the visits they end.
         self.lobby.moderation.operators = operators
         self.lobby.moderation.dismiss = self.dismiss
-        self.visits: set[Visit] = set()  # visitors with a game running
-        self.sessions: set[Visit] = set()  # every open session
-        self.connections: set[Connection] = set()  # every connection let in
+        self.visits: set[Seat] = set()  # visitors with a game running (by any door)
+        self.sessions: set[Seat] = set()  # every open session
+        self.connections: set[Admitted] = set()  # every connection let in (by any door)
         self.per_address: dict[str, int] = {}  # connections let in, by address
         self.refusing: set[Connection] = set()  # connections being told why they are refused
         self.closing: str | None = None
@@ -261,6 +315,20 @@ class GameServer:
 
     # -- what a visit asks of the server -----------------------------------------------------
 
+    def let_in(self, conn: Admitted, address: str) -> None:
+        """Counts ``conn`` from ``address`` (let in by ``admission``) against the caps."""
+        self.connections.add(conn)
+        self.per_address[address] = self.per_address.get(address, 0) + 1
+
+    def let_out(self, conn: Admitted, address: str) -> None:
+        """``conn`` (let in) has ended: it counts no more."""
+        if conn not in self.connections:
+            return
+        self.connections.discard(conn)
+        left = self.per_address.pop(address, 1) - 1
+        if left > 0:
+            self.per_address[address] = left
+
     def admission(self, address: str) -> tuple[str, int] | None:
         """Why a new connection from ``address`` is refused, with the code of its ssh
         disconnect, or None to let it in. (In English: nothing of the visitor is known
@@ -310,30 +378,32 @@ class GameServer:
                                   "later.", n).format(n=n)
         return None
 
-    def banned(self, visit: Visit) -> dict[str, Any] | None:
-        """The words of a ban running on the visitor (his account, the key he signed in
-        with, or his address: ``community.sanctions``), or None."""
+    def banned(self, address: str, account: int | None = None,
+               key: str | None = None) -> dict[str, Any] | None:
+        """The words of a ban running on a visitor from ``address`` (his account, the key
+        he signed in with, or his address: ``community.sanctions``), or None."""
         if self.store is None:
             return None
-        targets = [(sanctions.ADDRESS, visit.connection.address)]
-        if visit.account is not None:
-            targets.append((sanctions.ACCOUNT, str(visit.account)))
-        if visit.key is not None:
-            targets.append((sanctions.KEY, visit.key))
+        targets = [(sanctions.ADDRESS, address)]
+        if account is not None:
+            targets.append((sanctions.ACCOUNT, str(account)))
+        if key is not None:
+            targets.append((sanctions.KEY, key))
         ban = sanctions.running(self.store, sanctions.BAN, targets)
         if ban is None or ban.until is None:
             return None
         return ban_words(ban.until, ban.reason)
 
     def dismiss(self, member: Member, why: dict[str, Any]) -> None:
-        """Ends ``member``'s visit, an operator's ``why`` told in his language."""
+        """Ends ``member``'s visit (by any door), an operator's ``why`` told in his
+        language."""
         visit = next((v for v in self.visits if v.member is member), None)
         if visit is None:
             self.lobby.leave(member)
             return
         visit.dismiss(reason_text(visit.words, why), f"sent away: {why.get('why')}")
 
-    def passed_env(self, visit: Visit) -> dict[str, str]:
+    def passed_env(self, visit: Visitor) -> dict[str, str]:
         """What of the visitor's environment reaches his game (the variables his client
         sent that the game takes), with the server's own ``env`` over it."""
         out = {name: value for name, value in visit.client_env.items()
@@ -341,7 +411,7 @@ class GameServer:
         out.update(self.env)
         return out
 
-    def visitor_env(self, visit: Visit, home: Path, lobby_fd: int) -> dict[str, str]:
+    def visitor_env(self, visit: Visitor, home: Path, lobby_fd: int) -> dict[str, str]:
         out = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "LANG": "C.UTF-8",
@@ -395,8 +465,7 @@ class Connection(asyncssh.SSHServer):
         refusal = server.admission(self.address)
         if refusal is None:
             self.admitted = True
-            server.connections.add(self)
-            server.per_address[self.address] = server.per_address.get(self.address, 0) + 1
+            server.let_in(self, self.address)
             return
         self.refused, self.refused_code = refusal
         server.refusals_log.line(self.address, "refused a connection from %s: %s",
@@ -420,10 +489,7 @@ class Connection(asyncssh.SSHServer):
             self.server.login_failed(self.address)
         if self.admitted:
             self.admitted = False
-            self.server.connections.discard(self)
-            left = self.server.per_address.pop(self.address, 1) - 1
-            if left > 0:
-                self.server.per_address[self.address] = left
+            self.server.let_out(self, self.address)
 
     def close(self) -> None:
         if self.conn is not None:
@@ -581,9 +647,20 @@ class Connection(asyncssh.SSHServer):
         return self.visit
 
 
-async def serve_forever(server: GameServer, announce: Callable[[str], None] = print) -> None:
-    """Runs ``server`` until Ctrl-C or SIGTERM, then closes it telling every visitor."""
+async def serve_forever(server: GameServer, announce: Callable[[str], None] = print,
+                        doors: Sequence[Door] = ()) -> None:
+    """Runs ``server`` (and its other ``doors``) until Ctrl-C or SIGTERM, then closes it
+    telling every visitor."""
     port = await server.start()
+    lines: list[str] = []
+    try:
+        for door in doors:
+            lines += await door.start()
+    except BaseException:
+        await server.close()
+        for door in doors:
+            await door.close()
+        raise
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -604,6 +681,8 @@ async def serve_forever(server: GameServer, announce: Callable[[str], None] = pr
         n = len(server.lobby.moderation.operators)
         announce(f"Operators: {n} key{'s' * (n != 1)}; /help in the lobby lists their "
                  "commands.")
+    for line in lines:
+        announce(line)
     if server.host in ("127.0.0.1", "localhost", "::1"):
         announce("Only this machine can connect; --host 0.0.0.0 lets others in.")
     announce("Press Ctrl-C to stop.")
@@ -615,3 +694,5 @@ async def serve_forever(server: GameServer, announce: Callable[[str], None] = pr
         n = len(server.visits)
         announce(f"Stopping; telling {n} visitor{'s' * (n != 1)}.")
         await server.close(STOPPED)
+        for door in doors:
+            await door.close()

@@ -198,7 +198,8 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         # Decided here and now, before a later packet (the end of the client's input, as
         # from `ssh -T host </dev/null`) can close the channel unanswered.
         refusal = self.server.refusal()  # (English, for the log)
-        banned = self.server.banned(self) if refusal is None else None
+        banned = (self.server.banned(self.connection.address, self.account, self.key)
+                  if refusal is None else None)
         if banned is not None:
             # (here, not as he logs in: his language is known now, and he reads it in his)
             log.info("refused a visit of %s (%s): %s", self.name, self.connection.address,

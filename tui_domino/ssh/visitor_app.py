@@ -361,6 +361,11 @@ class VisitorApp(DominoApp):
                         "minute.",
                         "Another key: connect once with it as {login} within {minutes} "
                         "minutes.", minutes).format(login=f"{name}+{code}", minutes=minutes)
+        if message.get("web") is True:
+            # TRANSLATORS: after the line on another key; {name}: the account's name,
+            # {code}: the code ("ABCD-EFGH")
+            text += " " + _("Or in a browser: sign in as {name} with the code {code}.").format(
+                name=name, code=code)
         self.notify(text, timeout=60)
         lobby = self.lobby_screen()
         if lobby is not None:

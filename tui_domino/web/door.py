@@ -1,0 +1,364 @@
+"""The web door: ``tui-domino serve --web PORT`` serves a page on which a browser visitor
+plays in the same lobby as the SSH visitors (docs/web.md).
+
+The page (``static/``: xterm.js, its fit addon and the DejaVu Sans Mono font, all served
+from here: the page asks no other host for anything) signs the visitor in, then shows his
+game in a terminal. Each tab with a game open is a visitor like an SSH one: a process of
+its own on a pseudo-terminal of its own (``web/visit.py``), under the SSH server's caps
+(``GameServer``: visitors at once, connections at once in all and per address, new ones per
+address and minute, the failed-login lockout) and its password.
+
+The websocket (``/ws``) is only accepted from the page's own origin (its ``Origin`` is the
+``Host`` it was asked of: no other site's page can open it), its frames are bounded
+(``MAX_FRAME``), and it costs a game only once the visitor is signed in: the first frame,
+within ``login_grace`` seconds, is ``{"t": "hello", "name": ..., "code": ...,
+"password": ...,
+"cols": 80, "rows": 24}``. The server answers ``{"t": "ready"}`` (the game starts) or
+``{"t": "refused", "text": ...}`` and closes.
+
+Who is who: a name alone is a guest's (checked as an SSH visitor's is: what shows of it, and
+a name an account owns, or a look-alike of it, is refused); an account's owner signs in with
+the one-time code his SSH lobby gives him (``c``), and plays rated as himself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import gettext
+import hmac
+import html
+import json
+import logging
+import ssl
+from importlib import resources
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import WSMsgType, web
+
+from tui_domino import i18n
+from tui_domino.community import accounts
+from tui_domino.i18n import N_
+from tui_domino.names import player_name
+from tui_domino.ssh.server import GameServer, shown_name
+from tui_domino.ssh.visit import catalog, told
+from tui_domino.web.visit import WebVisit
+
+log = logging.getLogger("tui_domino.web")
+
+# The largest frame a browser may send (a paste is cut by the InputGate's burst anyway).
+MAX_FRAME = 16 * 1024
+# The most of a hello's fields read.
+MAX_FIELD = 256
+
+STATIC = resources.files("tui_domino.web") / "static"
+# What the page loads, and its type; nothing else is served.
+FILES = {
+    "xterm.js": "text/javascript",
+    "addon-fit.js": "text/javascript",
+    "app.js": "text/javascript",
+    "xterm.css": "text/css",
+    "page.css": "text/css",
+    "DejaVuSansMono.ttf": "font/ttf",
+    "DejaVuSansMono-Bold.ttf": "font/ttf",
+}
+
+# Every response: the page runs only its own scripts, loads and connects only to its own
+# server, and is shown in no other site's frame.
+HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
+        "style-src 'self' 'unsafe-inline'; "  # (xterm.js colours its cells with styles)
+        "frame-ancestors 'none'; base-uri 'none'; form-action 'none'"),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+
+# The page's words, in the visitor's language (his browser's Accept-Language).
+PAGE_WORDS = {
+    # TRANSLATORS: the web page's sign-in form: its first line
+    "intro": N_("Dominoes in your browser, in the same lobby as the SSH visitors. Choose a "
+                "name to play as a guest."),
+    # TRANSLATORS: the web page's sign-in form: a field's label
+    "name_label": N_("Your name"),
+    # TRANSLATORS: the web page's sign-in form: a field's label
+    "code_label": N_("Code (only if you have an account)"),
+    # TRANSLATORS: the web page's sign-in form, under the code's field
+    "code_hint": N_("Have an account? Press c in your SSH lobby: the one-time code it shows "
+                    "signs this browser in as you, to play rated."),
+    # TRANSLATORS: the web page's sign-in form: a field's label
+    "password_label": N_("The server's password"),
+    # TRANSLATORS: the web page's sign-in form: its button
+    "play": N_("Play"),
+    # TRANSLATORS: the web page, when its connection to the server ends without a word
+    "gone": N_("The connection to the server was lost."),
+}
+
+# TRANSLATORS: the web page: the password given is not the server's
+WRONG_PASSWORD = N_("That is not the server's password.")
+# TRANSLATORS: the web page, on a server that lets in only the SSH keys it knows
+KEYS_ONLY = N_("This server lets in only the SSH keys it knows: a browser cannot sign in.")
+# TRANSLATORS: the web page: {name}: a player's name; c is the key to press in the lobby
+TAKEN = N_("The name {name} belongs to a player with an account. Choose another name; or, "
+           "if it is yours, press c in your SSH lobby and give the code here.")
+
+
+def same_origin(origin: str | None, host: str | None) -> bool:
+    """Whether a websocket's ``Origin`` is the page's own: the ``Host`` it was asked of
+    (a browser always sends ``Origin``; without one, it is refused too)."""
+    if not origin or not host:
+        return False
+    try:
+        parts = urlsplit(origin)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
+
+
+def language_of(accept: str | None) -> str:
+    """The visitor's language from his browser's ``Accept-Language`` ("ru-RU,ru;q=0.9,
+    en;q=0.8"): the most wanted one the game speaks; English when none."""
+    wanted: list[tuple[float, int, str]] = []
+    for n, part in enumerate((accept or "")[:500].split(",")):
+        tag, _sep, params = part.strip().partition(";")
+        quality = 1.0
+        if params.strip().startswith("q="):
+            try:
+                quality = float(params.strip()[2:])
+            except ValueError:
+                quality = 0.0
+        code = i18n.supported(tag.strip())
+        if code is not None and quality > 0:
+            wanted.append((-quality, n, code))
+    return min(wanted)[2] if wanted else i18n.DEFAULT
+
+
+@functools.cache
+def static_file(name: str) -> bytes:
+    """One of the page's ``FILES``, read once."""
+    return (STATIC / name).read_bytes()
+
+
+@functools.cache
+def page(language: str, password: bool) -> str:
+    """The page, in ``language``; with the password's field on a server that asks one."""
+    words = catalog(language)
+    text = (STATIC / "index.html").read_text(encoding="utf-8")
+    values = {key: told(words, message) for key, message in PAGE_WORDS.items()}
+    values["lang"] = language
+    values["password_hidden"] = "" if password else " hidden"
+    for key, value in values.items():
+        text = text.replace("{{" + key + "}}", html.escape(value, quote=True)
+                            if key != "password_hidden" else value)
+    return text
+
+
+class WebConnection:
+    """A websocket let in: counted against the server's caps until it closes."""
+
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self.ws = ws
+
+    def close(self) -> None:
+        if not self.ws.closed:
+            asyncio.get_running_loop().create_task(self.ws.close())
+
+
+class WebDoor:
+    """The web door of ``server``: ``await start()``, ``await close()`` (after the server's
+    own ``close``, which ends every visit)."""
+
+    def __init__(self, server: GameServer, host: str = "127.0.0.1", port: int = 8080,
+                 ssl_context: ssl.SSLContext | None = None) -> None:
+        self.server = server
+        self.host = host
+        self.port = port
+        self.ssl_context = ssl_context
+        self.runner: web.AppRunner | None = None
+        server.lobby.web = True  # (a code from the lobby signs a browser in too)
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_FRAME)
+        app.router.add_get("/", self.index)
+        app.router.add_get("/static/{name}", self.static)
+        app.router.add_get("/ws", self.socket)
+        app.on_response_prepare.append(self._headers)
+        return app
+
+    async def start(self) -> list[str]:
+        self.runner = web.AppRunner(self.app(), access_log=None, handle_signals=False,
+                                    shutdown_timeout=1.0)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, self.host, self.port, ssl_context=self.ssl_context)
+        await site.start()
+        addresses = self.runner.addresses
+        if addresses:
+            self.port = int(addresses[0][1])
+        scheme = "https" if self.ssl_context is not None else "http"
+        return [f"The web door is open: {scheme}://{self.host}:{self.port}/"]
+
+    async def close(self) -> None:
+        if self.runner is not None:
+            await self.runner.cleanup()
+            self.runner = None
+
+    @staticmethod
+    async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+        response.headers.update(HEADERS)
+
+    # -- the page ----------------------------------------------------------------------------
+
+    async def index(self, request: web.Request) -> web.Response:
+        language = language_of(request.headers.get("Accept-Language"))
+        return web.Response(text=page(language, self.server.password is not None),
+                            content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    async def static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        kind = FILES.get(name)
+        if kind is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=static_file(name), content_type=kind,
+                            headers={"Cache-Control": "max-age=3600"})
+
+    # -- the game's socket -------------------------------------------------------------------
+
+    async def socket(self, request: web.Request) -> web.WebSocketResponse:
+        if not same_origin(request.headers.get("Origin"), request.host):
+            log.info("refused a websocket from %s: its origin %r is not %r", request.remote,
+                     request.headers.get("Origin", "")[:100], request.host[:100])
+            raise web.HTTPForbidden(text="tui-domino: another site's page may not open this "
+                                         "socket.")
+        server = self.server
+        limits = server.limits
+        ws = web.WebSocketResponse(
+            max_msg_size=MAX_FRAME, compress=False,
+            heartbeat=limits.keepalive_interval or None,
+            writer_limit=max(4096, limits.write_buffer // 4))
+        await ws.prepare(request)
+        address = request.remote or "?"
+        language = language_of(request.headers.get("Accept-Language"))
+        refusal = server.admission(address)
+        if refusal is not None:
+            server.refusals_log.line(address, "refused a web connection from %s: %s", address,
+                                     refusal[0])
+            await self._refuse(ws, refusal[0])  # (English: so are the SSH door's)
+            return ws
+        conn = WebConnection(ws)
+        server.let_in(conn, address)
+        try:
+            await self._visit(ws, address, language)
+        finally:
+            server.let_out(conn, address)
+            if not ws.closed:
+                await ws.close()
+        return ws
+
+    async def _visit(self, ws: web.WebSocketResponse, address: str, language: str) -> None:
+        server = self.server
+        words = catalog(language)
+        try:
+            msg = await ws.receive(timeout=server.limits.login_grace)
+        except TimeoutError:
+            return
+        hello = _hello(msg)
+        if hello is None:
+            return
+        signed = await self.sign_in(hello, address, words)
+        if isinstance(signed, str):
+            await self._refuse(ws, signed)
+            return
+        name, account = signed
+        refusal = server.refusal(words)
+        if refusal is not None:
+            await self._refuse(ws, refusal)
+            return
+        cols, rows = hello.get("cols"), hello.get("rows")
+        size = ((cols, rows) if type(cols) is int and type(rows) is int
+                and 0 < cols <= 1000 and 0 < rows <= 1000 else (80, 24))
+        visit = WebVisit(server, ws, address, name, account, language, size)
+        visit.take_seat()  # (now: no other visitor is let in past the cap meanwhile)
+        game = asyncio.get_running_loop().create_task(visit.run())
+        await ws.send_str(json.dumps({"t": "ready"}))
+        async for frame in ws:
+            if frame.type in (WSMsgType.BINARY, WSMsgType.TEXT):
+                visit.received(frame.data)
+        visit.hung_up()
+        await game
+
+    async def sign_in(self, hello: dict[str, Any], address: str,
+                      words: gettext.NullTranslations) -> tuple[str, int | None] | str:
+        """Who the hello's visitor is (his name as shown, his account or None), or why he
+        may not come in (in his language)."""
+        server = self.server
+        locked_out = server.locked_out(address)
+        if locked_out is not None:
+            return locked_out
+        if server.authorized_keys and not server.password:
+            return told(words, KEYS_ONLY)
+        if server.password is not None:
+            given = hello.get("password", "")
+            if not hmac.compare_digest(given.encode(), server.password.encode()):
+                server.failures_log.line(address, "failed web login from %s: a wrong "
+                                         "password for %s", address,
+                                         shown_name(hello.get("name", "")))
+                server.login_failed(address)
+                await asyncio.sleep(server.limits.auth_delay)
+                return server.locked_out(address) or told(words, WRONG_PASSWORD)
+        name = player_name(hello.get("name", ""))
+        store = server.store
+        if store is None:
+            return name, None
+        code = accounts.normal_code(hello.get("code", ""))
+        signed = (accounts.sign_in_by_code(store, name, code) if code
+                  else accounts.sign_in(store, name, None))
+        if isinstance(signed, accounts.Member):
+            log.info("%s signed in by a code (%s, web)", signed.account.name, address)
+            return signed.account.name, signed.account.id
+        if isinstance(signed, accounts.Guest):
+            return signed.name, None
+        server.refusals_log.line(address, "refused %s from %s (web): %s", shown_name(name),
+                                 address, signed.reason)
+        if signed.reason == accounts.BAD_CODE:
+            minutes = int(accounts.CODE_LIFETIME // 60)
+            # TRANSLATORS: the web page; {name}: a player's name, {minutes}: how long a
+            # code is valid (10)
+            return words.ngettext("That code does not sign in {name}: it is wrong, used or "
+                                  "more than {minutes} minute old. Press c in your SSH lobby "
+                                  "for a new one.",
+                                  "That code does not sign in {name}: it is wrong, used or "
+                                  "more than {minutes} minutes old. Press c in your SSH lobby "
+                                  "for a new one.", minutes).format(name=signed.name,
+                                                                    minutes=minutes)
+        return str(told(words, TAKEN).format(name=signed.name))
+
+    @staticmethod
+    async def _refuse(ws: web.WebSocketResponse, text: str) -> None:
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await ws.send_str(json.dumps({"t": "refused", "text": text}))
+        await ws.close()
+
+
+def _hello(msg: Any) -> dict[str, Any] | None:
+    """The hello's fields (strings cut at ``MAX_FIELD``; the size as numbers), or None when
+    the frame is no hello."""
+    if msg.type != WSMsgType.TEXT:
+        return None
+    try:
+        data = json.loads(msg.data)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("t") != "hello":
+        return None
+    out: dict[str, Any] = {}
+    for key in ("name", "code", "password"):
+        value = data.get(key, "")
+        out[key] = value[:MAX_FIELD] if isinstance(value, str) else ""
+    for key in ("cols", "rows"):
+        value = data.get(key)
+        if type(value) is int:
+            out[key] = value
+    return out
