@@ -193,6 +193,8 @@ class Zygote:
         except TimeoutError:
             log.warning("the fork server (pid %d) gave no game in %g s; stopping it",
                         self.pid, FORK_TIMEOUT)
+            self.pending.pop(request, None)
+            answer.cancel()
             self.stop()
             raise ForkServerGone from None
         except asyncio.CancelledError:
@@ -360,6 +362,7 @@ class ForkServer(Spawner):
                     zygote.pid, status)
         if self.zygote is zygote:
             self.zygote = None
+        if self.zygote is None and (self._launching is None or self._launching.done()):
             self._launching = asyncio.get_running_loop().create_task(self._launch())
 
     async def _ready_zygote(self) -> Zygote | None:
