@@ -246,3 +246,30 @@ async def test_the_fork_server_can_be_turned_off(home: Path,
     # A game that is not this interpreter's is started afresh.
     assert fork_server.forkable(["/bin/sh", "-c", "true"]) is None
     assert fork_server.forkable([sys.executable, "-m", "x"]) == ["-m", "x"]
+
+
+async def test_a_visitor_who_leaves_while_his_game_is_forked_leaves_no_game_behind(
+        server: GameServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The fork is held back until the visitor has gone (a fork server still loading the
+    # game on a busy machine takes seconds, and a visitor may hang up meanwhile).
+    hold = asyncio.Event()
+    forked: list[Any] = []
+    fork = fork_server.Zygote.fork
+
+    async def slow_fork(self: Any, *args: Any) -> Any:
+        await hold.wait()
+        game = await fork(self, *args)
+        forked.append(game)
+        return game
+
+    monkeypatch.setattr(fork_server.Zygote, "fork", slow_fork)
+    term = await visit(server.port, "ann")
+    await eventually(lambda: bool(server.visits), "the visit asks for its game")
+    v = next(iter(server.visits))
+    await term.close()
+    await eventually(lambda: v.ended, "the server sees the visitor go")
+    hold.set()
+    await eventually(lambda: bool(forked), "the game is forked")
+    assert await asyncio.wait_for(forked[0].wait(), 10) == -signal.SIGKILL  # stopped
+    await eventually(lambda: not server.visits, "the visit ends")
+    assert v.master is None

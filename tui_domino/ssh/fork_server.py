@@ -467,27 +467,34 @@ def fork_game(sock: socket.socket, selector: selectors.BaseSelector, data: bytes
         for fd in fds:
             os.close(fd)
         return
+    settled_r, settled_w = os.pipe()  # closed by the child once it leads its session
     try:
         pid = os.fork()
     except OSError as exc:
-        for fd in fds:
+        for fd in (*fds, settled_r, settled_w):
             os.close(fd)
         send(sock, {"id": number, "error": str(exc)})
         return
     if pid == 0:
         selector.close()
         sock.close()
+        os.setsid()
+        os.close(settled_w)
         become_game(request, fds)  # (does not return: the game ends the process)
-    for fd in fds:  # (the game's now: its terminal and socket must close when it ends)
-        os.close(fd)
+    for fd in (*fds, settled_w):  # (the game's now: its terminal and socket must close
+        os.close(fd)              # when it ends)
+    # The server may signal the game's process group as soon as it knows the pid: it is
+    # told once the game leads a group of its own.
+    os.read(settled_r, 1)
+    os.close(settled_r)
     pidfd = os.pidfd_open(pid)
     selector.register(pidfd, selectors.EVENT_READ, pid)
     send(sock, {"id": number, "pid": pid}, [pidfd])
 
 
 def become_game(request: dict[str, Any], fds: list[int]) -> None:
-    """In the forked child: becomes the game a fresh interpreter would be, and runs it."""
-    os.setsid()
+    """In the forked child, leading a session of its own: becomes the game a fresh
+    interpreter would be, and runs it."""
     targets = [int(n) for n in request["keep"]]
     # Out of the way of every number they are to take, then onto those numbers.
     floor = max([2, *targets, *fds]) + 1
