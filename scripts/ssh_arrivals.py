@@ -74,7 +74,8 @@ async def one_visitor(port: int, n: int) -> tuple[float | None, Any]:
     """Seconds from connecting to the lobby (None: never), and the connection."""
     t0 = time.monotonic()
     conn = await asyncssh.connect("127.0.0.1", port, username=f"p{n}", known_hosts=None,
-                                  client_keys=None, agent_path=None,
+                                  client_keys=None, agent_path=None, password="",
+                                  kbdint_auth=True,  # a guest, as ssh clients come in
                                   local_addr=(f"127.3.{n // 250}.{n % 250 + 1}", 0),
                                   connect_timeout=60)
     _, session = await conn.create_session(Session, term_type="xterm-256color",
@@ -145,8 +146,8 @@ class Server:
         self.port = int(found.group(1))
         self._reader = asyncio.ensure_future(self._read())
         if self.fork:  # its fork server ready: its CPU idle again after loading the game
-            await asyncio.sleep(0.5)
-            while (zygote := self.zygote()) is None or cpu_seconds(zygote) < 0.3:
+            await asyncio.sleep(1.0)
+            while (zygote := self.zygote()) is None:
                 await asyncio.sleep(0.2)
             last = -1.0
             while (now := cpu_seconds(zygote)) != last:
@@ -205,12 +206,21 @@ async def measure(fork: bool, sizes: list[int], moves: int) -> None:
             offset = 0
             for i, size in enumerate(sizes):
                 cpu0 = cpu_seconds(server.proc.pid)
+                ours0 = time.process_time()
+                load = os.getloadavg()[0]
                 times, conns = await group(server, size, offset)
                 offset += size
                 seated = sorted(t for t in times if t is not None)
-                print(f"  {size} arriving together: {len(seated)} in the lobby, median "
-                      f"{statistics.median(seated):.2f} s, the last {seated[-1]:.2f} s; "
-                      f"the server's CPU {cpu_seconds(server.proc.pid) - cpu0:.2f} s")
+                games_cpu = sum(cpu_seconds(p) for p in server.games())
+                server_cpu = cpu_seconds(server.proc.pid) - cpu0
+                clients_cpu = time.process_time() - ours0
+                print(f"  {size} arriving together (load average {load:.1f} before): "
+                      f"{len(seated)} in the lobby, median {statistics.median(seated):.2f} s, "
+                      f"the last {seated[-1]:.2f} s")
+                print(f"    CPU until then: their games {games_cpu:.2f} s "
+                      f"({games_cpu / size:.2f} s each), the server {server_cpu:.2f} s, "
+                      f"the clients (this script) {clients_cpu:.2f} s; on 2 idle cores at "
+                      f"least {(games_cpu + server_cpu + clients_cpu) / 2:.2f} s")
                 await asyncio.sleep(2)  # (each game's first frames drawn)
                 games = server.games()
                 pss = [pss_kib(p) for p in games]
@@ -244,6 +254,7 @@ async def run(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[attr-defined]
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--spawner", choices=("both", "fork", "fresh"), default="both")
     parser.add_argument("--groups", default="10,32")

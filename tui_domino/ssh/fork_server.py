@@ -430,7 +430,10 @@ def main(argv: Sequence[str]) -> int:
     # writes to the pages the games share.
     gc.collect()
     gc.freeze()
-    send(sock, {"ready": True, "pid": os.getpid()})
+    try:
+        send(sock, {"ready": True, "pid": os.getpid()})
+    except OSError:
+        return 0  # the server closed while the game loaded: no games to fork
     return serve(sock)
 
 
