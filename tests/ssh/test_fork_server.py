@@ -273,3 +273,16 @@ async def test_a_visitor_who_leaves_while_his_game_is_forked_leaves_no_game_behi
     assert await asyncio.wait_for(forked[0].wait(), 10) == -signal.SIGKILL  # stopped
     await eventually(lambda: not server.visits, "the visit ends")
     assert v.master is None
+
+
+async def test_the_visit_opens_on_the_lobby_and_the_menu_comes_when_asked(
+        server: GameServer) -> None:
+    # (Each arrival is spared the making of a menu he may not open.)
+    ann = await visit(server.port, "ann")
+    await ann.to_menu()
+    ann.press("f2")
+    await ann.wait_for("Welcome, ann.")
+    await ann.to_menu()
+    ann.press("q")  # the menu's Quit: the game ends, and the visit with it
+    await ann.wait_for("Thanks for playing.", where=Terminal.output)
+    await ann.close()
