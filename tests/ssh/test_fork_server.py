@@ -1,7 +1,8 @@
 """Games forked by the fork server (ssh/fork_server.py) are each the visitor's own: his
 environment, language, terminal, home and randomness; one game's crash, death or flood
 touches no other; the exit status reaches the server; the fork server's own death is
-survived, and a stuck fork server leaves no visitor waiting."""
+survived, and a stuck fork server leaves no visitor waiting; visitors arriving together
+cost each game one list of people."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import asyncio
 import contextlib
 import os
 import signal
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -17,8 +19,10 @@ import asyncssh
 import pytest
 
 from tests.ssh.conftest import Terminal, eventually, visit
+from tests.ssh.test_duel import Game
 from tui_domino.ssh import fork_server
 from tui_domino.ssh.fork_server import ForkServer
+from tui_domino.ssh.lobby import Lobby
 from tui_domino.ssh.server import GameServer
 from tui_domino.ssh.spawn import Spawner
 from tui_domino.ssh.visit import catalog
@@ -286,3 +290,25 @@ async def test_the_visit_opens_on_the_lobby_and_the_menu_comes_when_asked(
     ann.press("q")  # the menu's Quit: the game ends, and the visit with it
     await ann.wait_for("Thanks for playing.", where=Terminal.output)
     await ann.close()
+
+
+async def test_visitors_arriving_together_cost_each_game_one_list_of_people() -> None:
+    lobby = Lobby()
+    lobby.broadcast_delay = 3600  # (sent when the test says: broadcast_now)
+    games = []
+    for name in ("ann", "bob", "carl", "dan"):
+        ours, theirs = socket.socketpair()
+        await lobby.join(name, ours)
+        game = Game(theirs)
+        await game.receive("welcome")
+        games.append(game)
+    lobby.broadcast_now()  # (the delay is over)
+    for game in games:
+        listed = await game.receive("people")
+        assert sorted(p["name"] for p in listed["people"]) == ["ann", "bob", "carl", "dan"]
+    # One list each for the four arrivals, and no other on its way.
+    await asyncio.sleep(0)
+    for game in games:
+        with pytest.raises(BlockingIOError):
+            game.sock.recv(1)
+    lobby.close("over")

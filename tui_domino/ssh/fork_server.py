@@ -51,8 +51,13 @@ from tui_domino.ssh.spawn import GameProcess, GameStart, Spawner
 log = logging.getLogger("tui_domino.ssh")
 
 # What the fork server loads before its first fork: the visitor's game (the app, its screens,
-# Textual and rich). The game's entry module itself is not loaded (runpy runs it afresh).
-PRELOAD = ("tui_domino.ssh.visitor_app",)
+# Textual and rich), and what every game loads as it starts (the terminal's driver and input
+# parser, layouts, the computer players' process pool). The game's entry module itself is
+# not loaded (runpy runs it afresh).
+PRELOAD = ("tui_domino.ssh.visitor_app", "tui_domino.ssh.driver",
+           "tui_domino.ssh.leaderboard_screen", "textual.drivers.linux_driver",
+           "textual.layouts.factory", "textual.layouts.horizontal", "textual.layouts.stream",
+           "multiprocessing.spawn", "multiprocessing.resource_tracker", "tty")
 
 MAX_MESSAGE = 256 * 1024  # a request: the game's command line and environment
 MAX_FDS = 16  # a game's terminal and the descriptors it keeps
