@@ -8,12 +8,13 @@ For each spawner, starts ``python -m tui_domino.ssh.cli serve --port 0`` (every 
 default but ``--max-visitors 64``; ``TUI_DOMINO_FORK_SERVER`` 1 or 0) in a temporary data
 directory; once the fork server is ready (its games forked), for each group size: that many
 visitors (asyncssh clients with a terminal, each from an address of its own in 127.0.0.0/8)
-connect at once; prints the median and the longest time from connecting to the lobby's
-title on the screen, the memory of their games (PSS from /proc/PID/smaps_rollup: each
-shared page counted in parts among the processes sharing it; the fork server's own share
-given beside them), and the server's CPU time. Then, with the largest group still in the
-lobby, the duel protocol's move round trip on loopback between two duel sessions of this
-script (scripts/bench_net.py's ``round_trip``), as the load of those games leaves it.
+connect at once. It prints the median and the longest time from connecting to the lobby's
+title on the screen; the CPU time of the arrivals (the games', the server's, the clients');
+the memory of their games (PSS from /proc/PID/smaps_rollup: each shared page counted in
+parts among the processes sharing it; the fork server's own share given beside them); the
+CPU the games and the server use over 10 s with the visitors idle in the lobby; and, with
+the largest group still in the lobby, the duel protocol's move round trip on loopback
+between two duel sessions of this script (scripts/bench_net.py's ``round_trip``).
 
 Loopback only; every wait is bounded; the server is stopped at the end.
 """
@@ -232,6 +233,12 @@ async def measure(fork: bool, sizes: list[int], moves: int) -> None:
                       + (f"; the fork server {shared / 1024:.1f} MiB, with its share "
                          f"{(sum(pss) + shared) / len(pss) / 1024:.1f} MiB a game"
                          if zygote is not None else ""))
+                before = sum(cpu_seconds(p) for p in games) + cpu_seconds(server.proc.pid)
+                await asyncio.sleep(10)
+                idle = sum(cpu_seconds(p) for p in games) + cpu_seconds(server.proc.pid)
+                print(f"    idle in the lobby: their games and the server use "
+                      f"{(idle - before) / 10 * 100:.1f}% of one core "
+                      f"({(idle - before) / 10 / len(games) * 1000:.1f} ms a second each)")
                 if i == len(sizes) - 1 and moves:
                     rtt, _first = await round_trip(moves)
                     print(f"    with them in the lobby: the duel protocol's move round trip "
