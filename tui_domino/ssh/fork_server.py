@@ -75,8 +75,14 @@ FORK_TIMEOUT = 60.0
 def available() -> bool:
     """Whether this system can run the fork server (fork, descriptors over unix sockets,
     pidfds: Linux)."""
-    return (hasattr(os, "fork") and hasattr(socket, "send_fds")
-            and hasattr(os, "pidfd_open") and hasattr(socket, "SOCK_SEQPACKET"))
+    if not (hasattr(os, "fork") and hasattr(socket, "send_fds")
+            and hasattr(os, "pidfd_open") and hasattr(socket, "SOCK_SEQPACKET")):
+        return False
+    try:  # (a kernel older than 5.3 has no pidfds)
+        os.close(os.pidfd_open(os.getpid()))
+    except OSError:
+        return False
+    return True
 
 
 def forkable(command: Sequence[str]) -> list[str] | None:
