@@ -47,6 +47,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tui_domino.ssh.spawn import GameProcess, GameStart, Spawner
+from tui_domino.terminal import textual_follows_environment
 
 log = logging.getLogger("tui_domino.ssh")
 
@@ -553,10 +554,7 @@ def fresh_process() -> None:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(line_buffering=True)  # a terminal's, as the interpreter sets
-    # lazy: import order (the game's own tuning runs it again after tune_environment)
-    from tui_domino.terminal import textual_follows_environment
-
-    textual_follows_environment()
+    textual_follows_environment()  # (the game's own tuning does it again after its own)
 
 
 def run(argv: Sequence[str]) -> None:

@@ -41,8 +41,9 @@ def prepare() -> str:
 
 def main() -> int:
     prepare()
-    # lazy: start-up (Textual loads after tune_environment(): it reads the settings at import;
-    # already loaded in a game forked by the fork server, which prepare() told to read again)
+    # (In a game forked by the fork server Textual is loaded already: prepare() had it read
+    # his settings again.)
+    # lazy: start-up (Textual loads after tune_environment(): it reads the settings at import)
     from tui_domino.ssh.visitor_app import run_visitor
 
     return run_visitor(
