@@ -266,7 +266,8 @@ async def stalled_client(server: Server, limit: float) -> dict[str, Any]:
     relay = Relay(server.port)
     relay_port = await relay.start()
     conn = await asyncssh.connect("127.0.0.1", relay_port, username="deaf", known_hosts=None,
-                                  client_keys=None, agent_path=None)
+                                  client_keys=None, agent_path=None, password="",
+                                  kbdint_auth=True)
     chan, session = await conn.create_session(Session, term_type="xterm-256color",
                                               term_size=(80, 24), encoding=None,
                                               window=WINDOW_4GIB)
