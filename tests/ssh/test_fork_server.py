@@ -23,7 +23,7 @@ from tests.ssh.test_duel import Game
 from tui_domino.ssh import fork_server
 from tui_domino.ssh.fork_server import ForkServer
 from tui_domino.ssh.lobby import Lobby
-from tui_domino.ssh.server import GameServer
+from tui_domino.ssh.server import ACCEPTED_ENV, GameServer
 from tui_domino.ssh.spawn import Spawner
 from tui_domino.ssh.visit import catalog
 
@@ -312,3 +312,15 @@ async def test_visitors_arriving_together_cost_each_game_one_list_of_people() ->
         with pytest.raises(BlockingIOError):
             game.sock.recv(1)
     lobby.close("over")
+
+
+def test_every_variable_a_visitor_may_send_reaches_a_forked_game() -> None:
+    # A forked game finds Textual and rich loaded: what they read at import is read again
+    # after the fork (textual_follows_environment: TEXTUAL_FPS, ESCDELAY, the colour system
+    # that tune_environment derives from COLORTERM, TUI_DOMINO_COLORS and NO_COLOR; its
+    # driver from TUI_DOMINO_MOUSE), or read when used (LANG and LC_*: i18n.use; NO_COLOR:
+    # the app and rich's console). A variable added to those a visitor may send must be one
+    # of these, or be read again after the fork too.
+    read_after_fork = {"COLORTERM", "TUI_DOMINO_COLORS", "TUI_DOMINO_MOUSE", "LANG", "LC_ALL",
+                       "LC_MESSAGES", "LC_CTYPE", "NO_COLOR", "ESCDELAY", "TEXTUAL_FPS"}
+    assert set(ACCEPTED_ENV) <= read_after_fork

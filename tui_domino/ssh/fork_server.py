@@ -15,6 +15,9 @@ visitor's environment (and nothing of the fork server's), his home as the workin
 umask 077, every other descriptor closed; randomness reseeded; Textual's settings read again
 from his environment (``terminal.textual_follows_environment``, called by the visitor's
 game after it tunes its environment); then his command runs (``-m module`` or ``-c code``).
+What else Textual reads at import (TEXTUAL_DEBUG, TEXTUAL_THEME, LC_TERMINAL, TERM_PROGRAM...)
+comes from variables no visitor can send (``server.ACCEPTED_ENV``): the fork server's own
+environment, what every game's environment has in common, holds for every game.
 
 The game is the fork server's child, not the server's: the fork server tells the server
 each game's pid (with a pidfd) and, when it ends, its exit status. The server signals a
