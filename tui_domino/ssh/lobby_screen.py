@@ -385,7 +385,7 @@ class LobbyScreen(Screen[None]):
         app.quick(self.variant)
 
     def action_leaderboard(self) -> None:
-        # lazy: the leaderboard's screen loads when it is first asked for
+        # lazy: on demand (the leaderboard's screen loads when it is first asked for)
         from tui_domino.ssh.leaderboard_screen import LeaderboardScreen
 
         app = lobby_app(self)
