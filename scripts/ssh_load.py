@@ -80,7 +80,8 @@ async def connect(port: int, name: str, local: str, host: str = "127.0.0.1",
                   **kw: Any) -> tuple[Any, Client]:
     return await asyncssh.create_connection(
         Client, host, port, username=name, known_hosts=None, client_keys=None,
-        agent_path=None, local_addr=(local, 0), connect_timeout=60, **kw)
+        agent_path=None, password="", kbdint_auth=True,  # a guest, as ssh clients come in
+        local_addr=(local, 0), connect_timeout=60, **kw)
 
 
 def address(n: int, block: int = 1) -> str:
@@ -265,7 +266,8 @@ async def stalled_client(server: Server, limit: float) -> dict[str, Any]:
     relay = Relay(server.port)
     relay_port = await relay.start()
     conn = await asyncssh.connect("127.0.0.1", relay_port, username="deaf", known_hosts=None,
-                                  client_keys=None, agent_path=None)
+                                  client_keys=None, agent_path=None, password="",
+                                  kbdint_auth=True)
     chan, session = await conn.create_session(Session, term_type="xterm-256color",
                                               term_size=(80, 24), encoding=None,
                                               window=WINDOW_4GIB)

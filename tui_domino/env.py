@@ -24,6 +24,9 @@ PLAYER = "TUI_DOMINO_PLAYER"
 """The SSH visitor's name, given to the visitor's game process by the server."""
 LOBBY_FD = "TUI_DOMINO_LOBBY_FD"
 """The file descriptor of the visitor's game process's socket to the server's lobby."""
+FORK_SERVER = "TUI_DOMINO_FORK_SERVER"
+"""0 makes ``tui-domino serve`` start every visitor's game in a fresh interpreter (as
+``--no-fork-server``); else games are forked from a process that loaded the game once."""
 SSH_PASSWORD = "TUI_DOMINO_SSH_PASSWORD"
 """The password of ``tui-domino serve``, kept out of the process list (as --password)."""
 
@@ -36,6 +39,7 @@ VARIABLES: dict[str, str] = {
     SEED: "the deals of an SSH visitor's games come from this whole number",
     PLAYER: "the SSH visitor's name (set by the server for the visitor's game)",
     LOBBY_FD: "the visitor's game's socket to the lobby (set by the server)",
+    FORK_SERVER: "0: serve starts every visitor's game in a fresh interpreter (no fork server)",
     SSH_PASSWORD: "the password of tui-domino serve, kept out of the process list",
 }
 

@@ -15,11 +15,14 @@ visitor. Each decision can be overridden by the player:
 ``TUI_DOMINO_REMOTE``  ``1``/``0`` forces the remote defaults on or off; unset, a session
     is remote when ``SSH_CONNECTION``, ``SSH_CLIENT`` or ``SSH_TTY`` is set.
 
-No module here imports Textual.
+No module here imports Textual. A game forked by the SSH server's fork server finds
+Textual loaded before its environment was its own: ``textual_follows_environment`` makes
+Textual read it again.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from collections.abc import MutableMapping
@@ -104,6 +107,23 @@ def tune_environment(environ: MutableMapping[str, str] | None = None) -> dict[st
     if mouse_mode(environ) != "on" and sys.platform != "win32":
         default("TEXTUAL_DRIVER", DRIVER)
     return out
+
+
+def textual_follows_environment() -> bool:
+    """Makes Textual read this process's environment again when it was loaded before the
+    environment was the process's own (a game forked by the SSH server's fork server, which
+    loads Textual once for every game): its settings (colour system, frame rate, escape
+    delay, driver) are read at import, and the screen's frame period is derived from the
+    frame rate there too. Call it after ``tune_environment``. Where Textual is not loaded yet
+    (it reads them as it loads) there is nothing to do: returns False."""
+    constants = sys.modules.get("textual.constants")
+    if constants is None:
+        return False
+    importlib.reload(constants)
+    screen = sys.modules.get("textual.screen")
+    if screen is not None:
+        screen.UPDATE_PERIOD = 1 / constants.MAX_FPS  # type: ignore[attr-defined]
+    return True
 
 
 def is_terminal(stream: TextIO | None) -> bool:

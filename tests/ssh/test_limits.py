@@ -160,10 +160,12 @@ def test_a_user_name_becomes_a_safe_player_name() -> None:
 
 
 async def test_a_visitor_who_leaves_while_the_game_starts_leaves_no_game_behind(
-    server: GameServer, monkeypatch: pytest.MonkeyPatch
+    make_server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The game's process is held back until the visitor has gone: on a busy machine starting
-    # it takes seconds, and a visitor may hang up meanwhile.
+    # it takes seconds, and a visitor may hang up meanwhile. (Started afresh; a game forked
+    # by the fork server: tests/ssh/test_fork_server.py.)
+    server = await make_server(fork_server=False)
     hold = asyncio.Event()
     started: list[asyncio.subprocess.Process] = []
     spawn = asyncio.create_subprocess_exec

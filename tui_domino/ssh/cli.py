@@ -145,6 +145,12 @@ def add_serve(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--host-key", type=Path, default=None, metavar="FILE",
                    help=_("the ed25519 host key (default: made on the first start and kept "
                           "in the data directory)"))
+    p.add_argument("--no-fork-server", dest="fork_server", action="store_false",
+                   # TRANSLATORS: help of serve --no-fork-server; {variable}: the environment
+                   # variable's name
+                   help=_("start every visitor's game in a fresh interpreter, not forked "
+                          "from one that loaded the game once (slower to start, more "
+                          "memory; also {variable}=0)").format(variable=env.FORK_SERVER))
     p.add_argument("--verbose", "-v", action="store_true",
                    help=_("log every arrival, departure and refusal"))
     p.add_argument("--data", type=Path, default=None, metavar="DIR",
@@ -298,6 +304,8 @@ def run_serve(args: argparse.Namespace, web: WebDoorMaker | None = None) -> int:
         accounts=True,  # (on a server that lets anyone in: names owned by keys)
         duel_target=args.duel_target,
         operators=operators,
+        # (None: as TUI_DOMINO_FORK_SERVER says; on unless it is 0)
+        fork_server=None if args.fork_server else False,
     )
     doors: list[Door] = []
     if args.web is not None:

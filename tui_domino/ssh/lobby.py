@@ -153,6 +153,8 @@ LOOKUPS, LOOKUP_WINDOW = 10, 10.0  # a visitor's leaderboards in ten seconds
 OFFERS, OFFER_WINDOW = 10, 60.0  # a visitor's seeks and quick pairings posted a minute
 BOARD_PLACES = 50  # the leaderboard's places a game is sent
 REMATCH_WAIT = 30.0  # seconds a rematch waits for the other side's answer
+# The people and duels are sent once for all the changes within this many seconds.
+BROADCAST_DELAY = 0.2
 
 
 @dataclass(eq=False)
@@ -273,6 +275,8 @@ class Lobby:
         self.wave = WAVE  # seconds between quick pairing's waves
         self.rematch_wait = REMATCH_WAIT
         self._wave: asyncio.TimerHandle | None = None
+        self.broadcast_delay = BROADCAST_DELAY
+        self._broadcast: asyncio.TimerHandle | None = None  # the next broadcast, when due
         self._rematches: dict[int, asyncio.TimerHandle] = {}  # by duel: the rematch's time
         self.members: dict[int, Member] = {}
         self._ids = itertools.count(1)
@@ -357,6 +361,9 @@ class Lobby:
         self.broadcast()
 
     def close(self, why: str) -> None:
+        if self._broadcast is not None:
+            self._broadcast.cancel()
+            self._broadcast = None
         if self._wave is not None:
             self._wave.cancel()
             self._wave = None
@@ -403,6 +410,22 @@ class Lobby:
                        for p in d.players)]
 
     def broadcast(self) -> None:
+        """Tells everyone in the lobby or the menu who is here and the live duels: once for
+        all the changes made within ``broadcast_delay`` seconds, so that visitors arriving
+        together (or any burst of changes) cost each game one redraw, not one each."""
+        if self._broadcast is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # (no loop: at once)
+            self.broadcast_now()
+            return
+        self._broadcast = loop.call_later(self.broadcast_delay, self.broadcast_now)
+
+    def broadcast_now(self) -> None:
+        if self._broadcast is not None:
+            self._broadcast.cancel()
+            self._broadcast = None
         self._sweep()
         people, duels = self.people(), self.duels()
         shared = self._line({"t": "people", "people": people, "duels": duels})

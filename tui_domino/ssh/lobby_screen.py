@@ -18,6 +18,7 @@ from tui_domino.text import one_line
 from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.duel_words import game_title, styled
+from tui_domino.ui.screens.menu import MenuScreen
 from tui_domino.ui.session import VARIANT_TITLES
 
 if TYPE_CHECKING:
@@ -458,7 +459,12 @@ class LobbyScreen(Screen[None]):
                                                app.player_name))
 
     def action_play(self) -> None:
-        self.app.pop_screen()
+        """To the game's menu: the one beneath the lobby, else a new one in its place (the
+        visit opens on the lobby alone)."""
+        if any(isinstance(s, MenuScreen) for s in self.app.screen_stack):
+            self.app.pop_screen()
+        else:
+            self.app.switch_screen(MenuScreen())
 
     def action_leave(self) -> None:
         self.app.exit()

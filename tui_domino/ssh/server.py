@@ -42,9 +42,12 @@ import asyncssh
 from tui_domino import env
 from tui_domino.community import accounts, sanctions
 from tui_domino.community.db import Store, db_path, open_store
+from tui_domino.env import FORK_SERVER
+from tui_domino.env import text as env_text
 from tui_domino.i18n import N_
 from tui_domino.names import player_name
 from tui_domino.ssh import signin
+from tui_domino.ssh.fork_server import spawner as fork_spawner
 from tui_domino.ssh.home import Homes, data_dir
 from tui_domino.ssh.hostkey import fingerprint, host_key_path, load_or_create_host_key
 from tui_domino.ssh.limits import (
@@ -211,6 +214,7 @@ class GameServer:
         accounts: bool = False,
         duel_target: int | None = None,
         operators: frozenset[str] = frozenset(),
+        fork_server: bool | None = None,
     ) -> None:
         self.host = host
         self.port = port
@@ -219,7 +223,12 @@ class GameServer:
         self.authorized_keys = str(authorized_keys) if authorized_keys else None
         self.host_key_path = host_key_path
         self.env = dict(env or {})
-        self.spawner = Spawner(command or visitor_command())
+        # Games forked from one process that loaded the game (ssh/fork_server.py), unless
+        # asked not to (``fork_server=False``, or TUI_DOMINO_FORK_SERVER=0 when not said).
+        if fork_server is None:
+            fork_server = env_text(FORK_SERVER) != "0"
+        self.spawner: Spawner = fork_spawner(command or visitor_command(), self.game_env(),
+                                             fork=fork_server)
         # Accounts by key (ssh/signin.py): on a server that lets anyone in, when asked for.
         self.accounts = accounts and not password and not authorized_keys
         self.store: Store | None = None  # the community's database, open while serving
@@ -411,16 +420,13 @@ class GameServer:
         out.update(self.env)
         return out
 
-    def visitor_env(self, visit: Visitor, home: Path, lobby_fd: int) -> dict[str, str]:
+    def game_env(self) -> dict[str, str]:
+        """What every visitor's game has in its environment (the fork server's own)."""
         out = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "LANG": "C.UTF-8",
             "PYTHONIOENCODING": "utf-8",
-            "TERM": visit.term_type or "xterm-256color",
             env.REMOTE: "1",
-            env.HOME: str(home),
-            env.PLAYER: visit.name,
-            env.LOBBY_FD: str(lobby_fd),
         }
         for name in (env.DELAY, env.SEED, "TMPDIR"):
             if name in os.environ:
@@ -428,6 +434,16 @@ class GameServer:
         # The game's own package first, so a source checkout serves the same code.
         paths = [str(PACKAGE_ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(":"))]
         out["PYTHONPATH"] = ":".join(dict.fromkeys(paths))
+        return out
+
+    def visitor_env(self, visit: Visitor, home: Path, lobby_fd: int) -> dict[str, str]:
+        out = self.game_env()
+        out.update({
+            "TERM": visit.term_type or "xterm-256color",
+            env.HOME: str(home),
+            env.PLAYER: visit.name,
+            env.LOBBY_FD: str(lobby_fd),
+        })
         # His LANG (LC_ALL, LC_MESSAGES) among them: the game speaks it (ssh/visitor.py).
         out.update(self.passed_env(visit))
         return out

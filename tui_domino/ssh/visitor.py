@@ -12,7 +12,7 @@ import sys
 import termios
 
 from tui_domino import env, i18n
-from tui_domino.terminal import tune_environment
+from tui_domino.terminal import textual_follows_environment, tune_environment
 
 
 def take_terminal() -> None:
@@ -29,10 +29,20 @@ def speak_the_visitors_language() -> str:
     return i18n.use(None)
 
 
-def main() -> int:
+def prepare() -> str:
+    """Makes the game the visitor's: his terminal, Textual's settings from his terminal's
+    environment (read again when Textual was loaded before: a game forked by the fork
+    server), his language. Returns the language."""
     take_terminal()
     tune_environment()
-    speak_the_visitors_language()  # (his Settings may choose another: DominoApp applies it)
+    textual_follows_environment()
+    return speak_the_visitors_language()  # (his Settings may choose another: DominoApp's)
+
+
+def main() -> int:
+    prepare()
+    # (In a game forked by the fork server Textual is loaded already: prepare() had it read
+    # his settings again.)
     # lazy: start-up (Textual loads after tune_environment(): it reads the settings at import)
     from tui_domino.ssh.visitor_app import run_visitor
 

@@ -106,11 +106,14 @@ class VisitorApp(DominoApp):
 
     # -- start ---------------------------------------------------------------------------------
 
+    def first_screen(self) -> Screen[Any]:
+        # The lobby, alone: the menu is made when the visitor asks for it (LobbyScreen.
+        # action_play), which spares each arrival the making of a screen he may not open.
+        return LobbyScreen() if self.lobby_fd >= 0 else super().first_screen()
+
     def on_mount(self) -> None:
-        # Textual then runs the game app's own on_mount (which shows the menu); the
-        # lobby goes on top of it.
+        # Textual then runs the game app's own on_mount, which shows the first screen.
         if self.lobby_fd >= 0:
-            self.call_later(self.push_screen, LobbyScreen())
             self.listen_to_lobby()
             self.set_interval(0.25, self.report_state)
 

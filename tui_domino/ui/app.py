@@ -154,8 +154,12 @@ class DominoApp(App[None]):
         super().notify(visible(str(message), lines=True), title=visible(str(title)),
                        severity=severity, timeout=timeout, markup=False)
 
+    def first_screen(self) -> Screen[Any]:
+        """The screen the game opens on: the menu."""
+        return MenuScreen()
+
     def on_mount(self) -> None:
-        self.push_screen(MenuScreen())
+        self.push_screen(self.first_screen())
         self.call_after_refresh(self.check_size)
         self.call_after_refresh(settle_memory)
         if self.settings_problem is not None:
