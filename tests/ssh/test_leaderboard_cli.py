@@ -105,7 +105,7 @@ def test_the_server_keeps_its_files_in_the_data_directory(
     monkeypatch.setenv(env.HOME, str(tmp_path / "elsewhere"))  # (restored afterwards)
     seen: dict[str, Any] = {}
 
-    async def serve_forever(game_server: Any, announce: Any) -> None:
+    async def serve_forever(game_server: Any, announce: Any, doors: Any = ()) -> None:
         seen["data"] = data_dir()
 
     monkeypatch.setattr(server, "GameServer", lambda **kw: object())
