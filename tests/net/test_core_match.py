@@ -121,3 +121,44 @@ def test_a_log_that_cannot_be_replayed_is_kept_aside(tmp_path):
         "\n".join(broken) + "\n", '{"k":"local","a":"play"}\n' + good}
     path.write_text("")
     assert jr.resume(path, fsync=False) is None
+
+
+def test_a_blocked_round_asks_one_more_pass_and_the_program_plays_it():
+    """A round the rules call over (blocked: nobody can move) can still owe one side a pass
+    before its end is claimed and its deal checked. The table shows the round over and has
+    no key for that pass, so a player's program must play it (``owed_pass``): else both
+    sides waited at "checking the deal" until the turn's deadline forfeited one of them."""
+    import random
+    from collections import deque
+
+    from tests.net.duel import bot_move
+
+    owed = 0
+    for seed in (19, 31, 33):  # rounds that end so, with these deliveries
+        cores = pair("classic", 1, seed)
+        rng = random.Random(seed)
+        flight: list[deque[bytes]] = [deque(), deque()]
+        for _ in range(100_000):
+            for i, c in enumerate(cores):
+                flight[1 - i].extend(line.rstrip(b"\n") for line in c.outgoing())
+                c.events()
+            acts = [("recv", i) for i in (0, 1) if flight[i]]
+            acts += [("play", i) for i in (0, 1) if cores[i].my_turn()]
+            if not acts:
+                break
+            kind, i = rng.choice(acts)
+            core = cores[i]
+            if kind == "recv":
+                core.receive(flight[i].popleft())
+                continue
+            view = core.view()
+            if view is not None and view.get("over"):  # the table offers nothing here
+                move = core.owed_pass()
+                assert move is not None and move.kind == "pass"
+                owed += 1
+            else:
+                assert core.owed_pass() is None
+                move = bot_move(core, rng)
+            core.play(move)
+        assert all(c.finished for c in cores), seed
+    assert owed >= 3

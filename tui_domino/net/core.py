@@ -153,6 +153,18 @@ class DuelCore:
             return []
         return r.know.legal_moves()
 
+    def owed_pass(self) -> rules.Move | None:
+        """The pass this side still owes in a round the rules already call over (blocked:
+        nobody can move), before the round's end can be claimed and its deal checked; None
+        when there is none. It is nobody's choice: the player's program plays it."""
+        if not self.my_turn():
+            return None
+        view = self.view()
+        legal = self.legal_moves()
+        if view is None or not view.get("over") or len(legal) != 1 or legal[0].kind != "pass":
+            return None
+        return legal[0]
+
     def view(self) -> DuelView | None:
         """The engine view of my seat, with the match around it."""
         return self.match.view(self.my_turn())

@@ -173,6 +173,17 @@ class DuelScreen(TableScreen):
         if handler is not None:
             getattr(self, handler)(e)
         self.refresh_all(follow=True)
+        self.pass_when_owed()
+
+    def pass_when_owed(self) -> None:
+        """Plays the pass that a blocked round still asks of this side (the table already
+        shows the round over, and offers no key for it): else both would wait for it."""
+        if self._sending or self.result is not None:
+            return
+        owed = self.duel.core.owed_pass()
+        if owed is not None:
+            self._sending = True
+            self.send_move(owed)
 
     # one handler a kind of event (``handle`` looks them up by the event's type)
     HANDLERS: ClassVar[dict[type, str]] = {
@@ -466,6 +477,7 @@ class DuelScreen(TableScreen):
         finally:
             self._sending = False
             self.refresh_all()
+            self.pass_when_owed()
 
     # -- chat -----------------------------------------------------------------------------------
 
