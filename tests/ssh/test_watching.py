@@ -17,9 +17,16 @@ from tui_domino import rules
 from tui_domino.community.db import db_path, open_store
 from tui_domino.community.rated import END, Rated
 from tui_domino.net.core import DuelCore
+from tui_domino.ssh import lobby as lobby_module
 from tui_domino.ssh.lobby import Lobby
 from tui_domino.ssh.watching import WatchTable, public_frame, public_view, read_frame
 from tui_domino.ui.drawing.table import table_layout
+
+
+@pytest.fixture(autouse=True)
+def frames_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Watchers get each frame as it comes here (the delay has a test of its own)."""
+    monkeypatch.setattr(lobby_module, "WATCH_DELAY", 0.0)
 
 COUNTS = {"hand_sizes", "points", "totals", "match", "v", "round", "target", "left", "owes",
           "winner", "bazaar_size", "bazaar_reserve", "to_move", "draws_this_turn", "leader",
@@ -265,3 +272,26 @@ async def test_the_watchers_screen_over_a_whole_match_names_no_tile_in_a_hand() 
             assert not named & secret, (named & secret, text)
             shown_moves += len(named)
         assert shown_moves > 20
+
+
+async def test_watchers_see_the_newest_frame_a_moment_after_the_players(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Frames that come within the delay reach a watcher as one, the newest, after it: a
+    burst of moves costs each watcher one redraw, made after the players' own."""
+    monkeypatch.setattr(lobby_module, "WATCH_DELAY", 0.3)
+    lobby = Lobby()
+    ann, ann_game, bob, bob_game, host = await two_in_a_duel(lobby)
+    duel = host["duel"]
+    cat, cat_game = await arrive(lobby, "cat")
+    await cat_game.send({"t": "watch", "duel": duel})
+    await cat_game.receive("watching")
+    for n in (1, 2, 3):
+        await ann_game.send({"t": "frame", "duel": duel, "frame": {"n": n}})
+    await until(lambda: lobby.live[duel].frame == {"n": 3})
+    assert lobby.live[duel].relay is not None  # due, not sent yet
+    assert (await cat_game.receive("frame"))["frame"] == {"n": 3}
+    await ann_game.send({"t": "frame", "duel": duel, "frame": {"n": 4}})
+    assert (await cat_game.receive("frame"))["frame"] == {"n": 4}
+    assert b'"frame"' not in cat_game.buffer + await recv_all(cat_game)  # one each time
+    for m in (ann, bob, cat):
+        lobby.leave(m)

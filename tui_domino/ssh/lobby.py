@@ -145,6 +145,10 @@ FRAME_QUEUE = 64 * 1024  # a watcher this far behind skips frames (the next one 
 STATES = ("lobby", "menu", "game", "duel", "watch")
 AVAILABLE = ("lobby", "menu", "watch")  # where a visitor may be challenged or paired
 WATCH_CHAT, WATCH_CHAT_WINDOW = 3, 3.0  # a watcher's chat lines in three seconds
+# Watchers see a duel's table this long after its players (the newest of the frames of that
+# time): their games redraw after the players' have, not while a player waits for a move,
+# and a burst of moves costs each watcher one redraw.
+WATCH_DELAY = 0.5
 WATCH_CHAT_KEPT = 30  # the lines a new watcher is shown
 WATCH_CHAT_WIDTH = 200
 VARIANTS = ("classic", "spider", "triominos")
@@ -254,6 +258,7 @@ class LiveDuel:
     strength: float  # the higher of its players' ratings (0: two guests): the list's order
     frame: dict[str, Any] | None = None
     watchers: set[int] = field(default_factory=set)
+    relay: asyncio.TimerHandle | None = None  # the watchers' next frame, due
     chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=WATCH_CHAT_KEPT))
 
     def public(self) -> dict[str, Any]:
@@ -275,6 +280,7 @@ class Lobby:
         self.wave = WAVE  # seconds between quick pairing's waves
         self.rematch_wait = REMATCH_WAIT
         self._wave: asyncio.TimerHandle | None = None
+        self.watch_delay = WATCH_DELAY
         self.broadcast_delay = BROADCAST_DELAY
         self._broadcast: asyncio.TimerHandle | None = None  # the next broadcast, when due
         self._rematches: dict[int, asyncio.TimerHandle] = {}  # by duel: the rematch's time
@@ -830,13 +836,25 @@ class Lobby:
                 or not isinstance(frame, dict)):
             return  # only a duel's host game tells its table, while it plays it
         live.frame = frame
-        if live.watchers:
-            data = self._line({"t": "frame", "duel": duel, "frame": frame,
-                               "watchers": len(live.watchers)})
-            for wid in list(live.watchers):
-                watcher = self.members.get(wid)
-                if watcher is not None:
-                    self.send_line(watcher, data, skippable=True)
+        if not live.watchers or live.relay is not None:
+            return  # (a relay due sends the newest frame)
+        if self.watch_delay <= 0:
+            self._relay(live)
+        else:
+            live.relay = asyncio.get_running_loop().call_later(self.watch_delay, self._relay,
+                                                               live)
+
+    def _relay(self, live: LiveDuel) -> None:
+        """Sends the duel's newest frame to its watchers."""
+        live.relay = None
+        if live.frame is None or self.live.get(live.duel) is not live:
+            return
+        data = self._line({"t": "frame", "duel": live.duel, "frame": live.frame,
+                           "watchers": len(live.watchers)})
+        for wid in list(live.watchers):
+            watcher = self.members.get(wid)
+            if watcher is not None:
+                self.send_line(watcher, data, skippable=True)
 
     def _watch(self, member: Member, duel: Any) -> None:
         live = self.live.get(duel) if type(duel) is int else None
@@ -900,6 +918,8 @@ class Lobby:
                    if m is not None):
                 continue
             del self.live[duel]
+            if live.relay is not None:
+                live.relay.cancel()
             for wid in live.watchers:
                 watcher = self.members.get(wid)
                 if watcher is not None:
