@@ -8,6 +8,7 @@ modules import each other, however late."""
 from __future__ import annotations
 
 import ast
+import logging
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +20,24 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_the_import_contracts_hold(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.chdir(ROOT)
-    assert lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True) == 0
+    # import-linter configures logging as a command does (logging.config.dictConfig), which
+    # silences every logger made before it: the later tests of this process need theirs
+    loggers = logging.Logger.manager.loggerDict
+    silenced = {name: lg.disabled for name, lg in loggers.items()
+                if isinstance(lg, logging.Logger)}
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        assert lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True) == 0
+    finally:
+        for name, lg in loggers.items():
+            if isinstance(lg, logging.Logger):
+                lg.disabled = silenced.get(name, False)
+        for handler in root.handlers:
+            if handler not in handlers:
+                handler.close()
+        root.handlers[:], root.level = handlers, level
+    assert not logging.getLogger("tui_domino").disabled
 
 
 def test_no_module_reaches_into_another_modules_private_members() -> None:
