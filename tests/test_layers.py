@@ -22,6 +22,7 @@ def test_the_import_contracts_hold(monkeypatch) -> None:  # type: ignore[no-unty
     monkeypatch.chdir(ROOT)
     # import-linter configures logging as a command does (logging.config.dictConfig), which
     # silences every logger made before it: the later tests of this process need theirs
+    logging.getLogger("tui_domino")  # (made by now in a process that ran other tests)
     loggers = logging.Logger.manager.loggerDict
     silenced = {name: lg.disabled for name, lg in loggers.items()
                 if isinstance(lg, logging.Logger)}
