@@ -195,6 +195,7 @@ async def test_host_and_join_from_the_menu_play_and_chat() -> None:
         assert "No round was finished." in shown  # (not "0 rounds")
         await until(both, lambda: not any(isinstance(s, DuelScreen)
                                           for s in bob_app.screen_stack), "Bob's exit")
+        over.shown_at -= DuelOverScreen.GUARD  # (past the moment a key is not taken)
         await ann.press("enter")
         await until(both, lambda: not any(isinstance(s, DuelScreen)
                                           for s in ann_app.screen_stack), "Ann's exit")
@@ -223,6 +224,7 @@ async def test_a_whole_match_against_a_bot_seat() -> None:
         assert summaries >= 1
         result = await asyncio.wait_for(bot, 10)
         assert result["verified"] and result["totals"] == session.core.result["totals"]
+        app.screen.shown_at -= DuelOverScreen.GUARD  # (past the moment a key is not taken)
         await pilot.press("enter")
         await until([pilot], lambda: not any(isinstance(s, DuelScreen)
                                              for s in app.screen_stack), "the exit")
@@ -718,3 +720,35 @@ def test_a_narrow_status_line_keeps_the_opponents_name_beside_the_phrase() -> No
     assert wide.startswith("Duel with bob 1500? · connected · phrase: berserk")
     narrow = status_text(duel, "bob 1500?", "connected", False, "dim", width=76).plain
     assert narrow == "bob 1500? · connected · phrase: berserk millionaire uproot outfielder"
+
+
+async def test_a_key_pressed_as_the_match_over_box_comes_is_not_its_answer() -> None:
+    """The other side's move can end the match under a player pressing ⏎ to play: that ⏎
+    must not leave the table (and a rematch) unseen. A key a moment later does."""
+    from textual.app import App
+    from textual.widgets import Button
+
+    from tui_domino.ui.session import Seat
+
+    left: list[bool] = []
+
+    class Table(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(DuelOverScreen({"winner": 0, "totals": [1, 0], "rounds": 1},
+                                            None, 0, [Seat("Ann"), Seat("Bob")]),
+                             lambda _: left.append(True))
+
+    app = Table()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        over = app.screen
+        assert isinstance(over, DuelOverScreen)
+        await pilot.press("enter")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not left and app.screen is over
+        over.shown_at -= DuelOverScreen.GUARD  # its moment has passed
+        button = over.query_one("#close", Button)
+        await until([pilot], lambda: not button.has_class("-active"), "the button's press shown")
+        await pilot.press("enter")
+        await until([pilot], lambda: bool(left), "the table left")

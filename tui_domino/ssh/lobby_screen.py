@@ -248,10 +248,11 @@ class LobbyScreen(Screen[None]):
         return title
 
     def show_title(self) -> None:
-        if self.is_mounted:
-            self.query_one("#lobby-title", Static).update(self._title())
+        for title in self.query("#lobby-title").results(Static):  # (none before compose)
+            title.update(self._title())
 
     def on_mount(self) -> None:
+        self.show_title()  # (the lobby's welcome may have come between compose and now)
         self.show_people(lobby_app(self).people)
         self.show_variant()
         self.query_one("#people", OptionList).focus()

@@ -3,6 +3,8 @@ over screen (the winner, the totals, a verdict when it ended early), and "Leave 
 
 from __future__ import annotations
 
+import time
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Center, Horizontal, Vertical
@@ -123,9 +125,19 @@ class DuelOverScreen(ModalScreen[None]):
             status.update(plain(text))
             status.display = bool(text)
 
+    # A key pressed this soon after the box came is not taken as its answer: the other
+    # side's move, or a blocked round's end, can bring it up under a player pressing ⏎ to
+    # play, who would leave the table (and his rematch) without having seen it.
+    GUARD = 0.6
+
     def on_mount(self) -> None:
+        self.shown_at = time.monotonic()
         self.set_class(self.verdict is not None, "-verdict")
         self._focus_button()
+
+    def too_soon(self) -> bool:
+        """Whether the box came up too recently for a key to be its answer."""
+        return time.monotonic() - getattr(self, "shown_at", 0.0) < self.GUARD
 
     def _focus_button(self) -> None:
         buttons = self.query(Button)
@@ -138,10 +150,12 @@ class DuelOverScreen(ModalScreen[None]):
         self.call_after_refresh(self._focus_button)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(None)
+        if not self.too_soon():
+            self.dismiss(None)
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        if not self.too_soon():
+            self.dismiss(None)
 
 
 class LeaveScreen(ModalScreen[bool]):
