@@ -4,6 +4,7 @@ the computer by key and by click; and nothing asked of any host but the server."
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -139,7 +140,14 @@ async def test_the_game_follows_the_browser_windows_size(web: Served, tmp_path: 
         await tab.wait_for("New game")
         for width, height in ((1000, 600), (800, 480)):
             await tab.page.set_viewport_size({"width": width, "height": height})
-            cols, rows = await tab.page.evaluate(
-                "() => [window.terminal.cols, window.terminal.rows]")
-            await tab.wait_until(footer_at(cols, rows), f"the menu at {cols}x{rows}")
+            # the page fits its terminal to the window in steps (the font, then the grid):
+            # the game's screen follows the terminal's size once it has settled
+            deadline = time.monotonic() + 30
+            while True:
+                cols, rows = await tab.page.evaluate(
+                    "() => [window.terminal.cols, window.terminal.rows]")
+                if footer_at(cols, rows)(await tab.text()):
+                    break
+                assert time.monotonic() < deadline, f"never the menu at {cols}x{rows}"
+                await asyncio.sleep(0.05)
             assert cols >= 80 and rows >= 24
