@@ -535,6 +535,10 @@ class DuelScreen(TableScreen):
         if self.result is not None:
             self.show_over()
         else:
+            # the next round: the hand has the keys again, whatever had the focus as the
+            # round ended (the board, or nothing while the last move was on its way)
+            if not self.has_class("-chatting"):
+                self.query_one(HandView).focus()
             self.refresh_all()
 
     def show_over(self) -> None:
