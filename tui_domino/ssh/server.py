@@ -62,10 +62,10 @@ from tui_domino.ssh.limits import (
 from tui_domino.ssh.lobby import Lobby, Member
 from tui_domino.ssh.moderation import ban_words
 from tui_domino.ssh.spawn import Spawner
+from tui_domino.ssh.spawn import set_winsize as set_winsize
 from tui_domino.ssh.visit import TERMINAL_RESET as TERMINAL_RESET
 from tui_domino.ssh.visit import Visit, reason_text, told
 from tui_domino.ssh.visit import kernel_send_queue as kernel_send_queue
-from tui_domino.ssh.visit import set_winsize as set_winsize
 
 log = logging.getLogger("tui_domino.ssh")
 

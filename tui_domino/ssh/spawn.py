@@ -5,9 +5,14 @@ one place that starts games, whichever door (ssh, or another) the visitor came i
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import os
+import pty
 import signal
-from collections.abc import Mapping, Sequence
+import socket
+import struct
+import termios
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -68,3 +73,54 @@ def stop_group(game: GameProcess, sig: signal.Signals) -> bool:
     except (ProcessLookupError, PermissionError):
         return False
     return True
+
+
+def set_winsize(fd: int, cols: int, rows: int, xpix: int = 0, ypix: int = 0) -> None:
+    cols = max(1, min(cols, 1000))
+    rows = max(1, min(rows, 1000))
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, xpix, ypix))
+
+
+@dataclass
+class Started:
+    """A game started on a pseudo-terminal: its process, the terminal's master side (the
+    visit's to read and write) and the visit's end of the lobby's socket."""
+
+    proc: GameProcess
+    master: int
+    lobby: socket.socket
+
+
+async def start_on_terminal(spawner: Spawner, env: Callable[[int], Mapping[str, str]],
+                            cwd: Path, size: tuple[int, int, int, int]) -> Started:
+    """Starts a game on a new pseudo-terminal of ``size`` (columns, rows and pixels),
+    ``env(fd)`` its environment given the descriptor of its end of the lobby's socket:
+    the same for a visitor of any door."""
+    master, slave = pty.openpty()
+    ours, theirs = socket.socketpair()
+    try:
+        set_winsize(slave, *size)
+        proc = await spawner.start_game(GameStart(
+            terminal=slave, env=env(theirs.fileno()), cwd=cwd, keep=(theirs.fileno(),)))
+    except BaseException:
+        os.close(master)
+        ours.close()
+        raise
+    finally:
+        os.close(slave)
+        theirs.close()
+    return Started(proc, master, ours)
+
+
+async def stop_game(proc: GameProcess | None) -> None:
+    """Stops a game that still runs: a hang-up, then, a second later, a kill."""
+    if proc is None or proc.returncode is not None:
+        return
+    for sig, wait in ((signal.SIGHUP, 1.0), (signal.SIGKILL, 5.0)):
+        if not stop_group(proc, sig):
+            return
+        try:
+            await asyncio.wait_for(proc.wait(), wait)
+            return
+        except TimeoutError:
+            continue

@@ -13,13 +13,11 @@ import functools
 import gettext
 import logging
 import os
-import pty
 import signal
-import socket
 import struct
 import termios
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +29,13 @@ from tui_domino.i18n import N_
 from tui_domino.names import player_name
 from tui_domino.ssh.limits import ENGLISH, InputGate, duration_text
 from tui_domino.ssh.lobby import Member
-from tui_domino.ssh.spawn import GameProcess, GameStart, stop_group
+from tui_domino.ssh.spawn import (
+    GameProcess,
+    set_winsize,
+    start_on_terminal,
+    stop_game,
+    stop_group,
+)
 
 if TYPE_CHECKING:
     from tui_domino.ssh.server import Connection, GameServer
@@ -95,10 +99,46 @@ def kernel_send_queue(sock: Any) -> int:
     return int(struct.unpack("i", out)[0])
 
 
-def set_winsize(fd: int, cols: int, rows: int, xpix: int = 0, ypix: int = 0) -> None:
-    cols = max(1, min(cols, 1000))
-    rows = max(1, min(rows, 1000))
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, xpix, ypix))
+def game_over_words(words: gettext.NullTranslations, status: int) -> tuple[str, str]:
+    """What a visitor is told when his game ended by itself with ``status`` (negative: the
+    signal that stopped it), in ``words``'s language, and the cause for the log."""
+    if status < 0:
+        # TRANSLATORS: {signal} is the number of the signal that stopped the game
+        return (told(words, N_("The game stopped unexpectedly (signal {signal}).")).format(
+            signal=-status), f"the game stopped (signal {-status})")
+    if status != 0:
+        # TRANSLATORS: {status} is the exit status of the game's process
+        return (told(words, N_("The game stopped unexpectedly (status {status}).")).format(
+            status=status), f"the game stopped (status {status})")
+    return told(words, N_("Thanks for playing.")), "quit"
+
+
+def idle_words(words: gettext.NullTranslations, limit: float) -> tuple[str, str]:
+    """What a visitor idle for ``limit`` seconds is told as his visit ends, and the cause
+    for the log (English)."""
+    # TRANSLATORS: {idle} is a length of time ("15 minutes")
+    said = told(words, N_("You were idle for {idle}; come back any time.")).format(
+        idle=duration_text(limit, words.ngettext))
+    return said, f"idle for {duration_text(limit)}"
+
+
+def write_pending(master: int, pending: bytearray, again: Callable[[], None]) -> None:
+    """Writes what it can of ``pending`` (the visitor's keys) to the game's terminal
+    ``master``; the rest when the terminal takes more (``again`` is called then). A
+    terminal gone drops them."""
+    try:
+        n = os.write(master, pending)
+    except BlockingIOError:
+        n = 0
+    except OSError:
+        pending.clear()
+        return
+    del pending[:n]
+    loop = asyncio.get_running_loop()
+    if pending:
+        loop.add_writer(master, again)
+    else:
+        loop.remove_writer(master)
 
 
 def _why_lost(exc: Exception | None) -> str:
@@ -348,32 +388,21 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     async def _play(self) -> None:
         loop = asyncio.get_running_loop()
-        self.home = self.server.homes.take(self.account)
-        master, slave = pty.openpty()
-        ours, theirs = socket.socketpair()
-        try:
-            cols, rows, xpix, ypix = self.term_size
-            set_winsize(slave, cols, rows, xpix, ypix)
-            self.proc = await self.server.spawner.start_game(GameStart(
-                terminal=slave,
-                env=self.server.visitor_env(self, self.home, theirs.fileno()),
-                cwd=self.home,
-                keep=(theirs.fileno(),),
-            ))
-        finally:
-            os.close(slave)
-            theirs.close()
-        self.master = master
+        self.home = home = self.server.homes.take(self.account)
+        started = await start_on_terminal(
+            self.server.spawner, lambda fd: self.server.visitor_env(self, home, fd), home,
+            self.term_size)
+        self.proc, self.master = started.proc, started.master
         if self.ended:  # the visitor left while the game was starting: _cleanup stops it
-            ours.close()
+            started.lobby.close()
             return
         if self.connection.conn is not None:
             self._sock = self.connection.conn.get_extra_info("socket")
-        os.set_blocking(master, False)
-        loop.add_reader(master, self._on_output)
+        os.set_blocking(self.master, False)
+        loop.add_reader(self.master, self._on_output)
         self._arm_idle()
         self.member = member = await self.server.lobby.join(
-            self.name, ours, self.account, address=self.connection.address,
+            self.name, started.lobby, self.account, address=self.connection.address,
             key=self.key)
         log.info("%s (%s) arrived", member.name, self.connection.address)
         try:
@@ -384,23 +413,11 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.ended:
             return
         self.ended = True
-        if status < 0:
-            self._set_cause(f"the game stopped (signal {-status})")
-            # TRANSLATORS: {signal} is the number of the signal that stopped the game
-            # A game killed leaves the terminal as it had set it (the alternate screen, mouse
-            # reports, the cursor hidden): the server puts it back.
-            self._say_and_exit(told(self.words, N_(
-                "The game stopped unexpectedly (signal {signal}).")).format(signal=-status), 1,
-                reset=True)
-        elif status != 0:
-            self._set_cause(f"the game stopped (status {status})")
-            # TRANSLATORS: {status} is the exit status of the game's process
-            self._say_and_exit(told(self.words, N_(
-                "The game stopped unexpectedly (status {status}).")).format(status=status),
-                status, reset=True)
-        else:
-            self._set_cause("quit")
-            self._say_and_exit(told(self.words, N_("Thanks for playing.")), 0)
+        said, cause = game_over_words(self.words, status)
+        self._set_cause(cause)
+        # A game that stopped on its own leaves the terminal as it had set it (the alternate
+        # screen, mouse reports, the cursor hidden): the server puts it back.
+        self._say_and_exit(said, 1 if status < 0 else status, reset=status != 0)
 
     def _on_output(self) -> None:
         assert self.master is not None
@@ -432,21 +449,8 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 self.chan.write(data)
 
     def _flush_input(self) -> None:
-        if self.master is None or not self._pending_input:
-            return
-        try:
-            n = os.write(self.master, self._pending_input)
-        except BlockingIOError:
-            n = 0
-        except OSError:
-            self._pending_input.clear()
-            return
-        del self._pending_input[:n]
-        loop = asyncio.get_running_loop()
-        if self._pending_input:
-            loop.add_writer(self.master, self._flush_input)
-        else:
-            loop.remove_writer(self.master)
+        if self.master is not None and self._pending_input:
+            write_pending(self.master, self._pending_input, self._flush_input)
 
     def _arm_idle(self) -> None:
         limit = self.server.limits.idle_timeout
@@ -454,11 +458,8 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             return
         left = self.last_input + limit - time.monotonic()
         if left <= 0:
-            words = self.words
-            # TRANSLATORS: {idle} is a length of time ("15 minutes")
-            said = told(words, N_("You were idle for {idle}; come back any time.")).format(
-                idle=duration_text(limit, words.ngettext))
-            self._end_soon(said, 0, f"idle for {duration_text(limit)}")  # (English: the log)
+            said, cause = idle_words(self.words, limit)
+            self._end_soon(said, 0, cause)
             return
         self._idle = asyncio.get_running_loop().call_later(left, self._arm_idle)
 
@@ -478,24 +479,11 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.ended:
             return
         self.ended = True
-        await self._stop_game()
+        await stop_game(self.proc)
         if message is not None and not self.paused:
             self._say_and_exit(message, status, reset=True)
         elif self.chan is not None:
             self.chan.close()
-
-    async def _stop_game(self) -> None:
-        proc = self.proc
-        if proc is None or proc.returncode is not None:
-            return
-        for sig, wait in ((signal.SIGHUP, 1.0), (signal.SIGKILL, 5.0)):
-            if not stop_group(proc, sig):
-                return
-            try:
-                await asyncio.wait_for(proc.wait(), wait)
-                return
-            except TimeoutError:
-                continue
 
     def _say_and_exit(self, message: str, status: int, reset: bool = False) -> None:
         """Shows ``message`` and ends the session with ``status``: on the terminal, or on

@@ -19,19 +19,30 @@ import gettext
 import json
 import logging
 import os
-import pty
 import signal
-import socket
 import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui_domino.i18n import N_
-from tui_domino.ssh.limits import InputGate, duration_text
+from tui_domino.ssh.limits import InputGate
 from tui_domino.ssh.lobby import Member
-from tui_domino.ssh.spawn import GameProcess, GameStart, stop_group
-from tui_domino.ssh.visit import catalog, reason_text, set_winsize, told
+from tui_domino.ssh.spawn import (
+    GameProcess,
+    set_winsize,
+    start_on_terminal,
+    stop_game,
+    stop_group,
+)
+from tui_domino.ssh.visit import (
+    catalog,
+    game_over_words,
+    idle_words,
+    reason_text,
+    told,
+    write_pending,
+)
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -117,21 +128,8 @@ class WebVisit:
                 set_winsize(self.master, cols, rows)
 
     def _flush_input(self) -> None:
-        if self.master is None or not self._pending:
-            return
-        try:
-            n = os.write(self.master, self._pending)
-        except BlockingIOError:
-            n = 0
-        except OSError:
-            self._pending.clear()
-            return
-        del self._pending[:n]
-        loop = asyncio.get_running_loop()
-        if self._pending:
-            loop.add_writer(self.master, self._flush_input)
-        else:
-            loop.remove_writer(self.master)
+        if self.master is not None and self._pending:
+            write_pending(self.master, self._pending, self._flush_input)
 
     # -- the visit ---------------------------------------------------------------------------
 
@@ -175,28 +173,19 @@ class WebVisit:
             self._set_cause("banned")
             await self._say(reason_text(self.words, banned))
             return
-        self.home = self.server.homes.take(self.account)
-        master, slave = pty.openpty()
-        ours, theirs = socket.socketpair()
-        try:
-            set_winsize(slave, *self.size)
-            self.proc = await self.server.spawner.start_game(GameStart(
-                terminal=slave,
-                env=self.server.visitor_env(self, self.home, theirs.fileno()),
-                cwd=self.home,
-                keep=(theirs.fileno(),),
-            ))
-        finally:
-            os.close(slave)
-            theirs.close()
-        self.master = master
+        self.home = home = self.server.homes.take(self.account)
+        started = await start_on_terminal(
+            self.server.spawner, lambda fd: self.server.visitor_env(self, home, fd), home,
+            (*self.size, 0, 0))
+        self.proc, self.master = started.proc, started.master
         if self.ended:  # the browser left while the game was starting: _cleanup stops it
-            ours.close()
+            started.lobby.close()
             return
-        os.set_blocking(master, False)
-        self._pump = asyncio.get_running_loop().create_task(self._pump_output(master))
+        os.set_blocking(self.master, False)
+        self._pump = asyncio.get_running_loop().create_task(self._pump_output(self.master))
         self._arm_idle()
-        self.member = member = await self.server.lobby.join(self.name, ours, self.account)
+        self.member = member = await self.server.lobby.join(self.name, started.lobby,
+                                                            self.account)
         log.info("%s (%s, web) arrived", member.name, self.address)
         try:
             status = await self.proc.wait()
@@ -207,19 +196,9 @@ class WebVisit:
         if self.ended:
             return
         self.ended = True
-        if status < 0:
-            self._set_cause(f"the game stopped (signal {-status})")
-            # TRANSLATORS: {signal} is the number of the signal that stopped the game
-            await self._say(told(self.words, N_(
-                "The game stopped unexpectedly (signal {signal}).")).format(signal=-status))
-        elif status != 0:
-            self._set_cause(f"the game stopped (status {status})")
-            # TRANSLATORS: {status} is the exit status of the game's process
-            await self._say(told(self.words, N_(
-                "The game stopped unexpectedly (status {status}).")).format(status=status))
-        else:
-            self._set_cause("quit")
-            await self._say(told(self.words, N_("Thanks for playing.")))
+        said, cause = game_over_words(self.words, status)
+        self._set_cause(cause)
+        await self._say(said)
 
     async def _pump_output(self, master: int) -> None:
         """Sends the game's output as it comes; waits (the game's output unread) while the
@@ -258,11 +237,8 @@ class WebVisit:
             return
         left = self.last_input + limit - time.monotonic()
         if left <= 0:
-            words = self.words
-            # TRANSLATORS: {idle} is a length of time ("15 minutes")
-            said = told(words, N_("You were idle for {idle}; come back any time.")).format(
-                idle=duration_text(limit, words.ngettext))
-            self._end_soon(said, f"idle for {duration_text(limit)}")
+            said, cause = idle_words(self.words, limit)
+            self._end_soon(said, cause)
             return
         self._idle = asyncio.get_running_loop().call_later(left, self._arm_idle)
 
@@ -289,24 +265,11 @@ class WebVisit:
         if self.ended:
             return
         self.ended = self.ending = True
-        await self._stop_game()
+        await stop_game(self.proc)
         if message is not None:
             await self._say(message)
         if not self.ws.closed:
             await self.ws.close()
-
-    async def _stop_game(self) -> None:
-        proc = self.proc
-        if proc is None or proc.returncode is not None:
-            return
-        for sig, wait in ((signal.SIGHUP, 1.0), (signal.SIGKILL, 5.0)):
-            if not stop_group(proc, sig):
-                return
-            try:
-                await asyncio.wait_for(proc.wait(), wait)
-                return
-            except TimeoutError:
-                continue
 
     async def _say(self, text: str) -> None:
         """The server's words to the browser (the page shows them over the terminal)."""
