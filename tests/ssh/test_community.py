@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
+from tests.ssh import playing
 from tests.ssh.conftest import Terminal, eventually
+from tests.ssh.playing import SshPlayer
 from tests.ssh.test_accounts import come, new_key
 from tests.ssh.test_leaderboard_cli import DAY
 from tui_domino.community import accounts, glicko2, ratings
@@ -71,36 +73,8 @@ async def test_a_seek_posted_in_the_lobby_is_taken_with_enter(open_server: GameS
 
 
 async def play_out(players: list[Terminal]) -> None:
-    """Plays the match to its end: whoever is to move plays the tile the game suggests,
-    else draws, else passes; each round's summary is closed. A key is pressed only once the
-    hint line says what it does: one pressed as the match ends would leave the table."""
-    deadline = time.monotonic() + 60
-    while not all("Match over" in p.text() for p in players):
-        assert time.monotonic() < deadline, players[0].text()
-        for p in players:
-            shown = p.text()
-            if "Match over" in shown:
-                continue
-            if " is over ─" in shown:  # a round's summary
-                p.press("enter")
-                await p.wait_until(lambda s: " is over ─" not in s, "the summary closed",
-                                   timeout=10)
-                await p.wait_until(lambda s: "Match over" in s or "Your hand · 7" in s,
-                                   "the next round or the end", timeout=10)
-            elif "Your turn" in shown:
-                if "⏎ play" in shown:
-                    key = "enter"
-                elif "press d" in shown:
-                    key = "d"
-                elif "press p" in shown or "p to pass" in shown:
-                    key = "p"
-                elif "The arrows pan the table" in shown:
-                    key = "tab"  # (the board has the keys: back to the hand)
-                else:
-                    continue
-                p.press(key)
-                await p.wait_until(lambda s, b=shown: s != b, "the move", timeout=10)
-        await asyncio.sleep(0.05)
+    """Plays the match to its end through both terminals (tests/ssh/playing.py)."""
+    await playing.play_out([SshPlayer(p) for p in players], timeout=60)
 
 
 async def test_a_rematch_declined_sends_the_one_who_asked_back_to_the_lobby(

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.ssh.playing import SshPlayer, play_out
 from tests.ssh.test_accounts import come, new_key
 from tests.ssh.test_play import footer_at
 from tests.web.browser import Tab, chromium
@@ -57,56 +58,6 @@ async def test_a_game_against_the_computer_takes_a_key_and_a_click(
         col, row = marked_tile(shown)
         await tab.click_cell(col, row)  # a move by click: the tile chosen, clicked again
         await tab.wait_for("Your hand · 5 tiles")
-
-
-class SshPlayer:
-    """An SSH visitor's terminal as ``play_out`` drives it (the tab's key names)."""
-
-    KEYS = {"Enter": "enter", "Tab": "tab"}
-
-    def __init__(self, term: Any) -> None:
-        self.term = term
-
-    async def text(self) -> str:
-        return str(self.term.text())
-
-    async def press(self, key: str) -> None:
-        self.term.press(self.KEYS.get(key, key))
-
-
-async def play_out(players: list[Any], timeout: float = 90) -> None:
-    """Plays the match to its end: whoever is to move plays the tile the game suggests, else
-    draws, else passes; each round's summary is closed (tests/ssh/test_community.py's way,
-    for a tab and a terminal alike)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while True:
-        shown = [await p.text() for p in players]
-        if all("Match over" in s for s in shown):
-            return
-        assert loop.time() < deadline, "\n\n".join(shown)
-        for p in players:
-            screen = await p.text()  # (fresh: the other's move may have ended the round)
-            if "Match over" in screen:
-                continue
-            key = None
-            if " is over ─" in screen:
-                key = "Enter"
-            elif "Your turn" in screen:
-                if "⏎ play" in screen:
-                    key = "Enter"
-                elif "press d" in screen:
-                    key = "d"
-                elif "press p" in screen or "p to pass" in screen:
-                    key = "p"
-                elif "The arrows pan the table" in screen:
-                    key = "Tab"
-            if key is None:
-                continue
-            await p.press(key)
-            while await p.text() == screen and loop.time() < deadline:
-                await asyncio.sleep(0.05)
-        await asyncio.sleep(0.05)
 
 
 async def test_a_browser_visitor_duels_an_ssh_visitor_to_the_end(
