@@ -34,51 +34,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-import asyncssh
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench_net import round_trip  # noqa: E402
-
-LOBBY = "tui-domino · lobby".encode()
-
-
-class Session(asyncssh.SSHClientSession):  # type: ignore[misc]
-    def __init__(self) -> None:
-        self.output = bytearray()
-        self.changed = asyncio.Event()
-        self.closed = asyncio.Event()
-
-    def data_received(self, data: bytes, datatype: Any) -> None:
-        self.output += data
-        self.changed.set()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.closed.set()
-        self.changed.set()
-
-    async def wait_for(self, text: bytes, timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
-        while text not in self.output:
-            left = deadline - time.monotonic()
-            if left <= 0 or self.closed.is_set():
-                return False
-            self.changed.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), min(left, 1.0))
-        return True
+from ssh_load import LOBBY, Session, address, connect  # noqa: E402
 
 
 async def one_visitor(port: int, n: int) -> tuple[float | None, Any]:
     """Seconds from connecting to the lobby (None: never), and the connection."""
     t0 = time.monotonic()
-    conn = await asyncssh.connect("127.0.0.1", port, username=f"p{n}", known_hosts=None,
-                                  client_keys=None, agent_path=None, password="",
-                                  kbdint_auth=True,  # a guest, as ssh clients come in
-                                  local_addr=(f"127.3.{n // 250}.{n % 250 + 1}", 0),
-                                  connect_timeout=60)
+    conn, _ = await connect(port, f"p{n}", address(n, block=3))  # (a guest, from his address)
     _, session = await conn.create_session(Session, term_type="xterm-256color",
                                            term_size=(80, 24), encoding=None)
     ok = await session.wait_for(LOBBY, 120)
