@@ -85,12 +85,17 @@ class Browser:
                 return {"t": "closed", "type": str(msg.type)}
 
     async def wait_for(self, *texts: str, timeout: float = WAIT) -> str:
+        return await self.wait_until(lambda shown: all(t in shown for t in texts), timeout,
+                                     what=repr(texts))
+
+    async def wait_until(self, test: Callable[[str], bool], timeout: float = WAIT,
+                         what: str = "the screen") -> str:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while not all(t in self.screen.text() for t in texts):
+        while not test(self.screen.text()):
             left = deadline - loop.time()
             if left <= 0:
-                raise AssertionError(f"never saw {texts!r}; the screen was:\n"
+                raise AssertionError(f"never saw {what}; the screen was:\n"
                                      f"{self.screen.text()}")
             try:
                 msg = await self.ws.receive(timeout=left)
@@ -101,25 +106,8 @@ class Browser:
             elif msg.type == aiohttp.WSMsgType.TEXT:
                 self.said.append(json.loads(msg.data))
             else:
-                raise AssertionError(f"closed before {texts!r}; the screen was:\n"
+                raise AssertionError(f"closed before {what}; the screen was:\n"
                                      f"{self.screen.text()}")
-        return self.screen.text()
-
-    async def wait_until(self, test: Callable[[str], bool], timeout: float = WAIT) -> str:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while not test(self.screen.text()):
-            left = deadline - loop.time()
-            if left <= 0:
-                raise AssertionError(f"never; the screen was:\n{self.screen.text()}")
-            try:
-                msg = await self.ws.receive(timeout=left)
-            except TimeoutError:
-                continue
-            if msg.type == aiohttp.WSMsgType.BINARY:
-                self.screen.feed(msg.data)
-            elif msg.type != aiohttp.WSMsgType.TEXT:
-                raise AssertionError(f"closed; the screen was:\n{self.screen.text()}")
         return self.screen.text()
 
     async def press(self, keys: str) -> None:
