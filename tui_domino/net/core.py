@@ -157,13 +157,11 @@ class DuelCore:
         """The pass this side still owes in a round the rules already call over (blocked:
         nobody can move), before the round's end can be claimed and its deal checked; None
         when there is none. It is nobody's choice: the player's program plays it."""
-        if not self.my_turn():
+        legal = self.legal_moves()  # (none unless it is my turn)
+        if len(legal) != 1 or legal[0].kind != "pass":
             return None
-        view = self.view()
-        legal = self.legal_moves()
-        if view is None or not view.get("over") or len(legal) != 1 or legal[0].kind != "pass":
-            return None
-        return legal[0]
+        view = self.view()  # (the view only then: this is asked after every event)
+        return legal[0] if view is not None and view.get("over") else None
 
     def view(self) -> DuelView | None:
         """The engine view of my seat, with the match around it."""
