@@ -18,8 +18,9 @@ from tests.ssh.test_rated_lobby import recv_all
 from tests.ssh.test_watching import two_in_a_duel
 from tui_domino.community import accounts, sanctions
 from tui_domino.community.db import Store, db_path, open_store
+from tui_domino.net.guessing import plain_address
 from tui_domino.ssh.commands import MAX_DURATION, CommandError, Target, parse, parse_duration
-from tui_domino.ssh.limits import Escalation, plain_address
+from tui_domino.ssh.limits import Escalation
 from tui_domino.ssh.lobby import Lobby, Member
 from tui_domino.ssh.operators import OperatorsError, parse_operators
 

@@ -31,18 +31,31 @@ PENDING = 4  # handshakes in progress at once from one source
 PENDING_ALL = 64  # ... and from all sources together
 
 
+def plain_address(address: str) -> str:
+    """``address`` as one client always has it: an IPv4 address that a dual-stack listener
+    reports as IPv6 (``::ffff:203.0.113.7``) in its IPv4 form, an IPv6 one compressed
+    (without its zone); so that caps, bans and logs count one client once. Not an
+    address: unchanged."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ip)
+
+
 def source_of(peername: object) -> str:
     """The source a connection is counted under: its IPv4 address (an IPv4-mapped IPv6
     address counts as the IPv4 one), or the /64 network of an IPv6 address (one machine
     usually has a whole /64). Anything else (a Unix socket, no address): its text."""
     host = peername[0] if isinstance(peername, tuple) and peername else peername
+    address = plain_address(str(host))
     try:
-        ip = ipaddress.ip_address(str(host).split("%", 1)[0])
+        ip = ipaddress.ip_address(address)
     except ValueError:
         return str(host)[:80]
     if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
         return str(ipaddress.IPv6Network((ip, 64), strict=False))
     return str(ip)
 

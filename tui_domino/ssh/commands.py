@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 
 from tui_domino.i18n import N_
-from tui_domino.ssh.limits import plain_address
+from tui_domino.net.guessing import plain_address
 
 MAX_DURATION = 365 * 86400.0
 MAX_LINE = 300  # the longest command line read

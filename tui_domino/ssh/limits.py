@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gettext
-import ipaddress
 import time
 from collections import deque
 from collections.abc import Callable
@@ -327,15 +326,3 @@ class Escalation:
                 self._hits.pop(who, None)
 
 
-
-def plain_address(address: str) -> str:
-    """``address`` as one client always has it: an IPv4 address that a dual-stack listener
-    reports as IPv6 (``::ffff:203.0.113.7``) in its IPv4 form, an IPv6 one compressed; so
-    caps per address, bans and the log count one client once. Not an address: unchanged."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        return str(ip.ipv4_mapped)
-    return str(ip)

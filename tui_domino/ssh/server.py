@@ -46,6 +46,7 @@ from tui_domino.env import FORK_SERVER
 from tui_domino.env import text as env_text
 from tui_domino.i18n import N_
 from tui_domino.names import player_name
+from tui_domino.net.guessing import plain_address
 from tui_domino.ssh import signin
 from tui_domino.ssh.fork_server import spawner as fork_spawner
 from tui_domino.ssh.home import Homes, data_dir
@@ -57,7 +58,6 @@ from tui_domino.ssh.limits import (
     LogBudget,
     RateLimiter,
     duration_text,
-    plain_address,
 )
 from tui_domino.ssh.lobby import Lobby, Member
 from tui_domino.ssh.moderation import ban_words
