@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from ssh_arrivals import Server  # noqa: E402
 
 from tests.ssh.conftest import Terminal  # noqa: E402
+from tests.ssh.playing import SshPlayer, key_for  # noqa: E402
 
 
 async def come(port: int, name: str, n: int) -> Terminal:
@@ -83,16 +84,10 @@ async def play(players: list[Terminal], moves: int) -> list[float]:
                 continue
             if i in pressed:  # his turn again: the other has answered
                 trips.append(now - pressed.pop(i))
-            if "⏎ play" in shown:
-                key = "enter"
-            elif "press d" in shown:
-                key = "d"
-            elif "press p" in shown or "p to pass" in shown:
-                key = "p"
-            elif "The arrows pan the table" in shown:
-                key = "tab"
-            else:
+            choice = key_for(shown)  # (the tests' player: tests/ssh/playing.py)
+            if choice is None:
                 continue
+            key = SshPlayer.KEYS.get(choice, choice)
             p.press(key)
             if key == "enter":
                 pressed[i] = time.monotonic()
