@@ -2,7 +2,7 @@
 environment, language, terminal, home and randomness; one game's crash, death or flood
 touches no other; the exit status reaches the server; the fork server's own death is
 survived, and a stuck fork server leaves no visitor waiting; visitors arriving together
-cost each game one list of people."""
+cost each game one list of people, and their games start in turn, one a core."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from tui_domino.ssh import fork_server
 from tui_domino.ssh.fork_server import ForkServer
 from tui_domino.ssh.lobby import Lobby
 from tui_domino.ssh.server import ACCEPTED_ENV, GameServer
-from tui_domino.ssh.spawn import Spawner
+from tui_domino.ssh.spawn import Arrivals, Spawner
 from tui_domino.ssh.visit import catalog
 
 # A game that says what it was given, as the visitor's game takes it (``prepare``), then
@@ -312,6 +312,80 @@ async def test_visitors_arriving_together_cost_each_game_one_list_of_people() ->
         with pytest.raises(BlockingIOError):
             game.sock.recv(1)
     lobby.close("over")
+
+
+async def test_the_lists_of_people_are_spaced_out_as_more_visitors_are_here() -> None:
+    now = [100.0]
+    lobby = Lobby(clock=lambda: now[0])
+    lobby.broadcast_now()  # (alone: nobody to tell)
+    # Alone, a change is told within the delay, and again within the delay after that.
+    assert lobby.broadcast_wait() == pytest.approx(lobby.broadcast_delay)
+    # With 16 here, a list costs 16 redraws: the next comes a second after the last.
+    games = []
+    for n in range(16):
+        ours, theirs = socket.socketpair()
+        await lobby.join(f"v{n}", ours)
+        games.append(theirs)
+    lobby.broadcast_now()
+    assert lobby.broadcast_wait() == pytest.approx(1.0)
+    now[0] += 0.7
+    assert lobby.broadcast_wait() == pytest.approx(0.3)
+    now[0] += 5
+    assert lobby.broadcast_wait() == pytest.approx(lobby.broadcast_delay)
+    lobby.close("over")
+    for sock in games:
+        sock.close()
+
+
+async def test_a_crowds_games_start_in_turn_each_until_it_is_up() -> None:
+    arrivals = Arrivals(limit=1, hold=3600)
+    order: list[str] = []
+    up = {name: asyncio.Event() for name in ("ann", "bob", "carl")}
+
+    async def arrive(name: str, until: bool = True) -> None:
+        async with arrivals.turn() as turn:
+            order.append(name)
+            if until:
+                turn.until(up[name])
+
+    ann = asyncio.ensure_future(arrive("ann"))
+    bob = asyncio.ensure_future(arrive("bob", until=False))
+    carl = asyncio.ensure_future(arrive("carl"))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert order == ["ann"]  # bob waits while ann's game is not up
+    up["ann"].set()
+    await asyncio.wait_for(asyncio.gather(ann, bob, carl), 5)
+    # bob's turn ended with his block (he never said he was up); carl's is still his
+    assert order == ["ann", "bob", "carl"]
+    late = asyncio.ensure_future(arrive("dan", until=False))
+    await asyncio.sleep(0)
+    assert not late.done()
+    up["carl"].set()
+    await asyncio.wait_for(late, 5)
+
+
+async def test_a_game_that_never_says_it_is_up_holds_its_turn_no_longer_than_the_hold(
+        ) -> None:
+    arrivals = Arrivals(limit=1, hold=0.01)
+    async with arrivals.turn() as turn:
+        turn.until(asyncio.Event())  # (never set)
+    async with asyncio.timeout(5):
+        async with arrivals.turn():
+            pass
+
+
+async def test_visitors_arriving_together_reach_the_lobby_one_game_at_a_time(
+        server: GameServer) -> None:
+    # One turn at a time, held until a game is up: each game tells the lobby at once that it
+    # is drawn (the test would otherwise wait the hour's hold for the second).
+    server.arrivals = Arrivals(limit=1, hold=3600)
+    ann, bob = await asyncio.gather(visit(server.port, "ann"), visit(server.port, "bob"))
+    await asyncio.wait_for(asyncio.gather(ann.wait_for("Welcome, ann."),
+                                          bob.wait_for("Welcome, bob.")), 30)
+    assert all(m.up.is_set() for m in server.lobby.members.values())
+    await ann.close()
+    await bob.close()
 
 
 def test_every_variable_a_visitor_may_send_reaches_a_forked_game() -> None:

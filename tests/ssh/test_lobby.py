@@ -174,3 +174,55 @@ async def test_a_challenge_rings_the_bell_only_as_the_visitor_set_it(
         app.on_lobby_message({"t": "challenged", "by": 7, "name": "bob", "variant": "classic"})
         await pilot.pause()
     assert len(rung) == rings
+
+
+async def test_a_list_of_people_redraws_only_what_changed(
+        home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lobby sends its list for everyone's sake: a game redraws only what changed for
+    it (a crowd arriving used to cost every game a whole new list each time)."""
+    from textual.widgets import OptionList
+
+    from tui_domino.ssh.lobby_screen import LobbyScreen
+    from tui_domino.ssh.visitor_app import VisitorApp
+
+    in_language(home, monkeypatch, "en")
+    app = VisitorApp("ann")
+    monkeypatch.setattr(app, "send", lambda message: None)
+    people: list[dict[str, Any]] = [{"id": n, "name": name, "state": "lobby"}
+                                    for n, name in enumerate(("ann", "bob", "carl"), 1)]
+
+    def listed(menu: OptionList) -> list[Any]:
+        return [menu.get_option_at_index(i) for i in range(menu.option_count)]
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.push_screen(LobbyScreen())
+        await pilot.pause()
+        app.on_lobby_message({"t": "welcome", "id": 1, "name": "ann"})
+        app.on_lobby_message({"t": "people", "people": people, "duels": []})
+        await pilot.pause()
+        menu = app.screen.query_one("#people", OptionList)
+        await pilot.press("down")
+        assert menu.highlighted_option is not None and menu.highlighted_option.id == "3"
+        before = listed(menu)
+        # the same list again: nothing is made anew
+        app.on_lobby_message({"t": "people", "people": [dict(p) for p in people], "duels": []})
+        await pilot.pause()
+        assert all(a is b for a, b in zip(listed(menu), before, strict=True))
+        # a newcomer at the end: the lines before kept as they were, his added
+        dan = {"id": 4, "name": "dan", "state": "lobby"}
+        app.on_lobby_message({"t": "people", "people": [*people, dan], "duels": []})
+        await pilot.pause()
+        now = listed(menu)
+        assert [o.id for o in now] == ["2", "3", "4"]
+        assert now[0] is before[0] and now[1] is before[1]
+        assert "dan" in str(now[2].prompt)
+        assert menu.highlighted_option is not None and menu.highlighted_option.id == "3"
+        # bob leaves and carl starts a game: made anew, carl still highlighted
+        carl = {**people[2], "state": "game"}
+        app.on_lobby_message({"t": "people", "people": [people[0], carl, dan], "duels": []})
+        await pilot.pause()
+        assert [o.id for o in listed(menu)] == ["3", "4"]
+        assert "playing" in str(listed(menu)[0].prompt)
+        assert menu.highlighted_option is not None and menu.highlighted_option.id == "3"
+        assert "2 other visitors here" in str(app.screen.query_one("#welcome").render())

@@ -25,3 +25,33 @@ async def test_the_palette_key_shows_in_ascii_where_it_fits(variant: str, width:
         footer = screen_lines(app)[-1]
         assert ("^p palette" in footer) is palette, footer
         assert "esc Menu" in footer and not await cut_labels(app, pilot)
+
+
+async def test_the_footers_keys_are_made_anew_only_when_what_they_show_changed() -> None:
+    # Textual makes the footer's keys anew whenever a screen's keys may have changed (the
+    # focus moved, a check ran): each time they had not, that was work for nothing.
+    from textual.widgets._footer import FooterKey
+
+    from tui_domino import i18n
+    from tui_domino.ui.keys import Footer
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(GameScreen(session_after("classic", 5, 10)))
+        await settle(pilot)
+        footer = app.screen.query_one(Footer)
+        keys = list(footer.query(FooterKey))
+        assert keys and all(k.has_class("-compact") == footer.compact for k in keys)
+        app.screen.refresh_bindings()
+        await settle(pilot)
+        assert all(a is b for a, b in zip(footer.query(FooterKey), keys, strict=True))
+        # Another language: the keys made anew, in its words
+        try:
+            i18n.use("ru")
+            app.screen.refresh_bindings()
+            await settle(pilot)
+            again = list(footer.query(FooterKey))
+            assert not any(a is b for a, b in zip(again, keys, strict=False))
+            assert "Меню" in " ".join(k.description for k in again)
+        finally:
+            i18n.use("en")

@@ -57,7 +57,8 @@ log = logging.getLogger("tui_domino.ssh")
 # What the fork server loads before its first fork: the visitor's game (the app, its screens,
 # Textual and rich), and what every game loads as it starts (the terminal's driver and input
 # parser, layouts, the computer players' process pool). The game's entry module itself is
-# not loaded (runpy runs it afresh).
+# not loaded (runpy runs it afresh). A module's ``prewarm()``, if it has one, runs once
+# loaded: what each game would otherwise work out afresh.
 PRELOAD = ("tui_domino.ssh.visitor_app", "tui_domino.ssh.driver",
            "tui_domino.ssh.leaderboard_screen", "textual.drivers.linux_driver",
            "textual.layouts.factory", "textual.layouts.horizontal", "textual.layouts.stream",
@@ -440,7 +441,10 @@ def main(argv: Sequence[str]) -> int:
     sock = socket.socket(fileno=int(argv[0]))
     sock.setblocking(True)
     for name in argv[1:]:
-        importlib.import_module(name)
+        module = importlib.import_module(name)
+        prewarm = getattr(module, "prewarm", None)  # (what its games would each work out)
+        if callable(prewarm):
+            prewarm()
     # Everything loaded so far stays as it is: no garbage collection of it in any game
     # writes to the pages the games share.
     gc.collect()

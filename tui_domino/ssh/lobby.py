@@ -157,8 +157,11 @@ LOOKUPS, LOOKUP_WINDOW = 10, 10.0  # a visitor's leaderboards in ten seconds
 OFFERS, OFFER_WINDOW = 10, 60.0  # a visitor's seeks and quick pairings posted a minute
 BOARD_PLACES = 50  # the leaderboard's places a game is sent
 REMATCH_WAIT = 30.0  # seconds a rematch waits for the other side's answer
-# The people and duels are sent once for all the changes within this many seconds.
+# The people and duels are sent once for all the changes within this many seconds; and,
+# each list costing every game in the lobby a redraw, the next list not sooner than this
+# many seconds more for each 8 visitors present (32: a list a second while a crowd arrives).
 BROADCAST_DELAY = 0.2
+BROADCAST_GAP_PER_8 = 0.4
 
 
 @dataclass(eq=False)
@@ -219,6 +222,8 @@ class Member:
     mute_why: dict[str, Any] = field(default_factory=dict)  # the words of his mute
     ignoring: set[str] = field(default_factory=set)  # whom he ignores (moderation.identity)
     task: asyncio.Task[None] | None = field(default=None, repr=False)
+    # Set once his game has said a word to the lobby (it is up and drawn), or he left.
+    up: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
     def public(self, others: dict[int, Member]) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "name": self.name, "state": self.state}
@@ -282,7 +287,9 @@ class Lobby:
         self._wave: asyncio.TimerHandle | None = None
         self.watch_delay = WATCH_DELAY
         self.broadcast_delay = BROADCAST_DELAY
+        self.broadcast_gap_per_8 = BROADCAST_GAP_PER_8
         self._broadcast: asyncio.TimerHandle | None = None  # the next broadcast, when due
+        self._broadcast_at = -1e9  # (the loop's time of the last)
         self._rematches: dict[int, asyncio.TimerHandle] = {}  # by duel: the rematch's time
         self.members: dict[int, Member] = {}
         self._ids = itertools.count(1)
@@ -342,6 +349,7 @@ class Lobby:
         return member.numbers.get(variant)
 
     def leave(self, member: Member) -> None:
+        member.up.set()
         if self.members.pop(member.id, None) is None:
             return
         self.unwatch(member)
@@ -418,7 +426,9 @@ class Lobby:
     def broadcast(self) -> None:
         """Tells everyone in the lobby or the menu who is here and the live duels: once for
         all the changes made within ``broadcast_delay`` seconds, so that visitors arriving
-        together (or any burst of changes) cost each game one redraw, not one each."""
+        together (or any burst of changes) cost each game one redraw, not one each; and,
+        with many here, spaced out (``broadcast_gap_per_8``): a crowd arriving costs each
+        game a redraw a second, not five."""
         if self._broadcast is not None:
             return
         try:
@@ -426,12 +436,18 @@ class Lobby:
         except RuntimeError:  # (no loop: at once)
             self.broadcast_now()
             return
-        self._broadcast = loop.call_later(self.broadcast_delay, self.broadcast_now)
+        self._broadcast = loop.call_later(self.broadcast_wait(), self.broadcast_now)
+
+    def broadcast_wait(self) -> float:
+        """Seconds until the next list is sent, when something changes now."""
+        gap = self.broadcast_delay + self.broadcast_gap_per_8 * len(self.members) / 8
+        return max(self.broadcast_delay, self._broadcast_at + gap - self.clock())
 
     def broadcast_now(self) -> None:
         if self._broadcast is not None:
             self._broadcast.cancel()
             self._broadcast = None
+        self._broadcast_at = self.clock()
         self._sweep()
         people, duels = self.people(), self.duels()
         shared = self._line({"t": "people", "people": people, "duels": duels})
@@ -469,6 +485,7 @@ class Lobby:
                 member.writer.close()
 
     def handle(self, member: Member, message: dict[str, Any]) -> None:
+        member.up.set()
         kind = message.get("t")
         if kind == "state" and message.get("state") in STATES:
             self._state(member, message["state"], message.get("duel"))

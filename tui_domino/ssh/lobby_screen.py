@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Center, Grid, Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
@@ -68,6 +69,9 @@ class LobbyApp(Protocol):
 
     def toggle_ignore(self, to: int) -> None:
         """Ignore the visitor ``to``, or no longer."""
+
+    def report_state(self) -> None:
+        """Tell the lobby where this visitor is now, if it changed."""
 
 
 def lobby_app(node: DOMNode) -> LobbyApp:
@@ -220,6 +224,7 @@ class LobbyScreen(Screen[None]):
         self.people: list[dict[str, Any]] = []
         self.my_seek: Seek | None = None
         self.my_quick: str | None = None
+        self._shown: dict[str, object] = {}  # what each line and list shows (``put``)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby-box"):
@@ -256,6 +261,8 @@ class LobbyScreen(Screen[None]):
         self.show_people(lobby_app(self).people)
         self.show_variant()
         self.query_one("#people", OptionList).focus()
+        # Drawn: the lobby hears it at once (the server lets the next arrival's game start).
+        self.call_after_refresh(lobby_app(self).report_state)
 
     def relabel(self) -> None:
         """The language changed: the lobby's words anew (the highlighted visitor, the game
@@ -284,15 +291,23 @@ class LobbyScreen(Screen[None]):
         welcome.append_text(plain(" " + (ngettext("{n} other visitor here.",
                                                   "{n} other visitors here.", n).format(n=n)
                                          if others else _("Nobody else is here yet."))))
-        self.query_one("#welcome", Static).update(welcome)
+        self.put("#welcome", welcome)
         self.show_duels(lobby_app(self).duels)
+        rows = [(str(p["id"]), describe(p, self.variant)) for p in others]
+        if rows == self._shown.get("#people"):
+            return  # (a list sent for others' sake: nothing to redraw here)
+        before = self._shown.get("#people")
+        self._shown["#people"] = rows
         menu = self.query_one("#people", OptionList)
+        if isinstance(before, list) and before and rows[:len(before)] == before:
+            # Newcomers at the end of the list (a crowd arriving): only their lines are new.
+            menu.add_options([Option(plain(text), id=key) for key, text in rows[len(before):]])
+            return
         keep = menu.highlighted_option.id if menu.highlighted_option is not None else None
         menu.clear_options()
         if others:
-            menu.add_options([Option(plain(describe(p, self.variant)), id=str(p["id"]))
-                              for p in others])
-            ids = [str(p["id"]) for p in others]
+            menu.add_options([Option(plain(text), id=key) for key, text in rows])
+            ids = [key for key, _text in rows]
             menu.highlighted = ids.index(keep) if keep in ids else 0
         else:
             # TRANSLATORS: in the lobby's empty list; p is the key that starts a game alone
@@ -306,10 +321,25 @@ class LobbyScreen(Screen[None]):
             _("A challenge is to: {game}  (v changes)"),
             game=(game_title(self.variant), "bold")))
 
+    def put(self, selector: str, content: Text) -> None:
+        """Shows ``content`` in the ``Static`` at ``selector`` unless it is there already:
+        the lobby sends its lists for everyone's sake, and a line that does not change
+        costs no redraw (nor, while it keeps to one line, a new layout of the screen)."""
+        if self._shown.get(selector) == content:
+            return
+        self._shown[selector] = content
+        widget = self.query_one(selector, Static)
+        width = widget.content_region.width
+        one_line = widget.content_region.height == 1 and 0 < content.cell_len <= width
+        widget.update(content, layout=not one_line)
+
     def show_duels(self, duels: list[dict[str, Any]]) -> None:
         """The duels being played, the highest rated first (as the lobby lists them)."""
         listed = [(d["duel"], text) for d in duels if isinstance(d, dict)
                   and (text := describe_duel(d)) is not None]
+        if listed == self._shown.get("#duels"):
+            return
+        self._shown["#duels"] = listed
         menu = self.query_one("#duels", OptionList)
         keep = menu.highlighted_option.id if menu.highlighted_option is not None else None
         menu.clear_options()
@@ -338,7 +368,7 @@ class LobbyScreen(Screen[None]):
             text = _("c: a one-time code to add another computer's key")
         else:
             text = ""
-        self.query_one("#mine", Static).update(plain(text))
+        self.put("#mine", plain(text))
 
     def say(self, text: str) -> None:
         if self.is_mounted:

@@ -61,7 +61,7 @@ from tui_domino.ssh.limits import (
 )
 from tui_domino.ssh.lobby import Lobby, Member
 from tui_domino.ssh.moderation import ban_words
-from tui_domino.ssh.spawn import Spawner
+from tui_domino.ssh.spawn import Arrivals, Spawner
 from tui_domino.ssh.spawn import set_winsize as set_winsize
 from tui_domino.ssh.visit import TERMINAL_RESET as TERMINAL_RESET
 from tui_domino.ssh.visit import Visit, reason_text, told
@@ -229,6 +229,7 @@ class GameServer:
             fork_server = env_text(FORK_SERVER) != "0"
         self.spawner: Spawner = fork_spawner(command or visitor_command(), self.game_env(),
                                              fork=fork_server)
+        self.arrivals = Arrivals()  # games starting at once: one a core (ssh/spawn.py)
         # Accounts by key (ssh/signin.py): on a server that lets anyone in, when asked for.
         self.accounts = accounts and not password and not authorized_keys
         self.store: Store | None = None  # the community's database, open while serving

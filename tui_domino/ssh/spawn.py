@@ -5,6 +5,7 @@ one place that starts games, whichever door (ssh, or another) the visitor came i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
 import os
 import pty
@@ -12,7 +13,7 @@ import signal
 import socket
 import struct
 import termios
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -124,3 +125,70 @@ async def stop_game(proc: GameProcess | None) -> None:
             return
         except TimeoutError:
             continue
+
+
+def cores() -> int:
+    """The processors this server may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+class Turn:
+    """One game's turn to start (``Arrivals.turn``): over when ``until``'s event is set,
+    ``hold`` seconds after it was called, or, without ``until``, as the turn's block ends."""
+
+    def __init__(self, free: asyncio.Semaphore, hold: float) -> None:
+        self._free = free
+        self._hold = hold
+        self._over = False
+        self._waiting: asyncio.Task[None] | None = None
+
+    def until(self, event: asyncio.Event) -> None:
+        """The turn lasts until ``event`` (the game has told the lobby it is up), at most
+        ``hold`` seconds more."""
+        if self._over or self._waiting is not None:
+            return
+        self._waiting = asyncio.get_running_loop().create_task(self._wait(event))
+
+    async def _wait(self, event: asyncio.Event) -> None:
+        try:
+            await asyncio.wait_for(event.wait(), self._hold)
+        except TimeoutError:
+            pass
+        finally:
+            self.end()
+
+    def close(self) -> None:
+        """The turn's block ended: the turn too, unless ``until`` holds it."""
+        if self._waiting is None:
+            self.end()
+
+    def end(self) -> None:
+        if not self._over:
+            self._over = True
+            self._free.release()
+
+
+class Arrivals:
+    """At most ``limit`` games starting at once (one a core): a crowd arriving together
+    is let in in turn, each game starting at the full speed of a core, instead of all of
+    them sharing the cores and all reaching the lobby late. The median arrival waits about
+    half as long, the last no longer. A game's turn ends when it tells the lobby it is up,
+    when it ends, or after ``hold`` seconds, whichever comes first."""
+
+    def __init__(self, limit: int | None = None, hold: float = 3.0) -> None:
+        self.limit = limit or cores() + 1
+        self.hold = hold
+        self._free = asyncio.Semaphore(self.limit)
+
+    @contextlib.asynccontextmanager
+    async def turn(self) -> AsyncIterator[Turn]:
+        """Waits for a free turn, and holds it for the block (or as ``Turn.until`` says)."""
+        await self._free.acquire()
+        turn = Turn(self._free, self.hold)
+        try:
+            yield turn
+        finally:
+            turn.close()

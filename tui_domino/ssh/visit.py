@@ -388,22 +388,26 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     async def _play(self) -> None:
         loop = asyncio.get_running_loop()
-        self.home = home = self.server.homes.take(self.account)
-        started = await start_on_terminal(
-            self.server.spawner, lambda fd: self.server.visitor_env(self, home, fd), home,
-            self.term_size)
-        self.proc, self.master = started.proc, started.master
-        if self.ended:  # the visitor left while the game was starting: _cleanup stops it
-            started.lobby.close()
-            return
-        if self.connection.conn is not None:
-            self._sock = self.connection.conn.get_extra_info("socket")
-        os.set_blocking(self.master, False)
-        loop.add_reader(self.master, self._on_output)
-        self._arm_idle()
-        self.member = member = await self.server.lobby.join(
-            self.name, started.lobby, self.account, address=self.connection.address,
-            key=self.key)
+        async with self.server.arrivals.turn() as turn:  # (a crowd's games start in turn)
+            if self.ended:  # the visitor left while he waited for his turn
+                return
+            self.home = home = self.server.homes.take(self.account)
+            started = await start_on_terminal(
+                self.server.spawner, lambda fd: self.server.visitor_env(self, home, fd), home,
+                self.term_size)
+            self.proc, self.master = started.proc, started.master
+            if self.ended:  # the visitor left while the game was starting: _cleanup stops it
+                started.lobby.close()
+                return
+            if self.connection.conn is not None:
+                self._sock = self.connection.conn.get_extra_info("socket")
+            os.set_blocking(self.master, False)
+            loop.add_reader(self.master, self._on_output)
+            self._arm_idle()
+            self.member = member = await self.server.lobby.join(
+                self.name, started.lobby, self.account, address=self.connection.address,
+                key=self.key)
+            turn.until(member.up)
         log.info("%s (%s) arrived", member.name, self.connection.address)
         try:
             status = await self.proc.wait()

@@ -31,7 +31,7 @@ from tui_domino.ssh.watch_screen import WatchScreen, read_names
 from tui_domino.ssh.watching import read_frame
 from tui_domino.text import one_line
 from tui_domino.ui import storage
-from tui_domino.ui.app import DominoApp
+from tui_domino.ui.app import DominoApp, warm_themes
 from tui_domino.ui.keys import Key
 from tui_domino.ui.session import VARIANT_TITLES
 
@@ -189,6 +189,11 @@ class VisitorApp(DominoApp):
         self._writer = None
         self.notify(_("The lobby is gone."), severity="warning")
 
+    @property
+    def linked(self) -> bool:
+        """The link to the lobby is open (the game's first moments: not yet)."""
+        return self._writer is not None and not self._writer.is_closing()
+
     def send(self, message: dict[str, Any]) -> None:
         if self._writer is not None and not self._writer.is_closing():
             self._writer.write(json.dumps(message).encode() + b"\n")
@@ -209,7 +214,7 @@ class VisitorApp(DominoApp):
 
     def report_state(self) -> None:
         state = self.current_state()
-        if state != self._sent_state:
+        if state != self._sent_state and self.linked:
             self._sent_state = state
             self.send({"t": "state", "state": state})
 
@@ -595,6 +600,12 @@ class VisitorApp(DominoApp):
 async def _close(session: Any) -> None:
     with logged("closing a lobby duel"):
         await session.close()
+
+
+def prewarm() -> None:
+    """What every visitor's game would otherwise work out afresh as it starts, worked out
+    once by the fork server before its first fork: the default theme's colours."""
+    warm_themes([storage.Settings().theme])
 
 
 def run_visitor(name: str, lobby_fd: int) -> int:

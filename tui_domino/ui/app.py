@@ -23,6 +23,7 @@ from textual.events import Key as KeyEvent
 from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.theme import BUILTIN_THEMES, Theme
 
 from tui_domino import ai, i18n, rules
 from tui_domino.i18n import N_, _
@@ -49,6 +50,23 @@ MIN_SIZE = (80, 24)
 def screenshot_dir() -> Path:
     """Where the command palette's Screenshot saves its pictures."""
     return storage.data_dir() / "screenshots"
+
+
+def theme_variables(theme: Theme) -> dict[str, str]:
+    """``theme``'s CSS variables, as Textual's ``App.get_css_variables`` makes them for an
+    app that adds none of its own (ours)."""
+    return {**theme.to_color_system().generate(), **theme.variables}
+
+
+def warm_themes(names: Iterable[str]) -> None:
+    """Works out the colours of the themes ``names`` for both kinds of terminal (millions
+    of colours, 256), as a game does as it starts: a fork server does it once for all its
+    games (``contrast.readable_variables`` keeps the answers)."""
+    for name in names:
+        theme = BUILTIN_THEMES.get(name)
+        if theme is not None:
+            for eight_bit in (False, True):
+                readable_variables(theme_variables(theme), eight_bit=eight_bit)
 
 
 def settle_memory() -> None:
@@ -136,7 +154,7 @@ class DominoApp(App[None]):
     def get_css_variables(self) -> dict[str, str]:
         """The theme's variables, with every text colour readable on its ground (WCAG AA)
         and, in a 256-colour terminal, each colour the palette's nearest to the eye."""
-        variables = readable_variables(super().get_css_variables(),
+        variables = readable_variables(theme_variables(self.current_theme),
                                        eight_bit=self.console.color_system == "256")
         self.theme_variables = variables
         return variables

@@ -58,8 +58,10 @@ def ratio(a: Color, b: Color) -> float:
     return (la + 0.05) / (lb + 0.05)
 
 
+@lru_cache(maxsize=2048)
 def parse(value: str) -> Color | None:
-    """An opaque colour from a CSS variable's value (None: ANSI, auto or unreadable)."""
+    """An opaque colour from a CSS variable's value (None: ANSI, auto or unreadable).
+    (Kept: a value Textual cannot read costs it a search for a suggestion.)"""
     try:
         c = Color.parse(value.strip())
     except ColorParseError:
@@ -127,6 +129,7 @@ def _palette() -> list[tuple[Color, tuple[float, float, float]]]:
     return [(c, _lab(c)) for c in colours]
 
 
+@lru_cache(maxsize=4096)
 def nearest_256(c: Color) -> Color:
     """The 256-colour palette's colour nearest to ``c`` to the eye (CIE76 in CIELAB); a
     terminal shows exactly this one."""
@@ -134,9 +137,26 @@ def nearest_256(c: Color) -> Color:
     return min(_palette(), key=lambda entry: math.dist(entry[1], lab))[0]
 
 
+# readable_variables's answers, by its question: a theme's are worked out once a process
+# (and, on a server, once in the fork server for the themes a game starts with).
+READABLE: dict[tuple[tuple[tuple[str, str], ...], bool], dict[str, str]] = {}
+READABLE_KEPT = 64
+
+
 def readable_variables(variables: dict[str, str], eight_bit: bool = False) -> dict[str, str]:
     """A theme's CSS variables with every text colour readable on its grounds (and, for a
     256-colour terminal, every colour one of the palette's)."""
+    key = (tuple(sorted(variables.items())), eight_bit)
+    known = READABLE.get(key)
+    if known is None:
+        known = _readable_variables(variables, eight_bit)
+        if len(READABLE) >= READABLE_KEPT:
+            READABLE.clear()
+        READABLE[key] = known
+    return dict(known)
+
+
+def _readable_variables(variables: dict[str, str], eight_bit: bool) -> dict[str, str]:
     out = dict(variables)
     if parse(out.get("background", "")) is None:
         out.update(table_marks(out))

@@ -173,19 +173,24 @@ class WebVisit:
             self._set_cause("banned")
             await self._say(reason_text(self.words, banned))
             return
-        self.home = home = self.server.homes.take(self.account)
-        started = await start_on_terminal(
-            self.server.spawner, lambda fd: self.server.visitor_env(self, home, fd), home,
-            (*self.size, 0, 0))
-        self.proc, self.master = started.proc, started.master
-        if self.ended:  # the browser left while the game was starting: _cleanup stops it
-            started.lobby.close()
-            return
-        os.set_blocking(self.master, False)
-        self._pump = asyncio.get_running_loop().create_task(self._pump_output(self.master))
-        self._arm_idle()
-        self.member = member = await self.server.lobby.join(self.name, started.lobby,
-                                                            self.account)
+        async with self.server.arrivals.turn() as turn:  # (a crowd's games start in turn)
+            if self.ended:  # the browser left while he waited for his turn
+                return
+            self.home = home = self.server.homes.take(self.account)
+            started = await start_on_terminal(
+                self.server.spawner, lambda fd: self.server.visitor_env(self, home, fd), home,
+                (*self.size, 0, 0))
+            self.proc, self.master = started.proc, started.master
+            if self.ended:  # the browser left while the game was starting: _cleanup stops it
+                started.lobby.close()
+                return
+            os.set_blocking(self.master, False)
+            self._pump = asyncio.get_running_loop().create_task(
+                self._pump_output(self.master))
+            self._arm_idle()
+            self.member = member = await self.server.lobby.join(self.name, started.lobby,
+                                                                self.account)
+            turn.until(member.up)
         log.info("%s (%s, web) arrived", member.name, self.address)
         try:
             status = await self.proc.wait()
