@@ -179,7 +179,7 @@ class Arrivals:
     when it ends, or after ``hold`` seconds, whichever comes first."""
 
     def __init__(self, limit: int | None = None, hold: float = 3.0) -> None:
-        self.limit = limit or cores() + 1
+        self.limit = limit or cores()
         self.hold = hold
         self._free = asyncio.Semaphore(self.limit)
 
