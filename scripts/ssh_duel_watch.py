@@ -11,7 +11,8 @@ the two play: whoever is to move plays the tile his game suggests (Enter), draws
 the round trip is the time from a player's Enter to his own screen saying it is his turn
 again, the other having answered as soon as his screen said it was his (as
 scripts/bench_net.py measures the duel protocol's own). Prints the median and the 90th
-percentile over ``--moves`` round trips that crossed no end of a round. (The crowd's
+percentile over ``--moves`` round trips that crossed no end of a round, no draw and no pass
+(each a round trip of the duel protocol's own). (The crowd's
 output is taken and not read, so that this process's own work is the players' two screens.)
 
 Loopback only; every wait is bounded; the server is stopped at the end.
@@ -91,8 +92,8 @@ async def play(players: list[Terminal], moves: int) -> list[float]:
             p.press(key)
             if key == "enter":
                 pressed[i] = time.monotonic()
-            else:
-                pressed.pop(i, None)
+            else:  # a draw or a pass: no round trip crosses it (his, or the other's waiting)
+                pressed.clear()
             try:
                 await p.wait_until(lambda s, b=shown: s != b, "the move", 10)
             except AssertionError:  # (the key came as the screen changed: tried again)
