@@ -8,6 +8,7 @@ tests/ui/test_motion.py turns them on for itself."""
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from collections.abc import Iterator
 
@@ -19,6 +20,11 @@ from tui_domino import i18n
 for _var in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
     os.environ.pop(_var, None)
 os.environ["LANG"] = "C.UTF-8"
+# The programs the tests start (servers, games, the command line: hundreds) each load the
+# game: compiled once, they read it from the bytecode cache. On a machine that says
+# PYTHONDONTWRITEBYTECODE, each compiled it afresh (a quarter of a CPU-second each).
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 os.environ["TEXTUAL_ANIMATIONS"] = "none"  # the programs the tests start, too
 # A test that reads the game's data without choosing a home of its own reads an empty one,
 # never the machine's (a saved language or match there would change what it sees).
