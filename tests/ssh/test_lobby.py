@@ -226,3 +226,26 @@ async def test_a_list_of_people_redraws_only_what_changed(
         assert "playing" in str(listed(menu)[0].prompt)
         assert menu.highlighted_option is not None and menu.highlighted_option.id == "3"
         assert "2 other visitors here" in str(app.screen.query_one("#welcome").render())
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+async def test_the_lobby_fits_the_smallest_terminal_the_game_takes(
+        home: Path, monkeypatch: pytest.MonkeyPatch, language: str) -> None:
+    from tests.ui.test_languages import cut_labels
+    from tui_domino.ssh.lobby_screen import LobbyScreen
+    from tui_domino.ssh.visitor_app import VisitorApp
+    from tui_domino.ui.app import MIN_SIZE
+
+    in_language(home, monkeypatch, language)
+    app = VisitorApp("ann")
+    monkeypatch.setattr(app, "send", lambda message: None)
+    people = [{"id": 1, "name": "ann", "state": "lobby"},
+              {"id": 2, "name": "bob", "state": "lobby", "ratings": {"classic": "1512?"}}]
+    async with app.run_test(size=MIN_SIZE) as pilot:
+        await pilot.pause()
+        app.push_screen(LobbyScreen())
+        await pilot.pause()
+        app.on_lobby_message({"t": "welcome", "id": 1, "name": "ann", "account": True})
+        app.on_lobby_message({"t": "people", "people": people, "duels": []})
+        await pilot.pause()
+        assert await cut_labels(app, pilot) == []

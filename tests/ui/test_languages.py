@@ -209,6 +209,27 @@ async def test_no_label_is_cut_and_no_english_word_shows(language: str, name: st
         assert not seen, (seen, "\n".join(lines))
 
 
+@pytest.mark.parametrize("name", list(SCREENS))
+@pytest.mark.parametrize("language", ["en", "bg"])
+async def test_at_the_smallest_size_every_screen_plays_and_no_label_is_cut(language: str,
+                                                                         name: str) -> None:
+    """At 60x20, the least the game takes (a compact table: the score panel beside a
+    narrower board), each screen shows, its labels whole: the footer's keys fitted to the
+    width, the history without its players' column, the round's summary with its buttons.
+    (Bulgarian: the longest words.)"""
+    from tui_domino.ui.app import MIN_SIZE
+    from tui_domino.ui.screens.too_small import TooSmallScreen
+
+    assert MIN_SIZE == (60, 20)
+    app = DominoApp(settings=Settings(computer_delay=0.0, language=language), seed=1)
+    async with app.run_test(size=MIN_SIZE) as pilot:
+        await SCREENS[name](pilot)
+        await pilot.pause()
+        assert not isinstance(app.screen, TooSmallScreen)
+        cut = await cut_labels(app, pilot)
+        assert not cut or name in OVERLAID, cut
+
+
 @pytest.mark.parametrize(("language", "letters"), [("en", "NESW"), ("ru", "СВЮЗ"), ("bg", "СИЮЗ")])
 async def test_spiders_arms_are_lettered_in_the_language_on_the_table_and_in_the_log(
         language: str, letters: str) -> None:

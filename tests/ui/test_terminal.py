@@ -23,7 +23,7 @@ async def test_too_small_then_resized_back() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         app.start_match("classic", [Seat("You"), Seat("Computer", "computer", "greedy")])
         await settle(pilot)
-        await pilot.resize_terminal(60, 20)
+        await pilot.resize_terminal(59, 19)
         await pilot.pause()
         assert isinstance(app.screen, TooSmallScreen)
         await pilot.resize_terminal(120, 40)
@@ -51,7 +51,7 @@ async def test_started_in_a_small_terminal_the_notice_stays_on_top() -> None:
         assert sum(isinstance(s, TooSmallScreen) for s in app.screen_stack) == 1
         # the notice hides the game: nothing of the table shows through around it
         shown = " ".join(" ".join(screen_lines(app)).split())
-        assert shown == "Please enlarge the terminal The game needs 80×24; this one is 60×18."
+        assert shown == "Please enlarge the terminal The game needs 60×20; this one is 60×18."
         # code that pops every screen above another pops the notice too: it comes back
         table = app.screen_stack[-2]
         while app.screen is not table:

@@ -204,7 +204,7 @@ class LobbyScreen(Screen[None]):
 
     DEFAULT_CSS = """
     LobbyScreen { align: center middle; }
-    LobbyScreen #lobby-box { width: 64; height: auto; }
+    LobbyScreen #lobby-box { width: 64; max-width: 100%; height: auto; }
     LobbyScreen #lobby-title { width: 100%; text-align: center; text-style: bold;
                                color: $accent; }
     LobbyScreen #welcome { width: 100%; text-align: center; margin-bottom: 1; }

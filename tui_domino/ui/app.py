@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from tui_domino.net.records import MatchResult
     from tui_domino.net.transport import DuelSession
 
-MIN_SIZE = (80, 24)
+MIN_SIZE = (60, 20)  # the compact table: the score panel beside a narrower board
 
 
 def screenshot_dir() -> Path:

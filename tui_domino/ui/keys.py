@@ -8,13 +8,17 @@ redraw)."""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.widget import Widget
 from textual.widgets import Footer as TextualFooter
 from textual.widgets._footer import FooterKey
 
 from tui_domino import i18n
 from tui_domino.i18n import N_, _
+
+ARROWS = set("←→↑↓ ")  # a key shown as arrows alone says what it does
 
 # Keys that Textual's own widgets put in the footer, their words in the catalogs too
 TEXTUAL_KEYS = (
@@ -39,14 +43,57 @@ class Footer(TextualFooter):
             self._compact_in_english = self.compact
         self.compact = self._compact_in_english or i18n.current() != i18n.DEFAULT
         self._shows = self.would_show()
-        for widget in super().compose():
+        widgets = list(super().compose())
+        for widget in widgets:
             if isinstance(widget, FooterKey):
                 if widget.description:
                     widget.description = _(widget.description)
                 # (styled so from the start: set once shown, each key's style is worked out
                 # again)
                 widget.set_class(self.compact, "-compact", update=False)
-            yield widget
+        yield from self.fitted(widgets)
+
+    def key_width(self, key: FooterKey) -> int:
+        """The columns ``key`` takes in this footer (its margin, or the palette key's border
+        and padding, included), as Textual's footer draws it."""
+        words = cell_len(key.description)
+        palette = key.has_class("-command-palette")
+        if self.compact:  # the key, a space and its words; a space after (the palette's: a
+            # border before)
+            return cell_len(key.key_display) + (1 + words if words else 0) + 1
+        # the key between two spaces, its words and a space; the palette's: a border before
+        # and a space after
+        width = cell_len(key.key_display) + (3 + words if words else 0)
+        return width + (2 if palette else 0)
+
+    def fitted(self, widgets: list[Widget]) -> list[Widget]:
+        """The keys, fitted to the terminal's width: where they do not all fit, first the
+        palette's key goes (Ctrl+P still opens it), then the keys sit closer, then the
+        arrows' words go (the arrows say it), then the other keys' words from the first on,
+        each key still shown."""
+        keys = [w for w in widgets if isinstance(w, FooterKey)]
+        if len(keys) != len(widgets):
+            return widgets  # (groups of keys: as Textual lays them out)
+        room = self.app.size.width
+
+        def width() -> int:
+            return sum(self.key_width(k) for k in keys)
+
+        if width() <= room:
+            return widgets
+        keys = [k for k in keys if not k.has_class("-command-palette")]
+        if not self.compact and width() > room:
+            self.compact = True  # (the keys closer together)
+            for key in keys:
+                key.set_class(True, "-compact", update=False)
+        arrows = [k for k in keys if set(k.key_display) <= ARROWS]
+        for key in [*arrows, *(k for k in keys if k not in arrows)]:
+            if width() <= room:
+                break
+            if key.description and not key.tooltip:
+                key.tooltip = key.description  # (its words on the mouse's hover)
+            key.description = ""
+        return list(keys)
 
     def would_show(self) -> tuple[object, ...] | None:
         """What the keys would be made from now: the screen's keys shown, how each
@@ -57,7 +104,11 @@ class Footer(TextualFooter):
         shown = tuple((b.key, display(b), b.action, b.description, b.group, enabled, tooltip)
                       for (_node, b, enabled, tooltip) in self.screen.active_bindings.values()
                       if b.show)
-        return (shown, i18n.current(), self._compact_in_english)
+        return (shown, i18n.current(), self._compact_in_english, self.app.size.width)
+
+    def on_resize(self) -> None:
+        # Another width may fit more of the keys' words, or fewer.
+        self.call_after_refresh(self.recompose)
 
     async def recompose(self) -> None:
         # Textual makes the keys anew whenever the screen's keys may have changed (the focus

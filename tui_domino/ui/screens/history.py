@@ -39,13 +39,17 @@ PAGE = 100
 FIRST = 45  # more lines than the tallest usual terminal shows
 # the columns of the list: (width, aligned right)
 COLUMNS = ((16, False), (9, False), (23, False), (7, True), (9, False), (6, True))
+PLAYERS = 2  # the players' column: left out of a narrow list (the match's screen shows them)
+NARROW = 80  # a list narrower than this many columns is narrow
 
 
-def row_text(*cells: str) -> Text:
+def row_text(*cells: str, narrow: bool = False) -> Text:
     """One line of the list, its cells cut and padded to the columns (plain text: names
-    come from the records)."""
+    come from the records); ``narrow``: without the players."""
     out = []
-    for cell, (width, right) in zip(cells, COLUMNS, strict=True):
+    for column, (cell, (width, right)) in enumerate(zip(cells, COLUMNS, strict=True)):
+        if narrow and column == PLAYERS:
+            continue
         cell = cell[:width]
         out.append(cell.rjust(width) if right else cell.ljust(width))
     return plain(" ".join(out).rstrip())
@@ -158,8 +162,11 @@ class HistoryScreen(Filters, Screen[None]):
         self.ids: list[int] = []
         self._keep: int | None = None  # the match to choose again when the list is read
         self.loaded = False
+        self.narrow = False  # the list without the players (a terminal under 80 columns)
+        self._shown: tuple[list[MatchRow], int, list[str]] | None = None  # the page read
 
     def compose(self) -> ComposeResult:
+        self.narrow = self.app.size.width < NARROW
         yield Static(_("Reading the history…"), id="status")
         yield Static(self.heads(), id="heads")
         # one line a match, its columns aligned (a list draws far faster than a data table:
@@ -167,13 +174,21 @@ class HistoryScreen(Filters, Screen[None]):
         yield OptionList(id="matches")
         yield Footer()
 
-    @staticmethod
-    def heads() -> Text:
+    def heads(self) -> Text:
         # TRANSLATORS: the heads of the history's columns, cut to 16, 9, 23, 7, 9 and 6
         # columns: when the match was played, the game, the players, the score, the
         # opponent, the number of rounds.
         return row_text(_("When"), _("Game"), _("Players"), _("Score"), _("Opponent"),
-                        _("Rounds"))
+                        _("Rounds"), narrow=self.narrow)
+
+    def on_resize(self) -> None:
+        narrow = self.app.size.width < NARROW
+        if narrow != self.narrow:  # the list with its players' column, or without
+            self.narrow = narrow
+            self.query_one("#heads", Static).update(self.heads())
+            if self._shown is not None:
+                self._keep = self.selected_id()
+                self._fill(*self._shown)
 
     def on_mount(self) -> None:
         self.query_one("#matches", OptionList).focus()
@@ -212,6 +227,7 @@ class HistoryScreen(Filters, Screen[None]):
             self._fill_now(rows, total, opponents)
 
     def _fill_now(self, rows: list[MatchRow], total: int, opponents: list[str]) -> None:
+        self._shown = (rows, total, opponents)
         self.opponents = [None, *opponents]
         menu = self.query_one("#matches", OptionList)
         menu.clear_options()
@@ -220,7 +236,8 @@ class HistoryScreen(Filters, Screen[None]):
             when_text(r.played_at, short=True),
             _(SHORT_TITLES.get(r.variant, r.variant)),
             players_text(r.players, r.winner), f"{r.totals[0]}–{r.totals[1]}",
-            opponent_word(r.opponent), str(r.rounds)), id=str(r.id)) for r in rows]
+            opponent_word(r.opponent), str(r.rounds), narrow=self.narrow), id=str(r.id))
+            for r in rows]
         # the lines a screen shows at once first, the rest of the page once they are drawn
         menu.add_options(options[:FIRST])
         if options[FIRST:]:

@@ -312,7 +312,8 @@ class ReplaceSavedScreen(ModalScreen[bool]):
     DEFAULT_CSS = """
     ReplaceSavedScreen { align: center middle; }
     ReplaceSavedScreen > Vertical {
-        width: 60; height: auto; border: round $warning; padding: 1 2; background: $panel;
+        width: 60; max-width: 100%; height: auto; border: round $warning; padding: 1 2;
+        background: $panel;
     }
     ReplaceSavedScreen #buttons { height: 1; align-horizontal: center; margin-top: 1; }
     ReplaceSavedScreen Button { margin: 0 1; }

@@ -18,6 +18,8 @@ from tui_domino.ui.keys import Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.session import Session, hand_pips, reason_words, tile_text
 
+SUMMARY_ROWS = 17  # the most rows the summary's words take before they scroll
+
 if TYPE_CHECKING:
     from tui_domino.history.records import RoundRecord
 
@@ -124,7 +126,7 @@ class RoundSummary(ModalScreen[str]):
         width: 74; max-width: 100%; height: auto; max-height: 100%;
         border: round $accent; background: $panel; padding: 0 1;
     }
-    RoundSummary VerticalScroll { height: auto; max-height: 17; }
+    RoundSummary VerticalScroll { height: auto; max-height: 17; }  /* SUMMARY_ROWS */
     RoundSummary #buttons { height: auto; align-horizontal: center; margin-top: 1; }
     RoundSummary #buttons Button { margin: 0 1; }
     """
@@ -162,6 +164,12 @@ class RoundSummary(ModalScreen[str]):
 
     def on_mount(self) -> None:
         self.query_one(Button).focus()
+
+    def on_resize(self) -> None:
+        # The buttons stay on a short screen: the words scroll in what the box's border,
+        # the buttons and the line above them leave (4 rows), at most 17 rows.
+        rows = max(3, min(SUMMARY_ROWS, self.app.size.height - 4))
+        self.query_one(VerticalScroll).styles.max_height = rows
 
     def _record(self) -> RoundRecord | None:
         """The round's record, kept for a local match (not a duel): its review is offered."""
