@@ -21,6 +21,7 @@ from tui_domino.ui.app import DominoApp
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.screens.help import HelpScreen
 from tui_domino.ui.screens.match_over import MatchOverScreen
+from tui_domino.ui.screens.tutorial import TutorialScreen
 from tui_domino.ui.screenshots import session_after, session_round_over
 from tui_domino.ui.session import Session, two_people
 from tui_domino.ui.storage import Settings
@@ -93,6 +94,9 @@ SCREENS: dict[str, Visit] = {
     "triominos summary": _push(lambda: GameScreen(session_round_over("triominos", 3))),  # type: ignore[arg-type,return-value]
     "match over": _push(_match_over),
     "spider help": _push(lambda: HelpScreen("spider")),  # type: ignore[arg-type,return-value]
+    "classic tutorial": _push(lambda: TutorialScreen("classic")),  # type: ignore[arg-type,return-value]
+    "spider tutorial": _push(lambda: TutorialScreen("spider")),  # type: ignore[arg-type,return-value]
+    "triominos tutorial": _push(lambda: TutorialScreen("triominos")),  # type: ignore[arg-type,return-value]
     "triominos help": _push(lambda: HelpScreen("triominos")),  # type: ignore[arg-type,return-value]
 }
 

@@ -122,6 +122,8 @@ def hint_text(screen: TableScreen) -> str:
         if said != text:  # who chose comes first: the keys (the footer has them) give way
             while keys and cell_len(" · ".join([said, *keys])) > width:
                 keys.pop()
+            if cell_len(said) > width:  # (a narrow terminal: the move alone)
+                said = text
         text = " · ".join([said, *keys])
         if sel.pending:
             chosen = ", ".join(
