@@ -72,3 +72,40 @@ async def test_the_command_line_opens_sends_and_closes_and_the_footer_fits(
         await pilot.pause()
         status = str(lobby.query_one("#status").render())
         assert "bob" in status and "2027-01-15 08:10:00 UTC" in status
+
+
+@pytest.mark.parametrize("operator", [True, False])
+async def test_an_operators_palette_opens_the_command_line_on_the_highlighted_visitor(
+        home: Path, monkeypatch: pytest.MonkeyPatch, operator: bool) -> None:
+    from textual.widgets import Input
+
+    from tui_domino.ssh.lobby_screen import LobbyScreen
+    from tui_domino.ssh.visitor_app import VisitorApp
+
+    in_language(home, monkeypatch, "en")
+    app = VisitorApp("ann")
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(app, "send", sent.append)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.push_screen(LobbyScreen())
+        await pilot.pause()
+        app.on_lobby_message({"t": "welcome", "id": 1, "name": "ann", "account": True,
+                              "operator": operator})
+        app.on_lobby_message({"t": "people", "people": PEOPLE, "duels": []})
+        await pilot.pause()
+        await pilot.press("down")  # carl
+        entries = {c.title: c for c in app.get_system_commands(app.screen)}
+        if not operator:
+            assert not {"Mute", "Unmute", "Kick", "Ban", "Unban"} & set(entries)
+            return
+        assert {"Mute", "Unmute", "Kick", "Ban", "Unban"} <= set(entries)
+        entries["Mute"].callback()
+        await pilot.pause()
+        line = app.screen.query_one("#command", Input)
+        assert line.display and line.has_focus and line.value == "/mute carl "
+        for key in "10m spam":
+            await pilot.press("space" if key == " " else key)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert sent[-1] == {"t": "command", "text": "/mute carl 10m spam"}

@@ -239,7 +239,7 @@ class LobbyScreen(Screen[None]):
             yield Static("", id="status")
             # TRANSLATORS: the placeholder of the lobby's command line; /help, /ignore NAME
             # and Esc are typed as they are
-            yield Input(id="command", max_length=300, compact=True,
+            yield Input(id="command", max_length=300, compact=True, select_on_focus=False,
                         placeholder=_("/help lists the commands; /ignore NAME; Esc closes"))
         yield Footer(compact=True)  # (eight keys and the palette in 80 columns)
 
@@ -413,6 +413,18 @@ class LobbyScreen(Screen[None]):
     def action_command_line(self) -> None:
         self.add_class("-commanding")
         self.query_one("#command", Input).focus()
+
+    def start_command(self, verb: str) -> None:
+        """Opens the command line on ``/VERB NAME ``, NAME the visitor highlighted (the
+        palette's moderation entries): what is left to type is the rest."""
+        option = self.query_one("#people", OptionList).highlighted_option
+        person = next((p for p in self.people if option is not None
+                       and str(p.get("id")) == option.id), None)
+        name = str(person.get("name", "")) if person is not None else ""
+        line = self.query_one("#command", Input)
+        line.value = f"/{verb} {name} " if name else f"/{verb} "
+        self.action_command_line()
+        line.cursor_position = len(line.value)
 
     def close_command_line(self) -> None:
         self.remove_class("-commanding")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import inspect
 import json
 import re
@@ -20,7 +21,7 @@ from textual.screen import ModalScreen, Screen
 
 from tui_domino import env
 from tui_domino.community.rated import judge
-from tui_domino.i18n import _, ngettext
+from tui_domino.i18n import N_, _, ngettext
 from tui_domino.logs import logged
 from tui_domino.ssh.duel import LobbyDuelTable
 from tui_domino.ssh.leaderboard_screen import LeaderboardScreen
@@ -64,6 +65,24 @@ def _css_beside(cls: type[DominoApp]) -> str:
     """The game's stylesheet, found beside the module of the app that names it."""
     return str(Path(inspect.getfile(cls)).with_name(cls.CSS_PATH))
 
+
+# The palette's entries for an operator in the lobby: each opens the command line on its
+# verb and the visitor highlighted (ssh/commands.py reads the line).
+MODERATION = {
+    # TRANSLATORS: the command palette's entry for the server's operators (its name, then
+    # what it does); /mute NAME 10m REASON is typed as it is (NAME, REASON: words to put
+    # in, may be translated)
+    "mute": (N_("Mute"), N_("Close a visitor's chat for a while: /mute NAME 10m REASON")),
+    # TRANSLATORS: the command palette's entry for the server's operators
+    "unmute": (N_("Unmute"), N_("Open a muted visitor's chat again: /unmute NAME")),
+    # TRANSLATORS: the command palette's entry for the server's operators
+    "kick": (N_("Kick"), N_("Send a visitor off the server: /kick NAME REASON")),
+    # TRANSLATORS: the command palette's entry for the server's operators; an account, a
+    # key or an address can be banned
+    "ban": (N_("Ban"), N_("Keep a visitor out for a while: /ban NAME 1d REASON")),
+    # TRANSLATORS: the command palette's entry for the server's operators
+    "unban": (N_("Unban"), N_("Let a banned visitor in again: /unban NAME")),
+}
 
 RATING = re.compile(r"\d{1,4}\??")  # how a rating reads beside a name: "1512", "1512?"
 
@@ -137,6 +156,10 @@ class VisitorApp(DominoApp):
             yield SystemCommand(_("Key code"), _("A one-time code that lets another computer's "
                                                  "SSH key into your account (c in the lobby)"),
                                 self.ask_code)
+        if self.is_operator and isinstance(screen, LobbyScreen):  # (told so by the lobby)
+            for verb, (title, does) in MODERATION.items():
+                yield SystemCommand(_(title), _(does), functools.partial(screen.start_command,
+                                                                         verb))
         # A screenshot would write a file on the server's disk, not the visitor's: no command
         # that takes one is offered, whatever its title in the language in use.
         takes_screenshot = self.screenshot_callbacks()
