@@ -5,6 +5,8 @@ mark, and the lobby's words show in the status line."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +22,11 @@ PEOPLE = [{"id": 1, "name": "ann", "state": "lobby", "ratings": {"classic": "150
           {"id": 3, "name": "carl", "state": "menu", "guest": True}]
 
 
-@pytest.mark.parametrize("language", list(i18n.LANGUAGES))
-async def test_the_command_line_opens_sends_and_closes_and_the_footer_fits(
-        home: Path, monkeypatch: pytest.MonkeyPatch, language: str) -> None:
-    from textual.widgets import Input, OptionList
-
+@contextlib.asynccontextmanager
+async def in_the_lobby(home: Path, monkeypatch: pytest.MonkeyPatch, language: str,
+                       operator: bool = True) -> AsyncIterator[tuple[Any, Any, list[Any]]]:
+    """Ann's game in its lobby (an account; an operator unless told), the visitors of PEOPLE
+    listed: the app, its pilot, and what it sent the lobby."""
     from tui_domino.ssh.lobby_screen import LobbyScreen
     from tui_domino.ssh.visitor_app import VisitorApp
 
@@ -37,9 +39,18 @@ async def test_the_command_line_opens_sends_and_closes_and_the_footer_fits(
         app.push_screen(LobbyScreen())
         await pilot.pause()
         app.on_lobby_message({"t": "welcome", "id": 1, "name": "ann", "account": True,
-                              "operator": True})
+                              "operator": operator})
         app.on_lobby_message({"t": "people", "people": PEOPLE, "duels": []})
         await pilot.pause()
+        yield app, pilot, sent
+
+
+@pytest.mark.parametrize("language", list(i18n.LANGUAGES))
+async def test_the_command_line_opens_sends_and_closes_and_the_footer_fits(
+        home: Path, monkeypatch: pytest.MonkeyPatch, language: str) -> None:
+    from textual.widgets import Input, OptionList
+
+    async with in_the_lobby(home, monkeypatch, language) as (app, pilot, sent):
         lobby = app.lobby_screen()
         assert lobby is not None
         # the footer says Enter challenges (the list of visitors has the focus, and its key)
@@ -79,21 +90,7 @@ async def test_an_operators_palette_opens_the_command_line_on_the_highlighted_vi
         home: Path, monkeypatch: pytest.MonkeyPatch, operator: bool) -> None:
     from textual.widgets import Input
 
-    from tui_domino.ssh.lobby_screen import LobbyScreen
-    from tui_domino.ssh.visitor_app import VisitorApp
-
-    in_language(home, monkeypatch, "en")
-    app = VisitorApp("ann")
-    sent: list[dict[str, Any]] = []
-    monkeypatch.setattr(app, "send", sent.append)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        app.push_screen(LobbyScreen())
-        await pilot.pause()
-        app.on_lobby_message({"t": "welcome", "id": 1, "name": "ann", "account": True,
-                              "operator": operator})
-        app.on_lobby_message({"t": "people", "people": PEOPLE, "duels": []})
-        await pilot.pause()
+    async with in_the_lobby(home, monkeypatch, "en", operator) as (app, pilot, sent):
         await pilot.press("down")  # carl
         entries = {c.title: c for c in app.get_system_commands(app.screen)}
         if not operator:
