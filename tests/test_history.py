@@ -226,3 +226,18 @@ def test_the_cli_runs_as_a_program(home: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "tui_domino", "history"], env=env,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.startswith("0 matches.")
+
+
+def test_a_narrow_list_marks_the_winner_in_the_score_for_want_of_the_players_column() -> None:
+    from tui_domino.ui.screens.history import row_text, score_text
+
+    cells = ("06.12.2026 14:30", "Spider", "Ann ✓ – Computer", score_text((53, 119), 0, False),
+             "easy", "3")
+    wide = row_text(*cells).plain
+    assert "Ann ✓ – Computer" in wide and "53–119" in wide
+    narrow = row_text(*cells[:3], score_text((53, 119), 0, True), *cells[4:],
+                      narrow=True).plain
+    assert "Ann" not in narrow and "53✓–119" in narrow  # in Spider the lower total wins
+    assert len(narrow) <= 60 - 4  # (the list's padding and border)
+    assert score_text((400, 120), 1, True) == "400–120✓"
+    assert score_text((400, 120), None, True) == "400–120"

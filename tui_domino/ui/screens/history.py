@@ -40,6 +40,7 @@ FIRST = 45  # more lines than the tallest usual terminal shows
 # the columns of the list: (width, aligned right)
 COLUMNS = ((16, False), (9, False), (23, False), (7, True), (9, False), (6, True))
 PLAYERS = 2  # the players' column: left out of a narrow list (the match's screen shows them)
+SCORE = 3  # the score's column: in a narrow list, 9 wide, the winner's total marked
 NARROW = 80  # a list narrower than this many columns is narrow
 
 
@@ -50,6 +51,8 @@ def row_text(*cells: str, narrow: bool = False) -> Text:
     for column, (cell, (width, right)) in enumerate(zip(cells, COLUMNS, strict=True)):
         if narrow and column == PLAYERS:
             continue
+        if narrow and column == SCORE:
+            width = 9
         cell = cell[:width]
         out.append(cell.rjust(width) if right else cell.ljust(width))
     return plain(" ".join(out).rstrip())
@@ -97,6 +100,14 @@ def players_text(players: tuple[str, str], winner: int | None) -> str:
     alone does not say it): "Ann ✓ – Computer"."""
     return " – ".join(name[:10] + (" ✓" if winner == i else "")
                       for i, name in enumerate(players))
+
+
+def score_text(totals: tuple[int, int] | list[int], winner: int | None, mark: bool) -> str:
+    """The totals, "119–53"; ``mark``: the winner's marked, "119–53 ✓" (a narrow list
+    has no players' column to mark him in)."""
+    if not mark:
+        return f"{totals[0]}–{totals[1]}"
+    return "–".join(f"{t}✓" if winner == i else str(t) for i, t in enumerate(totals))
 
 
 def when_text(played_at: str, short: bool = False) -> str:
@@ -235,7 +246,7 @@ class HistoryScreen(Filters, Screen[None]):
         options = [Option(row_text(
             when_text(r.played_at, short=True),
             _(SHORT_TITLES.get(r.variant, r.variant)),
-            players_text(r.players, r.winner), f"{r.totals[0]}–{r.totals[1]}",
+            players_text(r.players, r.winner), score_text(r.totals, r.winner, self.narrow),
             opponent_word(r.opponent), str(r.rounds), narrow=self.narrow), id=str(r.id))
             for r in rows]
         # the lines a screen shows at once first, the rest of the page once they are drawn
