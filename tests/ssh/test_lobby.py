@@ -249,3 +249,28 @@ async def test_the_lobby_fits_the_smallest_terminal_the_game_takes(
         app.on_lobby_message({"t": "people", "people": people, "duels": []})
         await pilot.pause()
         assert await cut_labels(app, pilot) == []
+
+
+async def test_the_leaderboards_key_shows_once_someone_with_a_rating_arrives(
+        home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.ui.helpers import footer_actions
+    from tui_domino.ssh.lobby_screen import LobbyScreen
+    from tui_domino.ssh.visitor_app import VisitorApp
+
+    in_language(home, monkeypatch, "en")
+    app = VisitorApp("ann")
+    monkeypatch.setattr(app, "send", lambda message: None)
+    ann = {"id": 1, "name": "ann", "state": "lobby"}
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.push_screen(LobbyScreen())
+        await pilot.pause()
+        app.on_lobby_message({"t": "welcome", "id": 1, "name": "ann"})
+        app.on_lobby_message({"t": "people", "people": [ann], "duels": []})
+        await pilot.pause()
+        assert "leaderboard" not in footer_actions(app.screen)  # (alone, on no server's ratings)
+        bob = {"id": 2, "name": "bob", "state": "lobby", "ratings": {"classic": "1512?"}}
+        app.on_lobby_message({"t": "people", "people": [ann, bob], "duels": []})
+        for _ in range(3):
+            await pilot.pause()
+        assert "leaderboard" in footer_actions(app.screen)

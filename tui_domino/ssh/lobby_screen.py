@@ -298,6 +298,7 @@ class LobbyScreen(Screen[None]):
             return  # (a list sent for others' sake: nothing to redraw here)
         before = self._shown.get("#people")
         self._shown["#people"] = rows
+        self.refresh_bindings()  # (the leaderboard's key shows once someone has a rating)
         menu = self.query_one("#people", OptionList)
         if isinstance(before, list) and before and rows[:len(before)] == before:
             # Newcomers at the end of the list (a crowd arriving): only their lines are new.
