@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
+from textual.widgets import Footer as TextualFooter
 
 from tui_domino.i18n import _, ngettext, npgettext
 from tui_domino.ui import history_db
@@ -167,8 +168,9 @@ class RoundSummary(ModalScreen[str]):
 
     def on_resize(self) -> None:
         # The buttons stay on a short screen: the words scroll in what the box's border,
-        # the buttons and the line above them leave (4 rows), at most 17 rows.
-        rows = max(3, min(SUMMARY_ROWS, self.app.size.height - 4))
+        # the buttons and the line above them leave (4 rows) and a footer (1), at most 17.
+        footer = 1 if self.query(TextualFooter) else 0
+        rows = max(3, min(SUMMARY_ROWS, self.app.size.height - 4 - footer))
         self.query_one(VerticalScroll).styles.max_height = rows
 
     def _record(self) -> RoundRecord | None:
