@@ -275,3 +275,14 @@ async def test_russian_calls_triominos_and_dominoes_each_by_its_own_name(
         assert counted and all(w.startswith(word) for w in counted), (counted, shown)
         if variant == "triominos":
             assert not re.search(r"\d+ " + other + r"\b", shown), shown
+
+
+def test_the_reviews_first_move_key_is_not_the_new_games_start_button() -> None:
+    """Home in the review goes to the round's first move: a word of its own (it read
+    «Старт», the button that starts a game, where a player looks for «Начало»)."""
+    from tui_domino.ui.screens.new_game import NewGameScreen
+    from tui_domino.ui.screens.review import ReviewScreen
+
+    home = next(b for b in ReviewScreen.BINDINGS if getattr(b, "key", None) == "home")
+    starts = {getattr(b, "description", None) for b in NewGameScreen.BINDINGS}
+    assert "Start" in starts and home.description not in starts  # type: ignore[union-attr]

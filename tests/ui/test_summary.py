@@ -167,3 +167,53 @@ def test_spiders_charged_points_read_as_a_cost_not_a_gain() -> None:
     classic = [str(c) for col in summary_table(session_round_over("classic", 2)).columns
                for c in col._cells]
     assert any(c.startswith("+") for c in classic)  # classic's points are won
+
+
+async def test_a_long_hand_left_wraps_under_its_tiles_not_under_the_names() -> None:
+    """A hand of 10 tiles left runs past the box: its last tiles go on a line of their own,
+    under its first tiles (they wrapped to the box's edge, under the names)."""
+    session = session_round_over("classic", 21)
+    loser = max((0, 1), key=lambda p: len(session.state.hands[p]))
+    tiles = ["-".join(map(str, t)) for t in session.state.hands[loser]]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(GameScreen(session))
+        await settle(pilot)
+        lines = screen_lines(app)
+        first = next(i for i, line in enumerate(lines) if tiles[0] in line)
+        rest = lines[first + 1]
+        assert tiles[-1] in rest and tiles[0] not in rest
+        assert rest.index(tiles[-1].split()[0]) >= lines[first].index(tiles[0]), rest
+        assert not re.match(r"\s*│ ?\d-\d", rest), rest  # not at the box's edge
+
+
+@pytest.mark.parametrize(("variant", "seed", "words"), [
+    ("classic", 6, "You played the last tile and won the round."),
+    ("classic", 7, "The round is blocked: you won it."),
+    ("triominos", 0, "You played the last tile and won the round."),
+    ("classic", 5, "Computer played the last tile and won the round."),
+])
+def test_the_summary_says_you_won_to_the_player_himself(variant: str, seed: int,
+                                                         words: str) -> None:
+    """Not "…the winner is You": a sentence of its own, the verb agreeing with "you"."""
+    from tui_domino.ui.screens.summary import round_end_words
+
+    assert round_end_words(session_round_over(variant, seed)) == words
+
+
+def test_triominos_says_triomino_where_the_round_ends_with_the_last_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sentence that ends a Triominos round has a message of its own (Russian says
+    костяшка of a triomino, not the dominoes' кость)."""
+    from tui_domino.ui.screens import summary
+
+    asked: list[tuple[str, str]] = []
+
+    def pgettext(context: str, message: str) -> str:
+        asked.append((context, message))
+        return message
+
+    monkeypatch.setattr(summary, "pgettext", pgettext)
+    said = summary.round_end_words(session_round_over("triominos", 2))  # the computer goes out
+    assert said == "Computer played the last tile and won the round."
+    assert asked == [("triominos", "{name} played the last tile and won the round.")]
