@@ -123,7 +123,7 @@ def summary_text(session: Session, quiet: str = "dim") -> Group:
                    else ngettext("{n} tile", "{n} tiles", n)).format(n=n)
         hands.add_row(who, Text(f"{tiles_n}, {worth}:", style=quiet),
                       " ".join(tile_text(x) for x in state.hands[p]))
-    return Group(t, hands)
+    return Group(t, hands, Text())  # a blank line before the points
 
 
 class RoundSummary(ModalScreen[str]):
