@@ -215,10 +215,12 @@ async def test_history_lists_filters_opens_and_exports_matches(home: Path) -> No
         await idle(pilot, lambda: any(n.title == "Export" for n in app._notifications))
         path = home / "exports" / f"match-{screen.ids[0]}.json"
         assert json.loads(path.read_text())["variant"] == "classic"
+        assert "⏎ Open" in screen_text(app).splitlines()[-1]  # the footer says how to open
         await pilot.press("enter")
         await idle(pilot, lambda: isinstance(app.screen, MatchScreen)
                    and app.screen.record is not None)
         assert "not reviewed" in screen_text(app)
+        assert "⏎ Review" in screen_text(app).splitlines()[-1]  # and how to review a round
         await pilot.press("enter")
         await idle(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.complete)
         assert "ended the round" in screen_text(app)
