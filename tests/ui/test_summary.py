@@ -217,3 +217,16 @@ def test_triominos_says_triomino_where_the_round_ends_with_the_last_one(
     said = summary.round_end_words(session_round_over("triominos", 2))  # the computer goes out
     assert said == "Computer played the last tile and won the round."
     assert asked == [("triominos", "{name} played the last tile and won the round.")]
+
+
+async def test_the_summarys_footer_says_its_own_keys_not_the_tables() -> None:
+    """Over the summary the footer said "d Draw p Pass" (the table's, beneath it), none of
+    which did anything; it says Esc shows the table and v reviews the round."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(GameScreen(session_round_over("classic", 11)))
+        await settle(pilot)
+        assert isinstance(app.screen, RoundSummary)
+        footer = screen_lines(app)[-1]
+        assert "esc The table" in footer and "v Review" in footer, footer
+        assert "Draw" not in footer and "Pass" not in footer, footer

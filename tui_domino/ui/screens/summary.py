@@ -15,7 +15,7 @@ from textual.widgets import Button, Static
 from tui_domino.i18n import _, ngettext, npgettext, pgettext
 from tui_domino.ui import history_db
 from tui_domino.ui.contrast import muted_of
-from tui_domino.ui.keys import Key
+from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.session import Session, hand_pips, is_you, reason_words, tile_text
 
@@ -178,6 +178,8 @@ class RoundSummary(ModalScreen[str]):
                 if rec is not None:
                     # TRANSLATORS: a button: the coach's review of the round
                     yield Button(_("Review"), id="review", compact=True)
+        # its own keys (else the table's, below it, would say d draws and p passes)
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one(Button).focus()
