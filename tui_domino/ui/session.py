@@ -449,14 +449,23 @@ class Session:
                         theirs).format(n=theirs)
 
 
-def saved_line(session: Session) -> str:
-    """The saved match in one line: its game, round, and each player's name and points."""
+def saved_line(session: Session, offer: bool = True) -> str:
+    """The saved match in one line: its game, round, and each player's name and points;
+    ``offer``: as the menu offers it ("Continue: …"), else the match alone (a question about
+    it: "Replace the saved match?")."""
     scores = " · ".join(f"{seat.name} {points}"
                         for seat, points in zip(session.seats, session.scores(), strict=True))
+    game = _(VARIANT_TITLES[session.variant])
+    if not offer:
+        # TRANSLATORS: the saved match, under the question whether a new one replaces it;
+        # {game} is the game's name, {scores} the players' names and points
+        # ("Ann 12 · Computer 30").
+        return _("{game}, round {round}: {scores}").format(
+            game=game, round=session.match.round_no, scores=scores)
     # TRANSLATORS: the menu's line on the saved match; {game} is the game's name,
     # {scores} the players' names and points ("Ann 12 · Computer 30").
     return _("Continue: {game}, round {round}: {scores}").format(
-        game=_(VARIANT_TITLES[session.variant]), round=session.match.round_no, scores=scores)
+        game=game, round=session.match.round_no, scores=scores)
 
 
 def reason_words(reason: str) -> str:
