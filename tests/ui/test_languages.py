@@ -84,6 +84,7 @@ SCREENS: dict[str, Visit] = {
     "history": _history(),
     "statistics": _history("s"),
     "duel setup": _press("d"),
+    "duel setup, join": _press("d", "right"),  # the other tab: its labels hidden before
     "classic": _push(lambda: GameScreen(session_after("classic", 4, 9))),  # type: ignore[arg-type,return-value]
     "spider": _push(lambda: GameScreen(session_after("spider", 5, 10))),  # type: ignore[arg-type,return-value]
     "triominos": _push(lambda: GameScreen(session_after("triominos", 3, 26))),  # type: ignore[arg-type,return-value]
