@@ -201,10 +201,16 @@ def test_the_summary_says_you_won_to_the_player_himself(variant: str, seed: int,
     assert round_end_words(session_round_over(variant, seed)) == words
 
 
-def test_triominos_says_triomino_where_the_round_ends_with_the_last_one(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The sentence that ends a Triominos round has a message of its own (Russian says
-    костяшка of a triomino, not the dominoes' кость)."""
+@pytest.mark.parametrize(("variant", "seed", "context", "message"), [
+    ("triominos", 2, "triominos", "{name} played the last tile and won the round."),
+    ("spider", 37, "spider", "The round is blocked: {name} won it."),
+])
+def test_a_game_with_a_word_of_its_own_has_a_sentence_of_its_own(
+        monkeypatch: pytest.MonkeyPatch, variant: str, seed: int, context: str,
+        message: str) -> None:
+    """The sentence that ends the round has a message of its own where a language has a
+    word of its own: Russian says костяшка of a triomino (not the dominoes' кость),
+    Bulgarian риба of Spider's blocked round (not блокиране)."""
     from tui_domino.ui.screens import summary
 
     asked: list[tuple[str, str]] = []
@@ -214,9 +220,23 @@ def test_triominos_says_triomino_where_the_round_ends_with_the_last_one(
         return message
 
     monkeypatch.setattr(summary, "pgettext", pgettext)
-    said = summary.round_end_words(session_round_over("triominos", 2))  # the computer goes out
-    assert said == "Computer played the last tile and won the round."
-    assert asked == [("triominos", "{name} played the last tile and won the round.")]
+    session = session_round_over(variant, seed)
+    session.seats[0].name = "Ann"  # not "You"
+    said = summary.round_end_words(session)
+    winner = session.seats[session.state.winner or 0].name
+    assert said == message.format(name=winner)
+    assert asked == [(context, message)]
+
+
+def test_the_log_calls_spiders_blocked_round_a_fish() -> None:
+    from tui_domino.ui.session import describe_record
+
+    for variant, seed, end in [("spider", 37, " · fish"), ("classic", 0, " · blocked")]:
+        session = session_round_over(variant, seed)
+        assert session.state.end_reason == "blocked"
+        names = [seat.name for seat in session.seats]
+        line = describe_record(variant, names.__getitem__, session.state.history[-1], 0)
+        assert line.endswith(end), line
 
 
 async def test_the_summarys_footer_says_its_own_keys_not_the_tables() -> None:

@@ -548,6 +548,9 @@ def describe_record(variant: str, name: Callable[[int], str], record: rules.Hist
         # TRANSLATORS: after a move of the log: with it the player went out (played the
         # last tile), "Ann: 6-3 left +12 · out"
         text += " · " + pgettext("log", "out")
+    elif "blocked" in reasons and variant == "spider":
+        # TRANSLATORS: after a move of the log: with it Spider's round is blocked (a fish)
+        text += " · " + pgettext("log", "fish")
     elif "blocked" in reasons:
         # TRANSLATORS: after a move of the log: with it the round is blocked
         text += " · " + pgettext("log", "blocked")

@@ -66,22 +66,29 @@ def summary_table(session: Session) -> Table:
 
 def round_end_words(session: Session) -> str:
     """The summary's first sentence: how the round ended and who won it, said to the player
-    himself when he did ("You played the last tile…", not "…the winner is You")."""
+    himself when he did ("You played the last tile…", not "…the winner is You"). Spider's
+    blocked round has a word of its own in some languages (Bulgarian: риба, "fish")."""
     state = session.state
     tri = session.variant == "triominos"
+    spider = session.variant == "spider"
     if state.winner is None:
         if state.end_reason == "blocked":
-            return _("The round is blocked: a tie, nobody wins it.")
+            # TRANSLATORS: the round summary (the "spider" one: Spider's blocked round, a fish)
+            return (pgettext("spider", "The round is blocked: a tie, nobody wins it.") if spider
+                    else _("The round is blocked: a tie, nobody wins it."))
         return _("The round is over: a tie, nobody wins it.")
     name = session.seats[state.winner].name
     you = is_you(name)
     if state.end_reason == "blocked":
         if you:
             # TRANSLATORS: the round summary: the round is blocked and the player won it
-            return _("The round is blocked: you won it.")
+            # (the "spider" one: Spider's blocked round, a fish)
+            return (pgettext("spider", "The round is blocked: you won it.") if spider
+                    else _("The round is blocked: you won it."))
         # TRANSLATORS: {name} is a player's name as given ("…: the winner is {name}" spares
-        # a verb agreeing with it)
-        return _("The round is blocked: {name} won it.").format(name=name)
+        # a verb agreeing with it; the "spider" one: Spider's blocked round, a fish)
+        return (pgettext("spider", "The round is blocked: {name} won it.") if spider
+                else _("The round is blocked: {name} won it.")).format(name=name)
     if you:
         # TRANSLATORS: the round summary: the player went out (the "triominos" one: of a
         # triomino)
