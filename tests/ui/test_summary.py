@@ -228,15 +228,18 @@ def test_a_game_with_a_word_of_its_own_has_a_sentence_of_its_own(
     assert asked == [(context, message)]
 
 
-def test_the_log_calls_spiders_blocked_round_a_fish() -> None:
+def test_the_logs_move_that_blocks_the_round_says_so_in_the_games_word() -> None:
+    """Spider's is a fish; and the move scores its player nothing when the other wins it
+    (it read "You drew 0-3 +0 · blocked")."""
     from tui_domino.ui.session import describe_record
 
-    for variant, seed, end in [("spider", 37, " · fish"), ("classic", 0, " · blocked")]:
+    for variant, seed, end in [("spider", 37, "You: 1-3 E · fish"),
+                               ("classic", 0, "You drew 0-3 · blocked")]:
         session = session_round_over(variant, seed)
         assert session.state.end_reason == "blocked"
         names = [seat.name for seat in session.seats]
         line = describe_record(variant, names.__getitem__, session.state.history[-1], 0)
-        assert line.endswith(end), line
+        assert line == end, line
 
 
 async def test_the_summarys_footer_says_its_own_keys_not_the_tables() -> None:

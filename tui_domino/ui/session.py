@@ -486,7 +486,6 @@ def describe_record(variant: str, name: Callable[[int], str], record: rules.Hist
         record["events"] = [rules.ScoreEventJSON(**e) for e in record["events"]]
         for e in record["events"]:
             e["points"] *= count
-    pts = sum(e["points"] for e in record["events"])
     # The log's lines are short: 24 columns in the side panel, folded between words.
     if kind == "draw":
         if sees_drawn_tile(record, viewer):
@@ -536,8 +535,9 @@ def describe_record(variant: str, name: Callable[[int], str], record: rules.Hist
     reasons = {e["reason"] for e in record["events"]}
     if variant != "spider":
         own = [e for e in record["events"] if e["player"] == record["player"]]
-        mine = sum(e["points"] for e in own if e["reason"] not in BONUSES)
-        if mine or pts:
+        scored = [e for e in own if e["reason"] not in BONUSES]
+        mine = sum(e["points"] for e in scored)
+        if mine or scored:  # (a 0-0-0 scores +0; a move that scores the other player nothing)
             text += f" {mine:+d}"
         # where the points came from: each bonus named with its points
         for reason in BONUSES:
