@@ -87,6 +87,27 @@ async def test_h_asks_the_coach_and_chooses_its_best_move() -> None:
         assert s.state.history[moves_before]["move"] == chosen.to_json()
 
 
+async def test_the_coachs_words_do_not_stand_over_the_help_screen() -> None:
+    """? after h: the help screen opens clear of the coach's notice (it stood over the
+    help's rules, the app showing its notices on whatever screen is on top)."""
+    from tui_domino.ui.screens.help import HelpScreen
+
+    app = make_app(seed=3)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        screen = await at_a_choice(app, pilot)
+        await pilot.press("h")
+        await idle(pilot, lambda: "Best: " in screen_text(app))
+        chosen = screen.sel.build_move()
+        await pilot.press("question_mark")
+        await idle(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await pilot.pause()
+        assert "Best: " not in screen_text(app) and "Coach" not in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen and "Best: " not in screen_text(app)
+        assert screen.sel.build_move() == chosen  # the coach's move still chosen
+
+
 async def test_the_hint_is_not_offered_in_a_duel() -> None:
     """A duel's screen shows the table without the local match's aids: it has no hint nor
     take-back to offer, and the table's keys leave them out."""
@@ -194,10 +215,12 @@ async def test_history_lists_filters_opens_and_exports_matches(home: Path) -> No
         await idle(pilot, lambda: any(n.title == "Export" for n in app._notifications))
         path = home / "exports" / f"match-{screen.ids[0]}.json"
         assert json.loads(path.read_text())["variant"] == "classic"
+        assert "⏎ Open" in screen_text(app).splitlines()[-1]  # the footer says how to open
         await pilot.press("enter")
         await idle(pilot, lambda: isinstance(app.screen, MatchScreen)
                    and app.screen.record is not None)
         assert "not reviewed" in screen_text(app)
+        assert "⏎ Review" in screen_text(app).splitlines()[-1]  # and how to review a round
         await pilot.press("enter")
         await idle(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.complete)
         assert "ended the round" in screen_text(app)

@@ -85,6 +85,7 @@ SCREENS: dict[str, Visit] = {
     "history": _history(),
     "statistics": _history("s"),
     "duel setup": _press("d"),
+    "duel setup, join": _press("d", "right"),  # the other tab: its labels hidden before
     "classic": _push(lambda: GameScreen(session_after("classic", 4, 9))),  # type: ignore[arg-type,return-value]
     "spider": _push(lambda: GameScreen(session_after("spider", 5, 10))),  # type: ignore[arg-type,return-value]
     "triominos": _push(lambda: GameScreen(session_after("triominos", 3, 26))),  # type: ignore[arg-type,return-value]
@@ -300,3 +301,14 @@ async def test_russian_calls_triominos_and_dominoes_each_by_its_own_name(
         assert counted and all(w.startswith(word) for w in counted), (counted, shown)
         if variant == "triominos":
             assert not re.search(r"\d+ " + other + r"\b", shown), shown
+
+
+def test_the_reviews_first_move_key_is_not_the_new_games_start_button() -> None:
+    """Home in the review goes to the round's first move: a word of its own (it read
+    «Старт», the button that starts a game, where a player looks for «Начало»)."""
+    from tui_domino.ui.screens.new_game import NewGameScreen
+    from tui_domino.ui.screens.review import ReviewScreen
+
+    home = next(b for b in ReviewScreen.BINDINGS if getattr(b, "key", None) == "home")
+    starts = {getattr(b, "description", None) for b in NewGameScreen.BINDINGS}
+    assert "Start" in starts and home.description not in starts  # type: ignore[union-attr]

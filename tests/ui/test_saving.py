@@ -247,6 +247,7 @@ async def test_a_new_game_asks_before_it_replaces_the_saved_match(home: Path) ->
         assert isinstance(app.screen, ReplaceSavedScreen)
         said = " ".join(str(s.render()) for s in app.screen.query(Static))
         assert "Classic dominoes" in said and "round 1" in said
+        assert "Continue" not in said  # the match asked about, not the menu's offer of it
         await pilot.press("n")  # keep it
         await pilot.pause()
         assert isinstance(app.screen, NewGameScreen)

@@ -167,3 +167,89 @@ def test_spiders_charged_points_read_as_a_cost_not_a_gain() -> None:
     classic = [str(c) for col in summary_table(session_round_over("classic", 2)).columns
                for c in col._cells]
     assert any(c.startswith("+") for c in classic)  # classic's points are won
+
+
+async def test_a_long_hand_left_wraps_under_its_tiles_not_under_the_names() -> None:
+    """A hand of 10 tiles left runs past the box: its last tiles go on a line of their own,
+    under its first tiles (they wrapped to the box's edge, under the names)."""
+    session = session_round_over("classic", 21)
+    loser = max((0, 1), key=lambda p: len(session.state.hands[p]))
+    tiles = ["-".join(map(str, t)) for t in session.state.hands[loser]]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(GameScreen(session))
+        await settle(pilot)
+        lines = screen_lines(app)
+        first = next(i for i, line in enumerate(lines) if tiles[0] in line)
+        rest = lines[first + 1]
+        assert tiles[-1] in rest and tiles[0] not in rest
+        assert rest.index(tiles[-1].split()[0]) >= lines[first].index(tiles[0]), rest
+        assert not re.match(r"\s*│ ?\d-\d", rest), rest  # not at the box's edge
+
+
+@pytest.mark.parametrize(("variant", "seed", "words"), [
+    ("classic", 6, "You played the last tile and won the round."),
+    ("classic", 7, "The round is blocked: you won it."),
+    ("triominos", 0, "You played the last tile and won the round."),
+    ("classic", 5, "Computer played the last tile and won the round."),
+])
+def test_the_summary_says_you_won_to_the_player_himself(variant: str, seed: int,
+                                                         words: str) -> None:
+    """Not "…the winner is You": a sentence of its own, the verb agreeing with "you"."""
+    from tui_domino.ui.screens.summary import round_end_words
+
+    assert round_end_words(session_round_over(variant, seed)) == words
+
+
+@pytest.mark.parametrize(("variant", "seed", "context", "message"), [
+    ("triominos", 2, "triominos", "{name} played the last tile and won the round."),
+    ("spider", 37, "spider", "The round is blocked: {name} won it."),
+])
+def test_a_game_with_a_word_of_its_own_has_a_sentence_of_its_own(
+        monkeypatch: pytest.MonkeyPatch, variant: str, seed: int, context: str,
+        message: str) -> None:
+    """The sentence that ends the round has a message of its own where a language has a
+    word of its own: Russian says костяшка of a triomino (not the dominoes' кость),
+    Bulgarian риба of Spider's blocked round (not блокиране)."""
+    from tui_domino.ui.screens import summary
+
+    asked: list[tuple[str, str]] = []
+
+    def pgettext(context: str, message: str) -> str:
+        asked.append((context, message))
+        return message
+
+    monkeypatch.setattr(summary, "pgettext", pgettext)
+    session = session_round_over(variant, seed)
+    session.seats[0].name = "Ann"  # not "You"
+    said = summary.round_end_words(session)
+    winner = session.seats[session.state.winner or 0].name
+    assert said == message.format(name=winner)
+    assert asked == [(context, message)]
+
+
+def test_the_logs_move_that_blocks_the_round_says_so_in_the_games_word() -> None:
+    """Spider's is a fish; and the move scores its player nothing when the other wins it
+    (it read "You drew 0-3 +0 · blocked")."""
+    from tui_domino.ui.session import describe_record
+
+    for variant, seed, end in [("spider", 37, "You: 1-3 E · fish"),
+                               ("classic", 0, "You drew 0-3 · blocked")]:
+        session = session_round_over(variant, seed)
+        assert session.state.end_reason == "blocked"
+        names = [seat.name for seat in session.seats]
+        line = describe_record(variant, names.__getitem__, session.state.history[-1], 0)
+        assert line == end, line
+
+
+async def test_the_summarys_footer_says_its_own_keys_not_the_tables() -> None:
+    """Over the summary the footer said "d Draw p Pass" (the table's, beneath it), none of
+    which did anything; it says Esc shows the table and v reviews the round."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(GameScreen(session_round_over("classic", 11)))
+        await settle(pilot)
+        assert isinstance(app.screen, RoundSummary)
+        footer = screen_lines(app)[-1]
+        assert "esc The table" in footer and "v Review" in footer, footer
+        assert "Draw" not in footer and "Pass" not in footer, footer

@@ -449,14 +449,23 @@ class Session:
                         theirs).format(n=theirs)
 
 
-def saved_line(session: Session) -> str:
-    """The saved match in one line: its game, round, and each player's name and points."""
+def saved_line(session: Session, offer: bool = True) -> str:
+    """The saved match in one line: its game, round, and each player's name and points;
+    ``offer``: as the menu offers it ("Continue: …"), else the match alone (a question about
+    it: "Replace the saved match?")."""
     scores = " · ".join(f"{seat.name} {points}"
                         for seat, points in zip(session.seats, session.scores(), strict=True))
+    game = _(VARIANT_TITLES[session.variant])
+    if not offer:
+        # TRANSLATORS: the saved match, under the question whether a new one replaces it;
+        # {game} is the game's name, {scores} the players' names and points
+        # ("Ann 12 · Computer 30").
+        return _("{game}, round {round}: {scores}").format(
+            game=game, round=session.match.round_no, scores=scores)
     # TRANSLATORS: the menu's line on the saved match; {game} is the game's name,
     # {scores} the players' names and points ("Ann 12 · Computer 30").
     return _("Continue: {game}, round {round}: {scores}").format(
-        game=_(VARIANT_TITLES[session.variant]), round=session.match.round_no, scores=scores)
+        game=game, round=session.match.round_no, scores=scores)
 
 
 def reason_words(reason: str) -> str:
@@ -477,7 +486,6 @@ def describe_record(variant: str, name: Callable[[int], str], record: rules.Hist
         record["events"] = [rules.ScoreEventJSON(**e) for e in record["events"]]
         for e in record["events"]:
             e["points"] *= count
-    pts = sum(e["points"] for e in record["events"])
     # The log's lines are short: 24 columns in the side panel, folded between words.
     if kind == "draw":
         if sees_drawn_tile(record, viewer):
@@ -527,8 +535,9 @@ def describe_record(variant: str, name: Callable[[int], str], record: rules.Hist
     reasons = {e["reason"] for e in record["events"]}
     if variant != "spider":
         own = [e for e in record["events"] if e["player"] == record["player"]]
-        mine = sum(e["points"] for e in own if e["reason"] not in BONUSES)
-        if mine or pts:
+        scored = [e for e in own if e["reason"] not in BONUSES]
+        mine = sum(e["points"] for e in scored)
+        if mine or scored:  # (a 0-0-0 scores +0; a move that scores the other player nothing)
             text += f" {mine:+d}"
         # where the points came from: each bonus named with its points
         for reason in BONUSES:
@@ -539,6 +548,9 @@ def describe_record(variant: str, name: Callable[[int], str], record: rules.Hist
         # TRANSLATORS: after a move of the log: with it the player went out (played the
         # last tile), "Ann: 6-3 left +12 · out"
         text += " · " + pgettext("log", "out")
+    elif "blocked" in reasons and variant == "spider":
+        # TRANSLATORS: after a move of the log: with it Spider's round is blocked (a fish)
+        text += " · " + pgettext("log", "fish")
     elif "blocked" in reasons:
         # TRANSLATORS: after a move of the log: with it the round is blocked
         text += " · " + pgettext("log", "blocked")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from tui_domino import rules
-from tui_domino.i18n import _
+from tui_domino.i18n import _, pgettext
 from tui_domino.ui.session import fold
 from tui_domino.ui.widgets.scoreboard import LOG_WIDTH
 
@@ -47,6 +47,8 @@ def duel_move_text(table: DuelTable, record: rules.HistoryRecord, count: int = 1
     if "domino" in reasons:
         # TRANSLATORS: in the log, after the move of a player who went out (short)
         text += " · " + _("out")
+    elif "blocked" in reasons and table.variant == "spider":
+        text += " · " + pgettext("log", "fish")  # Spider's blocked round (as a local game's)
     elif "blocked" in reasons:
         # TRANSLATORS: in the log, after the move that blocked the round (short)
         text += " · " + _("blocked")

@@ -136,6 +136,12 @@ class GameScreen(TableScreen):
         self.after_move()
         return True
 
+    def on_screen_suspend(self) -> None:
+        """Another screen over the table (help, the legend, the menu): the coach's words go,
+        or they would stand over that screen's own text (the app shows its notices on
+        whatever screen is on top). The board keeps the coach's move chosen."""
+        self.coach_notes.clear(self)
+
     def after_move(self) -> None:
         """A move was made at the table: the coach's words on the position before it taken
         away, a failed save told, the choice cleared, what comes next begun."""

@@ -151,7 +151,8 @@ class HistoryScreen(Filters, Screen[None]):
     BINDINGS = [
         # TRANSLATORS: the history's footer, a short word under each key: open the match,
         # choose the game, the opponent, the statistics, save the match as a file, back.
-        Key("enter", "open", "Open", key_display="⏎"),
+        # (before the list's own Enter, which the footer does not show)
+        Key("enter", "open", "Open", key_display="⏎", priority=True),
         Key("g", "game", "Game"),
         Key("o", "opponent", "Opponent"),
         Key("s", "stats", "Statistics"),
@@ -341,7 +342,8 @@ class MatchScreen(Screen[None]):
 
     BINDINGS = [
         # TRANSLATORS: the footer's key word: the coach's review of the chosen round.
-        Key("enter", "review", "Review", key_display="⏎"),
+        # (before the table's own Enter, which the footer does not show)
+        Key("enter", "review", "Review", key_display="⏎", priority=True),
         Key("x", "export", "Export"),
         Key("escape", "close", "Back"),
     ]

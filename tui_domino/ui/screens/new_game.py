@@ -282,7 +282,7 @@ class NewGameScreen(Screen[None]):
         if saved is None:
             begin()
         else:
-            self.app.push_screen(ReplaceSavedScreen(saved_line(saved)), begin)
+            self.app.push_screen(ReplaceSavedScreen(saved_line(saved, offer=False)), begin)
 
     def saved_match(self) -> Session | None:
         """The match a new one would replace in the save (only one is kept): None when

@@ -45,11 +45,12 @@ class ReviewScreen(Screen[None]):
 
     BINDINGS = [
         # TRANSLATORS: the review's footer, a short word under each key: a move back, the
-        # next move, the round's first move, its end, the next move the coach marked, close.
+        # next move, the round's first move ("First": its beginning, not the game's Start
+        # button), its end, the next move the coach marked, close.
         # (before the board's own: a board larger than its box scrolls with these keys)
         Key("left", "step(-1)", "Back", key_display="←", priority=True),
         Key("right", "step(1)", "Next", key_display="→", priority=True),
-        Key("home", "jump(0)", "Start", priority=True),
+        Key("home", "jump(0)", "First", priority=True),
         Key("end", "jump(-1)", "End", priority=True),
         Key("n", "next_mark", "Next mistake"),
         Key("escape", "close", "Close"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,12 +13,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 from textual.widgets import Footer as TextualFooter
 
-from tui_domino.i18n import _, ngettext, npgettext
+from tui_domino.i18n import _, ngettext, npgettext, pgettext
 from tui_domino.ui import history_db
 from tui_domino.ui.contrast import muted_of
-from tui_domino.ui.keys import Key
+from tui_domino.ui.keys import Footer, Key
 from tui_domino.ui.plain import plain
-from tui_domino.ui.session import Session, hand_pips, reason_words, tile_text
+from tui_domino.ui.session import Session, hand_pips, is_you, reason_words, tile_text
 
 SUMMARY_ROWS = 17  # the most rows the summary's words take before they scroll
 
@@ -66,48 +67,73 @@ def summary_table(session: Session) -> Table:
     return table
 
 
-def summary_text(session: Session, quiet: str = "dim") -> Text:
+def round_end_words(session: Session) -> str:
+    """The summary's first sentence: how the round ended and who won it, said to the player
+    himself when he did ("You played the last tile…", not "…the winner is You"). Spider's
+    blocked round has a word of its own in some languages (Bulgarian: риба, "fish")."""
+    state = session.state
+    tri = session.variant == "triominos"
+    spider = session.variant == "spider"
+    if state.winner is None:
+        if state.end_reason == "blocked":
+            # TRANSLATORS: the round summary (the "spider" one: Spider's blocked round, a fish)
+            return (pgettext("spider", "The round is blocked: a tie, nobody wins it.") if spider
+                    else _("The round is blocked: a tie, nobody wins it."))
+        return _("The round is over: a tie, nobody wins it.")
+    name = session.seats[state.winner].name
+    you = is_you(name)
+    if state.end_reason == "blocked":
+        if you:
+            # TRANSLATORS: the round summary: the round is blocked and the player won it
+            # (the "spider" one: Spider's blocked round, a fish)
+            return (pgettext("spider", "The round is blocked: you won it.") if spider
+                    else _("The round is blocked: you won it."))
+        # TRANSLATORS: {name} is a player's name as given ("…: the winner is {name}" spares
+        # a verb agreeing with it; the "spider" one: Spider's blocked round, a fish)
+        return (pgettext("spider", "The round is blocked: {name} won it.") if spider
+                else _("The round is blocked: {name} won it.")).format(name=name)
+    if you:
+        # TRANSLATORS: the round summary: the player went out (the "triominos" one: of a
+        # triomino)
+        return (pgettext("triominos", "You played the last tile and won the round.") if tri
+                else _("You played the last tile and won the round."))
+    # TRANSLATORS: {name} is a player's name as given (the "triominos" one: of a triomino)
+    return (pgettext("triominos", "{name} played the last tile and won the round.") if tri
+            else _("{name} played the last tile and won the round.")).format(name=name)
+
+
+def summary_text(session: Session, quiet: str = "dim") -> Group:
     """What ended the round and the hands left (``quiet``: the style of the side words)."""
     state = session.state
     names = [s.name for s in session.seats]
     t = Text()
-    if state.winner is None:
-        if state.end_reason == "blocked":
-            how = _("The round is blocked: a tie, nobody wins it.")
-        else:
-            how = _("The round is over: a tie, nobody wins it.")
-    elif state.end_reason == "blocked":
-        # TRANSLATORS: {name} is a player's name as given ("…: the winner is {name}" spares
-        # a verb agreeing with it)
-        how = _("The round is blocked: {name} won it.").format(name=names[state.winner])
-    else:
-        # TRANSLATORS: {name} is a player's name as given
-        how = _("{name} played the last tile and won the round.").format(
-            name=names[state.winner])
-    t.append(how + "\n", style="bold")
-    hands = state.hands
+    t.append(round_end_words(session) + "\n", style="bold")
     # TRANSLATORS: the round summary: the tiles each player still holds are listed below
-    t.append(_("Left in hand:") + "\n", style=quiet)
+    t.append(_("Left in hand:"), style=quiet)
+    # a hand per row, its tiles in a column of their own: a long hand wraps under its tiles,
+    # between tiles, never inside "12 tiles, 51 pips"
+    hands = Table.grid(padding=(0, 1, 0, 0))
+    hands.add_column(no_wrap=True)  # the indent and the name
+    hands.add_column(no_wrap=True)  # the hand's size and worth
+    hands.add_column(ratio=1)  # its tiles
     for p in (0, 1):
-        # TRANSLATORS: the round summary: a player holds no tile
-        t.append(f"  {names[p][:12]:<12} ", style="bold")
-        if not hands[p]:
-            t.append(_("nothing") + "\n")
+        who = Text(f"  {names[p][:12]:<12}", style="bold")
+        if not state.hands[p]:
+            # TRANSLATORS: the round summary: a player holds no tile
+            hands.add_row(who, _("nothing"), "")
             continue
-        n, value = len(hands[p]), hand_pips(hands[p])
+        n, value = len(state.hands[p]), hand_pips(state.hands[p])
         if session.variant == "triominos":
             worth = ngettext("{n} point", "{n} points", value).format(n=value)
         else:
             # TRANSLATORS: the pips of the tiles a player holds
             worth = ngettext("{n} pip", "{n} pips", value).format(n=value)
-        # the hand's size and worth first (two numbers, each with its own plural), then its
-        # tiles: a long hand wraps between tiles, never inside "12 tiles, 51 pips"
         tiles_n = (npgettext("triominos", "{n} tile", "{n} tiles", n)
                    if session.variant == "triominos"
                    else ngettext("{n} tile", "{n} tiles", n)).format(n=n)
-        t.append(f"{tiles_n}, {worth}: ", style=quiet)
-        t.append(" ".join(tile_text(x) for x in hands[p]) + "\n")
-    return t
+        hands.add_row(who, Text(f"{tiles_n}, {worth}:", style=quiet),
+                      " ".join(tile_text(x) for x in state.hands[p]))
+    return Group(t, hands, Text())  # a blank line before the points
 
 
 class RoundSummary(ModalScreen[str]):
@@ -162,6 +188,8 @@ class RoundSummary(ModalScreen[str]):
                 if rec is not None:
                     # TRANSLATORS: a button: the coach's review of the round
                     yield Button(_("Review"), id="review", compact=True)
+        # its own keys (else the table's, below it, would say d draws and p passes)
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one(Button).focus()
