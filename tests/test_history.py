@@ -241,3 +241,17 @@ def test_a_narrow_list_marks_the_winner_in_the_score_for_want_of_the_players_col
     assert len(narrow) <= 60 - 4  # (the list's padding and border)
     assert score_text((400, 120), 1, True) == "400–120✓"
     assert score_text((400, 120), None, True) == "400–120"
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "bg"])
+def test_no_match_won_reads_as_no_run_not_a_run_of_none(language: str) -> None:
+    i18n.use(language)
+    label = i18n._("Longest run")
+
+    def run_of(st: stats.Stats) -> str:
+        return next(line[len(label):].strip() for line in stats.lines(st)
+                    if line.startswith(label))
+
+    assert run_of(stats.Stats("classic", None, matches=3, rounds=9)) == "–"
+    assert run_of(stats.Stats("classic", None, matches=3, matches_won=2, rounds=9,
+                              longest_streak=2)).startswith("2 ")

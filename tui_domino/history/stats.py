@@ -159,7 +159,8 @@ def lines(st: Stats) -> list[str]:
         (_("Best round"), best),
         # TRANSLATORS: the longest run of matches won one after another.
         (_("Longest run"), ngettext("{n} match won in a row", "{n} matches won in a row",
-                                    st.longest_streak).format(n=st.longest_streak)),
+                                    st.longest_streak).format(n=st.longest_streak)
+         if st.longest_streak else "–"),  # (none won: no "0 matches won in a row")
     ]
     width = max(len(label) for label, _figures in rows) + 3
     return [f"{label:<{width}}{figures}" for label, figures in rows]
