@@ -284,3 +284,29 @@ async def test_every_lesson_fits_its_box_at_80x24(language: str) -> None:
         i18n.use("en")
         assert not too_long, f"{width} columns: {too_long}"
 
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "bg"])
+async def test_the_hint_line_keeps_the_keys_a_lesson_teaches(language: str) -> None:
+    """At Spider's lesson on doubles for two arms, the hint line names ``m``: the
+    lesson says what to play, so the line does not spend its room saying the move shown is
+    the first that fits (those words pushed ``m`` off it)."""
+    from tui_domino import i18n
+
+    app = _quick_app()
+    i18n.use(language)
+    app.settings.language = language
+    async with app.run_test(size=SIZE) as pilot:
+        screen = TutorialScreen("spider")
+        await app.push_screen(screen)
+        for _ in range(60):
+            await _wait(pilot)
+            lesson = screen.tutor.current
+            if (lesson is not None and lesson.key == "doubles"
+                    and screen.session.is_human_turn()):
+                break
+            await pilot.press(*obedient_keys(screen.tutor, screen.sel))
+        hint = str(screen.query_one("#hint").render())
+        assert screen.tutor.current is not None and screen.tutor.current.key == "doubles"
+        assert " · m " in hint, hint
+        assert i18n._("{play} (first that fits)").format(play="").strip() not in hint

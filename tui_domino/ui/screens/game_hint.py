@@ -117,7 +117,7 @@ def hint_text(screen: TableScreen) -> str:
             # TRANSLATORS: the hint line (80 columns): the key m adds another double
             # to the turn (Spider)
             keys.append(_("m +double"))
-        said = chooser(sel, text)
+        said = chooser(sel, text) if screen.SAYS_WHO_CHOSE else text
         width = (screen.size.width or 80) - HINT_ROOM
         if said != text:  # who chose comes first: the keys (the footer has them) give way
             while keys and cell_len(" · ".join([said, *keys])) > width:

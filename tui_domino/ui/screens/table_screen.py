@@ -39,6 +39,9 @@ class TableScreen(Screen[None]):
 
     CSS_PATH = "game.tcss"
     PALETTE_KEY = True  # the footer shows Ctrl+P's key (unless ASCII names the keys longer)
+    # The hint line says who chose the move shown ("first that fits", the coach's), lest it
+    # read as advice; a lesson, which says what to do, keeps its room for the keys instead.
+    SAYS_WHO_CHOSE = True
 
     BINDINGS = GAME_KEYS
 

@@ -29,6 +29,8 @@ from tui_domino.ui.widgets.hand import HandView
 class TutorialScreen(GameScreen):
     """A guided round: the game's table with the lesson's box under the board."""
 
+    SAYS_WHO_CHOSE = False  # (the lesson says what to play: the hint line keeps the keys)
+
     DEFAULT_CSS = """
     TutorialScreen #board-column { width: 1fr; }
     TutorialScreen #board-column #board { width: 1fr; height: 1fr; }
