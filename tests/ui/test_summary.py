@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -253,3 +254,26 @@ async def test_the_summarys_footer_says_its_own_keys_not_the_tables() -> None:
         footer = screen_lines(app)[-1]
         assert "esc The table" in footer and "v Review" in footer, footer
         assert "Draw" not in footer and "Pass" not in footer, footer
+
+
+async def test_back_from_the_review_enter_goes_on_not_back_into_the_review(
+        home: Path) -> None:  # (the round's review is written to the history)
+    """The review's button had the focus when the review closed: ⏎ opened it again."""
+    from textual.widgets import Button
+
+    from tui_domino.ui.screens.review import ReviewScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(GameScreen(session_round_over("classic", 11)))
+        await settle(pilot)
+        summary = app.screen
+        assert isinstance(summary, RoundSummary)
+        summary.query_one("#review", Button).focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ReviewScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is summary
+        assert app.focused is summary.query_one("#next", Button)

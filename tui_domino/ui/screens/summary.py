@@ -216,7 +216,12 @@ class RoundSummary(ModalScreen[str]):
         number = int(rec["number"])
         self.app.push_screen(ReviewScreen(
             s.variant, s.match.options, rec, [x.name for x in s.seats],
-            history_db.me_of(s), lambda review: history_db.reviewed(s, number, review)))
+            history_db.me_of(s), lambda review: history_db.reviewed(s, number, review)),
+            self.reviewed)
+
+    def reviewed(self, _result: None = None) -> None:
+        """Back from the review: ⏎ goes on (it would open the review again)."""
+        self.query_one("#next", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "review":
