@@ -48,6 +48,9 @@ async def test_an_owner_signs_a_browser_in_with_his_lobbys_code(web: Served) -> 
     shown = await ann.wait_until(lambda s: "with the code" in s.replace("\n", " "), "the code")
     code = shown.split("ann+", 1)[1].split()[0]
     await ann.close()
+    # (his close returns before the server has heard of it: in the lobby still, the browser's
+    # visitor would be ann-2)
+    await eventually(lambda: not web.server.lobby.members, "ann's visit over")
     browser = await open_browser(web)
     assert await browser.hello("ann", code=code) == {"t": "ready"}
     await browser.wait_for("Welcome, ann.")
