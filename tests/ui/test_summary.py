@@ -277,3 +277,20 @@ async def test_back_from_the_review_enter_goes_on_not_back_into_the_review(
         await settle(pilot)
         assert app.screen is summary
         assert app.focused is summary.query_one("#next", Button)
+
+
+async def test_the_arrows_move_between_the_summarys_buttons() -> None:
+    """← and → move between a box's buttons, as Tab does (they did nothing)."""
+    from textual.widgets import Button
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(GameScreen(session_round_over("classic", 11)))
+        await settle(pilot)
+        summary = app.screen
+        assert isinstance(summary, RoundSummary)
+        assert app.focused is summary.query_one("#next", Button)
+        await pilot.press("right")
+        assert app.focused is summary.query_one("#review", Button)
+        await pilot.press("left")
+        assert app.focused is summary.query_one("#next", Button)

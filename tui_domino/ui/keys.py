@@ -31,6 +31,11 @@ class Key(Binding):
     """A ``Binding`` whose description is a message of the catalogs."""
 
 
+# A box of buttons: ← and → move between them, as Tab and Shift+Tab do.
+BUTTON_ARROWS = [Binding("left", "app.focus_previous", show=False),
+                 Binding("right", "app.focus_next", show=False)]
+
+
 class Footer(TextualFooter):
     """The footer, its keys' words in the language in use."""
 
@@ -119,4 +124,4 @@ class Footer(TextualFooter):
         await super().recompose()
 
 
-__all__ = ["TEXTUAL_KEYS", "Footer", "Key"]
+__all__ = ["BUTTON_ARROWS", "TEXTUAL_KEYS", "Footer", "Key"]

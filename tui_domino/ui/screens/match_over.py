@@ -12,7 +12,7 @@ from textual.widgets import Button, Static
 from tui_domino import rules
 from tui_domino.i18n import _
 from tui_domino.ui.contrast import muted_of
-from tui_domino.ui.keys import Footer, Key
+from tui_domino.ui.keys import BUTTON_ARROWS, Footer, Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.new_game import NewGameScreen
 from tui_domino.ui.session import VARIANT_TITLES, Session, is_you
@@ -24,6 +24,7 @@ class MatchOverScreen(Screen[None]):
         # TRANSLATORS: the footer: back to the main menu
         Key("escape", "menu", "Menu"),
         Key("q", "menu", "Menu", show=False),
+        *BUTTON_ARROWS,
     ]
 
     DEFAULT_CSS = """

@@ -14,7 +14,7 @@ from tui_domino import ai, rules
 from tui_domino.i18n import N_, _
 from tui_domino.ui import storage
 from tui_domino.ui.host import game_app
-from tui_domino.ui.keys import Footer, Key
+from tui_domino.ui.keys import BUTTON_ARROWS, Footer, Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.session import (
     COMPUTER,
@@ -307,6 +307,7 @@ class ReplaceSavedScreen(ModalScreen[bool]):
         Key("y", "answer(True)", "Start anew"),
         Key("n", "answer(False)", "Keep it"),
         Key("escape", "answer(False)", "Keep it", show=False),
+        *BUTTON_ARROWS,
     ]
 
     DEFAULT_CSS = """

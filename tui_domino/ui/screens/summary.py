@@ -16,7 +16,7 @@ from textual.widgets import Footer as TextualFooter
 from tui_domino.i18n import _, ngettext, npgettext, pgettext
 from tui_domino.ui import history_db
 from tui_domino.ui.contrast import muted_of
-from tui_domino.ui.keys import Footer, Key
+from tui_domino.ui.keys import BUTTON_ARROWS, Footer, Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.session import Session, hand_pips, is_you, reason_words, tile_text
 
@@ -145,6 +145,7 @@ class RoundSummary(ModalScreen[str]):
         Key("escape", "look", "The table"),
         # TRANSLATORS: the footer: the coach's review of the round
         Key("v", "review", "Review"),
+        *BUTTON_ARROWS,
     ]
 
     DEFAULT_CSS = """
