@@ -25,8 +25,6 @@ import argparse
 import asyncio
 import contextlib
 import os
-import re
-import signal
 import statistics
 import sys
 import tempfile
@@ -38,6 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+import ssh_load  # noqa: E402
 from bench_net import round_trip  # noqa: E402
 from ssh_load import LOBBY, Session, address, connect  # noqa: E402
 
@@ -87,32 +86,17 @@ def cpu_seconds(pid: int) -> float:
     return 0.0
 
 
-class Server:
+class Server(ssh_load.Server):
+    """The server with the fork server (``fork``) or every game started afresh, up to 64
+    visitors; ``start`` returns once the fork server, if any, has loaded the game."""
+
     def __init__(self, home: str, fork: bool) -> None:
-        self.home = home
+        super().__init__(home, ("--max-visitors", "64"),
+                         {"TUI_DOMINO_FORK_SERVER": "1" if fork else "0"})
         self.fork = fork
-        self.proc: asyncio.subprocess.Process | None = None
-        self.port = 0
-        self._reader: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        env = {**os.environ, "TUI_DOMINO_HOME": self.home, "TUI_DOMINO_DELAY": "0",
-               "PYTHONPATH": str(ROOT), "TUI_DOMINO_FORK_SERVER": "1" if self.fork else "0"}
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tui_domino.ssh.cli", "serve", "--port", "0",
-            "--max-visitors", "64",
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env=env)
-        assert self.proc.stdout is not None
-        banner = ""
-        while "Ctrl-C" not in banner:
-            line = await asyncio.wait_for(self.proc.stdout.readline(), 60)
-            if not line:
-                raise SystemExit(f"the server did not start:\n{banner}")
-            banner += line.decode()
-        found = re.search(r"port (\d+)", banner)
-        assert found is not None
-        self.port = int(found.group(1))
-        self._reader = asyncio.ensure_future(self._read())
+        await super().start()
         if self.fork:  # its fork server ready: its CPU idle again after loading the game
             await asyncio.sleep(1.0)
             while (zygote := self.zygote()) is None:
@@ -121,11 +105,6 @@ class Server:
             while (now := cpu_seconds(zygote)) != last:
                 last = now
                 await asyncio.sleep(0.5)
-
-    async def _read(self) -> None:
-        assert self.proc is not None and self.proc.stdout is not None
-        while await self.proc.stdout.readline():
-            pass
 
     def zygote(self) -> int | None:
         assert self.proc is not None
@@ -137,18 +116,6 @@ class Server:
         if zygote is not None:
             return children(zygote)
         return [p for p in children(self.proc.pid) if "tui_domino.ssh.visitor" in cmdline(p)]
-
-    async def stop(self) -> None:
-        if self.proc is None or self.proc.returncode is not None:
-            return
-        self.proc.send_signal(signal.SIGINT)
-        try:
-            await asyncio.wait_for(self.proc.wait(), 30)
-        except TimeoutError:
-            self.proc.kill()
-            await self.proc.wait()
-        if self._reader is not None:
-            self._reader.cancel()
 
 
 async def group(server: Server, size: int, offset: int) -> tuple[list[float | None], list[Any]]:

@@ -91,8 +91,14 @@ def address(n: int, block: int = 1) -> str:
 # -- the server ----------------------------------------------------------------------------
 
 class Server:
-    def __init__(self, home: str) -> None:
+    """``tui-domino serve --port 0`` in a process of its own, ``options`` added to its
+    command line and ``env`` to its environment; its output kept as a log."""
+
+    def __init__(self, home: str, options: tuple[str, ...] = ("-v",),
+                 env: dict[str, str] | None = None) -> None:
         self.home = home
+        self.options = options
+        self.env = env or {}
         self.proc: asyncio.subprocess.Process | None = None
         self.port = 0
         self.log: list[tuple[float, str]] = []
@@ -100,9 +106,9 @@ class Server:
 
     async def start(self) -> None:
         env = {**os.environ, "TUI_DOMINO_HOME": self.home, "TUI_DOMINO_DELAY": "0",
-               "PYTHONPATH": str(ROOT)}
+               "PYTHONPATH": str(ROOT), **self.env}
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tui_domino.ssh.cli", "serve", "--port", "0", "-v",
+            sys.executable, "-m", "tui_domino.ssh.cli", "serve", "--port", "0", *self.options,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env=env)
         assert self.proc.stdout is not None
         banner = ""
