@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
 from tests.ui.conftest import make_app, settle
 from tests.ui.helpers import screen_lines
@@ -31,6 +32,14 @@ ENDS = [
 def pips(session: Session) -> list[int]:
     hands = session.state.to_json()["hands"]
     return [sum(sum(t) for t in hand) for hand in hands]
+
+
+async def a_round_summary(app: DominoApp, pilot: Pilot[None]) -> RoundSummary:
+    """The summary of a classic round just over, shown (seed 11)."""
+    await app.push_screen(GameScreen(session_round_over("classic", 11)))
+    await settle(pilot)
+    assert isinstance(app.screen, RoundSummary)
+    return app.screen
 
 
 @pytest.mark.parametrize(("variant", "end", "seed"), ENDS)
@@ -70,9 +79,7 @@ def test_the_rows_of_the_rounds_end_give_the_pips_that_made_the_points(
 async def test_the_summary_shows_each_row_on_one_line_at_80x24() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await app.push_screen(GameScreen(session_round_over("classic", 11)))
-        await settle(pilot)
-        assert isinstance(app.screen, RoundSummary)
+        await a_round_summary(app, pilot)
         lines = screen_lines(app)
         row = next(line for line in lines if "going out" in line)
         assert re.search(r"going out \(21 pips left\)\s+–\s+\+21", row)
@@ -248,9 +255,7 @@ async def test_the_summarys_footer_says_its_own_keys_not_the_tables() -> None:
     which did anything; it says Esc shows the table and v reviews the round."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await app.push_screen(GameScreen(session_round_over("classic", 11)))
-        await settle(pilot)
-        assert isinstance(app.screen, RoundSummary)
+        await a_round_summary(app, pilot)
         footer = screen_lines(app)[-1]
         assert "esc The table" in footer and "v Review" in footer, footer
         assert "Draw" not in footer and "Pass" not in footer, footer
@@ -265,10 +270,7 @@ async def test_back_from_the_review_enter_goes_on_not_back_into_the_review(
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await app.push_screen(GameScreen(session_round_over("classic", 11)))
-        await settle(pilot)
-        summary = app.screen
-        assert isinstance(summary, RoundSummary)
+        summary = await a_round_summary(app, pilot)
         summary.query_one("#review", Button).focus()
         await pilot.press("enter")
         await settle(pilot)
@@ -285,10 +287,7 @@ async def test_the_arrows_move_between_the_summarys_buttons() -> None:
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await app.push_screen(GameScreen(session_round_over("classic", 11)))
-        await settle(pilot)
-        summary = app.screen
-        assert isinstance(summary, RoundSummary)
+        summary = await a_round_summary(app, pilot)
         assert app.focused is summary.query_one("#next", Button)
         await pilot.press("right")
         assert app.focused is summary.query_one("#review", Button)

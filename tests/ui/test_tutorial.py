@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from rich.console import Console
 from rich.text import Text
+from textual.pilot import Pilot
 from textual.widgets import Button, Static
 
 from tests.ui.conftest import make_app
@@ -101,6 +102,17 @@ async def _guided_round(pilot: object, screen: TutorialScreen, wrong_first: bool
     return pressed, told
 
 
+async def _to_lesson(pilot: Pilot[None], screen: TutorialScreen, key: str) -> None:
+    """Plays the tutorial as told until the lesson ``key`` is the one to do, on the
+    player's turn (60 steps at most)."""
+    for _ in range(60):
+        await _wait(pilot)
+        lesson = screen.tutor.current
+        if lesson is not None and lesson.key == key and screen.session.is_human_turn():
+            return
+        await pilot.press(*obedient_keys(screen.tutor, screen.sel))
+
+
 @pytest.mark.parametrize("variant", list(LESSONS))
 async def test_every_lesson_refuses_another_key_with_a_word_and_passes_on_its_own(
         variant: str) -> None:
@@ -150,12 +162,7 @@ async def test_closing_an_arm_is_learned_only_by_closing_one() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = TutorialScreen("spider")
         await app.push_screen(screen)
-        for _ in range(60):
-            await _wait(pilot)
-            lesson = screen.tutor.current
-            if lesson is not None and lesson.key == "close" and screen.session.is_human_turn():
-                break
-            await pilot.press(*obedient_keys(screen.tutor, screen.sel))
+        await _to_lesson(pilot, screen, "close")
         moves = len(screen.session.state.history)
         await pilot.press("enter")
         await _wait(pilot)
@@ -299,13 +306,7 @@ async def test_the_hint_line_keeps_the_keys_a_lesson_teaches(language: str) -> N
     async with app.run_test(size=SIZE) as pilot:
         screen = TutorialScreen("spider")
         await app.push_screen(screen)
-        for _ in range(60):
-            await _wait(pilot)
-            lesson = screen.tutor.current
-            if (lesson is not None and lesson.key == "doubles"
-                    and screen.session.is_human_turn()):
-                break
-            await pilot.press(*obedient_keys(screen.tutor, screen.sel))
+        await _to_lesson(pilot, screen, "doubles")
         hint = str(screen.query_one("#hint").render())
         assert screen.tutor.current is not None and screen.tutor.current.key == "doubles"
         assert " · m " in hint, hint
