@@ -38,7 +38,7 @@ class TableScreen(Screen[None]):
     """A table in play: what every screen that shows one has in common."""
 
     CSS_PATH = "game.tcss"
-    PALETTE_KEY = True  # the footer shows Ctrl+P's key (unless ASCII names the keys longer)
+    PALETTE_KEY = True  # the footer shows Ctrl+P's key (where it fits)
     # The hint line says who chose the move shown ("first that fits", the coach's), lest it
     # read as advice; a lesson, which says what to do, keeps its room for the keys instead.
     SAYS_WHO_CHOSE = True
@@ -159,12 +159,9 @@ class TableScreen(Screen[None]):
         self.show_palette_key()
 
     def show_palette_key(self) -> None:
-        """The footer's ^p key, unless Spider's two more keys and ASCII's longer names fill
-        the line (under 90 columns; Ctrl+P still opens the palette)."""
-        settings = settings_of(self)
-        crowded = (settings is not None and settings.ascii and self.session.variant == "spider"
-                   and self.app.size.width < 90)
-        self.query_one(Footer).show_command_palette = self.PALETTE_KEY and not crowded
+        """The footer's ^p key, on a screen that offers it (the footer leaves it out where
+        the keys would not all fit: ``keys.Footer.fitted``)."""
+        self.query_one(Footer).show_command_palette = self.PALETTE_KEY
 
     def shape_now(self) -> TileShape:
         """The style of the dominoes at this terminal's size (``drawing.table``), the same
@@ -182,7 +179,6 @@ class TableScreen(Screen[None]):
     def on_resize(self) -> None:
         if not self.is_mounted or self.taken_off():
             return
-        self.show_palette_key()
         drawn = self._shape  # the style the table was drawn in (None: not drawn yet)
         if self.has_class("-pips") != self.pips_now() or (
                 drawn is not None and drawn is not self.shape_now()):
