@@ -129,13 +129,13 @@ async def stalling(turn: float, window: float) -> dict[str, Any]:
     await pump()
     # play honestly until it is his move
     async with asyncio.timeout(60):
-        while not (core.started and core.rnd is not None and len(core.rnd.log) > 0
+        while not (core.started and core.match.rnd is not None and len(core.match.rnd.log) > 0
                    and core.my_turn()):
             line = await reader.readline()
             if not line:
                 raise RuntimeError("the host hung up before the stall")
             core.receive(line.rstrip(b"\n"))
-            if core.my_turn() and not (core.rnd is not None and len(core.rnd.log) > 0):
+            if core.my_turn() and not (core.match.rnd is not None and len(core.match.rnd.log) > 0):
                 core.play(rng.choice(core.legal_moves()))
             await pump()
     start = time.monotonic()

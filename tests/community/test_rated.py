@@ -41,8 +41,8 @@ def decisions(cores: list[DuelCore], seen: list[list[ev.Event]], rated: bool = T
         moves = Moves()
         for event in events:
             moves.see(event)
-        assert core.result is not None
-        out.append(judge(core.result, rated=rated, accounts=accounts, both_moved=moves.both))
+        assert core.match.result is not None
+        out.append(judge(core.match.result, rated=rated, accounts=accounts, both_moved=moves.both))
     return out
 
 
@@ -66,8 +66,8 @@ def play_until(cores: list[DuelCore], seed: int, enough: int) -> list[list[ev.Ev
 def test_a_match_played_to_its_end_is_rated_for_its_winner() -> None:
     cores = pair("classic", 50, seed=3)
     seen = run(cores, seed=3)
-    winner = cores[0].result["winner"]  # type: ignore[index]
-    assert winner in (0, 1) and cores[0].result["verified"]  # type: ignore[index]
+    winner = cores[0].match.result["winner"]  # type: ignore[index]
+    assert winner in (0, 1) and cores[0].match.result["verified"]  # type: ignore[index]
     both = decisions(cores, seen)
     want = Rated("classic", (ANN, BOB), 1.0 if winner == 0 else 0.0, END)
     assert both == [want, want] and agree(both) == want
@@ -112,7 +112,7 @@ def test_leaving_before_each_side_has_moved_is_not_rated() -> None:
     more = deliver(cores)
     both = decisions(cores, [seen[0] + more[0], seen[1] + more[1]])
     assert both == [NotRated(ABANDONED)] * 2 and agree(both) == NotRated(ABANDONED)
-    assert all(c.result["verdict"]["kind"] == "forfeit" for c in cores)  # type: ignore[index]
+    assert all(c.match.result["verdict"]["kind"] == "forfeit" for c in cores)  # type: ignore[index]
 
 
 def test_leaving_after_only_the_first_move_is_not_rated() -> None:

@@ -252,7 +252,7 @@ async def test_the_code_does_not_let_a_second_joiner_into_a_match_under_way() ->
         host, join, on_host=lambda e: isinstance(e, ev.Dealt) and dealt.set()))
     async with asyncio.timeout(WAIT):
         await dealt.wait()
-    assert host.core.received > 0  # the joiner's stages of the deal came: the code is used
+    assert host.core.link.received > 0  # the joiner's stages of the deal came: the code is used
     with pytest.raises(ch.Refused, match="already being played") as refused:
         await DuelSession.join("127.0.0.1", host.port, name="Eve", code="7-classic-orlando")
     assert refused.value.code == "busy"
@@ -452,6 +452,6 @@ def test_the_match_log_keeps_the_resume_secret_and_replays_it() -> None:
     core.keep_channel(secret)
     core.keep_channel(secret)  # the same secret again is not logged again
     assert [e for e in log if e["k"] == "channel"] == [{"k": "channel", "resume": secret}]
-    assert jr.replay(log).channel_secret == secret
+    assert jr.replay(log).tokens.channel_secret == secret
     with pytest.raises(ValueError):
         jr.replay([log[0], {"k": "channel", "resume": "not hex"}])

@@ -11,17 +11,18 @@ from tests.net.duel import deliver, pair, run, verdicts
 from tui_domino import rules
 from tui_domino.net import mental_poker as mp
 from tui_domino.net import messages as m
-from tui_domino.net.core import _canon, _movej
+from tui_domino.net.context import canon, movej
 from tui_domino.net.knowledge import tiles_of
 
 
 def stolen_move(cheat, victim):
     """A placement by ``cheat`` of a tile the victim holds, if one fits the board now."""
-    r = cheat.rnd
+    r = cheat.match.rnd
     know = r.know
     d = know._json()
     me, opp = know.me, know.opp
-    victim_tiles = [t for p, t in victim.rnd.my_tiles.items() if p not in victim.rnd.used]
+    vr = victim.match.rnd
+    victim_tiles = [t for p, t in vr.my_tiles.items() if p not in vr.used]
     for t in victim_tiles:
         hands = [list(map(tuple, h)) for h in d["hands"]]
         bazaar = [tuple(x) for x in d["bazaar"]]
@@ -48,7 +49,7 @@ def test_a_tile_not_dealt_is_caught(variant):
     found = {}
 
     def stop() -> bool:
-        if host.my_turn() and host.rnd.log and host.rnd.pending_pass is None:
+        if host.my_turn() and host.match.rnd.log and host.match.rnd.pending_pass is None:
             mv = stolen_move(host, join)
             if mv is not None:
                 found["mv"] = mv
@@ -57,12 +58,12 @@ def test_a_tile_not_dealt_is_caught(variant):
 
     run(cores, seed=21, stop=stop)
     mv = found["mv"]
-    r = host.rnd
+    r = host.match.rnd
     pos = next(p for p in r.my_tiles if p not in r.used)  # one of his own positions
     entry = {"k": "move", "p": 0, "m": mv.to_json()}
-    frame = m.MoveF(round=r.round, deal=r.deal, n=len(r.log), move=_movej(mv),
+    frame = m.MoveF(round=r.round, deal=r.deal, n=len(r.log), move=movej(mv),
                     proofs=[m.Proof(pos=pos, key=r.secrets.keys[pos].hex())],
-                    chain=hashlib.sha256(r.chain + _canon(entry)).hexdigest())
+                    chain=hashlib.sha256(r.chain + canon(entry)).hexdigest())
     host.link.send(frame)
     seen = deliver(cores)
     [v] = verdicts(seen[1])
@@ -74,23 +75,23 @@ def test_a_tile_not_dealt_is_caught(variant):
     # affair; the honest side's verdict above is the one that counts.)
     [mine] = verdicts(seen[0])
     assert (mine.kind, mine.player) == ("forfeit", 1)
-    assert join.result["winner"] == 1  # the honest side wins the match
-    assert not join.result["verified"]
+    assert join.match.result["winner"] == 1  # the honest side wins the match
+    assert not join.match.result["verified"]
 
 
 def test_a_proof_from_the_bazaar_is_caught():
     cores = pair("classic", 100, seed=4)
     host, join = cores
-    run(cores, seed=4, stop=lambda: host.my_turn() and bool(host.rnd.log))
-    r = host.rnd
+    run(cores, seed=4, stop=lambda: host.my_turn() and bool(host.match.rnd.log))
+    r = host.match.rnd
     legal = [mv for mv in host.legal_moves() if mv.kind == "place"]
     assert legal, "the fixed deal gives a placement at this turn"
     mv = legal[0]
     bazaar_pos = 2 * r.h + r.draws
     entry = {"k": "move", "p": 0, "m": mv.to_json()}
-    host.link.send(m.MoveF(round=r.round, deal=r.deal, n=len(r.log), move=_movej(mv),
+    host.link.send(m.MoveF(round=r.round, deal=r.deal, n=len(r.log), move=movej(mv),
                        proofs=[m.Proof(pos=bazaar_pos, key=r.secrets.keys[bazaar_pos].hex())],
-                       chain=hashlib.sha256(r.chain + _canon(entry)).hexdigest()))
+                       chain=hashlib.sha256(r.chain + canon(entry)).hexdigest()))
     [v] = verdicts(deliver(cores)[1])
     assert (v.kind, v.player) == ("cheat", 0) and "not his" in v.reason
 
@@ -104,20 +105,20 @@ def test_a_lie_about_a_pass_or_a_draw_is_caught(variant, lie):
     host, join = cores
 
     def can_lie() -> bool:
-        if not host.my_turn() or not host.rnd.log:
+        if not host.my_turn() or not host.match.rnd.log:
             return False
         legal = host.legal_moves()
         if not any(mv.kind == "place" for mv in legal):
             return False
         if lie == "draw":
-            from tui_domino.net.core import _draw_allowed
+            from tui_domino.net.play import draw_allowed
 
-            return bool(_draw_allowed(host.rnd.know))
+            return bool(draw_allowed(host.match.rnd.know))
         return True
 
     run(cores, seed=8, stop=can_lie)
     assert can_lie()
-    r = host.rnd
+    r = host.match.rnd
     host.table.moves.play(r, rules.PASS if lie == "pass" else rules.DRAW)
     host.table.reveal.send_reveal(r, dispute=True)  # and asks for the keys at once
     seen = deliver(cores)
@@ -213,12 +214,12 @@ def test_refusing_to_reveal_forfeits():
         return None if i == 0 and b'"t":"reveal"' in line else line
 
     run(cores, seed=12, tap=tap)
-    assert join.rnd.over and join.rnd.peer_reveal is None and not join.finished
+    assert join.match.rnd.over and join.match.rnd.peer_reveal is None and not join.finished
     join.peer_gone()  # the resume window ran out
     [v] = verdicts(join.events())
     assert (v.kind, v.player) == ("forfeit", 0)
     assert "refused to reveal" in v.reason
-    assert join.result["winner"] == 1 and not join.result["verified"]
+    assert join.match.result["winner"] == 1 and not join.match.result["verified"]
 
 
 def test_leaving_instead_of_revealing_forfeits():
@@ -229,9 +230,9 @@ def test_leaving_instead_of_revealing_forfeits():
     def tap(i, line):
         if i == 0 and b'"t":"reveal"' in line and not left:
             left["x"] = True
-            host.finished = False
+            host.match.finished = False
             return m.encode(m.Leave(seq=m.decode(line.rstrip(b"\n")).seq,
-                                    ack=host.received, reason="bye"))
+                                    ack=host.link.received, reason="bye"))
         return line
 
     seen = run(cores, seed=12, tap=tap)

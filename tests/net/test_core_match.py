@@ -18,7 +18,7 @@ from tui_domino.net.core import DuelCore, MatchSettings
 def test_a_whole_match_is_played_and_verified(variant, target, level):
     cores = pair(variant, target, seed=7)
     seen = run(cores, seed=7, level=level)
-    a, b = (c.result for c in cores)
+    a, b = (c.match.result for c in cores)
     assert a is not None and b is not None
     assert a["verified"] and b["verified"]
     assert {**a, "seat": 1} == b
@@ -37,7 +37,8 @@ def test_spider_redeals_when_no_double_is_dealt():
     seen = run(cores, seed=3)
     starts = [e for e in seen[0] if isinstance(e, ev.RoundStarted)]
     assert any(e.deal > 1 for e in starts)
-    assert cores[0].result["verified"] and cores[1].result == {**cores[0].result, "seat": 1}
+    result = cores[0].match.result
+    assert result["verified"] and cores[1].match.result == {**result, "seat": 1}
 
 
 def test_the_journal_rebuilds_the_core_exactly(tmp_path):
@@ -58,8 +59,8 @@ def test_the_journal_rebuilds_the_core_exactly(tmp_path):
     for i, c in enumerate(cores):
         again = jr.replay(jr.load(tmp_path / f"{i}.jsonl"))
         assert again.public_digest() == c.public_digest()
-        assert again.received == c.received and again.next_seq == c.next_seq
-        assert again.unacked == c.unacked
+        assert again.link.received == c.link.received and again.link.next_seq == c.link.next_seq
+        assert again.link.unacked == c.link.unacked
         again.connection_made()
         assert again.view() == c.view()
         assert again.legal_moves() == c.legal_moves()

@@ -27,29 +27,29 @@ def _withheld(seed: int = 12):
     run(cores, seed=seed, tap=lambda i, line: None if i == 0 and b'"t":"reveal"' in line
         else line)
     host, join = cores
-    assert join.rnd.over and join.rnd.peer_reveal is None and not join.finished
+    assert join.match.rnd.over and join.match.rnd.peer_reveal is None and not join.finished
     return host, join
 
 
 def test_a_connected_peer_who_withholds_his_reveal_forfeits_at_the_deadline():
     host, join = _withheld()
-    join.reveal_timeout = 30.0
+    join.deadlines.reveal_timeout = 30.0
     for t in range(0, 30):  # he answers every ping, for 29 seconds
         join.tick(100.0 + t)
-        join.receive(m.encode(m.Ping(ack=join.next_seq - 1)).rstrip(b"\n"))
+        join.receive(m.encode(m.Ping(ack=join.link.next_seq - 1)).rstrip(b"\n"))
         assert not join.finished
     join.tick(130.0)
     [v] = verdicts(join.events())
     assert (v.kind, v.player) == ("forfeit", 0) and "refused to reveal" in v.reason
-    assert join.result["winner"] == 1 and not join.result["verified"]
+    assert join.match.result["winner"] == 1 and not join.match.result["verified"]
     errors = [m.decode(line.rstrip(b"\n")) for line in join.outgoing()]
     assert any(isinstance(f, m.Error) and f.code == "timeout" for f in errors)  # he is told
 
 
 def test_the_reveal_deadline_counts_connected_time_only():
     host, join = _withheld()
-    join.reveal_timeout = 30.0
-    join.resume_window = 900.0
+    join.deadlines.reveal_timeout = 30.0
+    join.deadlines.resume_window = 900.0
     join.tick(0.0)
     join.tick(20.0)  # 20 s connected
     join.connection_lost()
@@ -57,24 +57,24 @@ def test_the_reveal_deadline_counts_connected_time_only():
     join.tick(500.0)  # away: the resume window runs, not the reveal deadline
     assert not join.finished
     join.connection_made()  # he resumes (the joiner sends resume, the host answers)
-    join.receive(m.encode(m.Resumed(token=join.peer_token, ack=0)).rstrip(b"\n"))
+    join.receive(m.encode(m.Resumed(token=join.tokens.peer_token, ack=0)).rstrip(b"\n"))
     join.tick(501.0)
     join.tick(510.0)  # 29 s connected in all
     assert not join.finished
     join.tick(511.5)
-    assert join.finished and join.verdict.player == 0
+    assert join.finished and join.match.verdict.player == 0
 
 
 def test_a_peer_who_withholds_his_reveal_and_keeps_reconnecting_forfeits():
     host, join = _withheld()
-    join.reveal_timeout, join.resume_window = 6.0, 4.0
+    join.deadlines.reveal_timeout, join.deadlines.resume_window = 6.0, 4.0
     t = 0.0
     join.tick(t)
     for _ in range(13):  # back for 0.3 s, away for 3.3 s, over and over
         if join.finished:
             break
         join.connection_made()
-        join.receive(m.encode(m.Resumed(token=join.peer_token, ack=0)).rstrip(b"\n"))
+        join.receive(m.encode(m.Resumed(token=join.tokens.peer_token, ack=0)).rstrip(b"\n"))
         for _ in range(3):
             t += 0.1
             join.tick(t)
@@ -82,14 +82,14 @@ def test_a_peer_who_withholds_his_reveal_and_keeps_reconnecting_forfeits():
         for _ in range(33):
             t += 0.1
             join.tick(t)
-    assert join.finished and join.verdict.player == 0
+    assert join.finished and join.match.verdict.player == 0
     assert t <= 6.0 + 4.0
 
 
 def test_the_deadline_does_not_touch_a_peer_who_reveals():
     cores = pair("classic", 50, seed=12)
     for c in cores:
-        c.reveal_timeout = 0.5
+        c.deadlines.reveal_timeout = 0.5
     clock = {"t": 0.0}
 
     def tick() -> bool:
@@ -99,15 +99,16 @@ def test_the_deadline_does_not_touch_a_peer_who_reveals():
         return False
 
     run(cores, seed=12, stop=tick)
-    assert cores[0].result["verified"] and cores[1].result["verified"]
+    assert cores[0].match.result["verified"] and cores[1].match.result["verified"]
 
 
 def _cut_off_mid_round():
     """Two cores a few moves into a round, both just cut off; the host waits 10 s."""
     cores = pair("classic", 100, seed=4)
-    run(cores, seed=4, stop=lambda: cores[0].rnd is not None and len(cores[0].rnd.log) > 3)
+    run(cores, seed=4,
+        stop=lambda: cores[0].match.rnd is not None and len(cores[0].match.rnd.log) > 3)
     host, join = cores
-    host.resume_window = 10.0
+    host.deadlines.resume_window = 10.0
     host.connection_lost()
     join.connection_lost()
     return host, join
@@ -119,10 +120,10 @@ def test_only_a_resume_with_the_token_stops_the_resume_window(poke):
     lines = {
         "bare": [],
         "garbage": [b"\xff\xfe not a frame", b'{"t":"nope"}'],
-        "wrong token": [m.encode(m.Resume(proto=m.PROTOCOL, match=host.match_id,
+        "wrong token": [m.encode(m.Resume(proto=m.PROTOCOL, match=host.tokens.match_id,
                                           token="0" * 32, ack=0)).rstrip(b"\n")],
         "hello": [m.encode(m.Hello(proto=m.PROTOCOL, name="Bob")).rstrip(b"\n")],
-        "ping": [m.encode(m.Ping(ack=host.next_seq - 1)).rstrip(b"\n")],
+        "ping": [m.encode(m.Ping(ack=host.link.next_seq - 1)).rstrip(b"\n")],
     }[poke]
     t = 0.0
     host.tick(t)
@@ -140,7 +141,7 @@ def test_only_a_resume_with_the_token_stops_the_resume_window(poke):
     assert (v.kind, v.player) == ("forfeit", 1) and "did not come back" in v.reason
     # and the acknowledgement in a stranger's ping dropped none of the frames kept for
     # the joiner
-    assert host.unacked
+    assert host.link.unacked
 
 
 def _resume(host, join, t):
@@ -170,14 +171,15 @@ def test_absences_add_up_over_the_match():
     host.tick(10.9)  # 9.9 s away in all
     assert not host.finished
     host.tick(11.1)
-    assert host.finished and host.verdict.player == 1
-    assert "did not come back" in host.verdict.reason
+    assert host.finished and host.match.verdict.player == 1
+    assert "did not come back" in host.match.verdict.reason
 
 
 def _peer_on_his_move(seed: int):
     """Two cores mid-round, the joiner owing the host the next step, both cut off."""
     cores = pair("classic", 100, seed=seed)
-    run(cores, seed=seed, stop=lambda: cores[0].rnd is not None and len(cores[0].rnd.log) > 2
+    run(cores, seed=seed,
+        stop=lambda: cores[0].match.rnd is not None and len(cores[0].match.rnd.log) > 2
         and cores[0].owes() == cores[0].peer)
     host, join = cores
     assert host.owes() == host.peer
@@ -187,7 +189,7 @@ def _peer_on_his_move(seed: int):
 def test_a_staller_who_keeps_reconnecting_on_his_move_forfeits():
     # The attack: on his move he resumes for 0.3 s, drops, stays away 3.3 s, over and over.
     host, join = _peer_on_his_move(seed=4)
-    host.turn_timeout, host.resume_window = 6.0, 4.0
+    host.deadlines.turn_timeout, host.deadlines.resume_window = 6.0, 4.0
     t = 0.0
     host.tick(t)
     for _ in range(13):
@@ -201,7 +203,7 @@ def test_a_staller_who_keeps_reconnecting_on_his_move_forfeits():
         for _ in range(33):
             t += 0.1
             host.tick(t)
-    assert host.finished and host.verdict.player == 1
+    assert host.finished and host.match.verdict.player == 1
     assert t <= 6.0 + 4.0  # never longer than his turn and the match's time away
 
 
@@ -210,7 +212,7 @@ def test_a_staller_who_keeps_reconnecting_on_his_move_forfeits():
                 max_size=40))
 def test_no_mix_of_connected_and_absent_time_holds_a_move_past_its_bound(spells):
     host, join = _peer_on_his_move(seed=4)
-    host.turn_timeout, host.resume_window = 6.0, 4.0
+    host.deadlines.turn_timeout, host.deadlines.resume_window = 6.0, 4.0
     t = 0.0
     host.tick(t)
     step = 0.05
@@ -233,7 +235,7 @@ def test_no_mix_of_connected_and_absent_time_holds_a_move_past_its_bound(spells)
         while not host.finished:
             t += step
             host.tick(t)
-    assert host.verdict.player == 1
+    assert host.match.verdict.player == 1
     assert t <= 6.0 + 4.0 + step
 
 
@@ -246,12 +248,12 @@ def test_a_forfeit_by_the_clock_is_in_the_match_log(tmp_path):
     run(cores, seed=12, tap=lambda i, line: None if i == 0 and b'"t":"reveal"' in line
         else line)
     join = cores[1]
-    join.reveal_timeout = 5.0
+    join.deadlines.reveal_timeout = 5.0
     join.tick(0.0)
     join.tick(6.0)
     assert join.finished
     again = jr.replay(jr.load(path))
-    assert again.finished and again.verdict == join.verdict
+    assert again.finished and again.match.verdict == join.match.verdict
     assert jr.resume(path, fsync=False) is None  # the match is over: nothing to resume
 
 
@@ -296,12 +298,12 @@ async def test_over_tcp_pokes_at_the_port_do_not_keep_the_resume_window_open():
     host, join = await _sessions(heartbeat=0.3, resume_window=1.5)
     try:
         async with asyncio.timeout(10):
-            while not (host.core.rnd and host.core.rnd.know is not None):
+            while not (host.core.match.rnd and host.core.match.rnd.know is not None):
                 await asyncio.sleep(0.02)
         join._target = ("127.0.0.1", 9)  # he will never find the host again
         join.drop_connection()
         payloads = [b"", b"garbage\n", json.dumps({"t": "resume", "proto": m.PROTOCOL,
-                                                    "match": host.core.match_id,
+                                                    "match": host.core.tokens.match_id,
                                                     "token": "0" * 32, "ack": 0}).encode()
                     + b"\n", m.encode(m.Hello(proto=m.PROTOCOL, name="Bob"))]
 

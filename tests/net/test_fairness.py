@@ -18,7 +18,7 @@ def _reach(variant: str, when, seeds: int = 40) -> list:
         cores = pair(variant, 100, seed=seed)
 
         def ready(host=cores[0], join=cores[1]) -> bool:
-            return (host.rnd is not None and join.rnd is not None and not host.finished
+            return (host.match.rnd is not None and join.match.rnd is not None and not host.finished
                     and bool(when(host, join)))
 
         run(cores, seed=seed, stop=ready)
@@ -28,17 +28,18 @@ def _reach(variant: str, when, seeds: int = 40) -> list:
 
 
 def _hands(core) -> int:
-    return len(core.rnd.know.hand) if core.rnd.know is not None else 99
+    return len(core.match.rnd.know.hand) if core.match.rnd.know is not None else 99
 
 
 # Where in a deal the dispute comes: (variant, stop condition on (host, join)).
 PHASES = {
-    "dealing": ("classic", lambda h, j: h.rnd.tr.x and not h.rnd.tr.w),
-    "calling": ("classic", lambda h, j: j.rnd.know is not None and not j.rnd.know.started),
-    "play": ("spider", lambda h, j: h.my_turn() and len(h.rnd.log) >= 4),
-    "about to go out": ("classic", lambda h, j: j.rnd.round == 1 and _hands(j) == 1
+    "dealing": ("classic", lambda h, j: h.match.rnd.tr.x and not h.match.rnd.tr.w),
+    "calling": ("classic",
+                lambda h, j: j.match.rnd.know is not None and not j.match.rnd.know.started),
+    "play": ("spider", lambda h, j: h.my_turn() and len(h.match.rnd.log) >= 4),
+    "about to go out": ("classic", lambda h, j: j.match.rnd.round == 1 and _hands(j) == 1
                         and h.my_turn()),
-    "claim pending": ("classic", lambda h, j: h.rnd.pending_pass is not None),
+    "claim pending": ("classic", lambda h, j: h.match.rnd.pending_pass is not None),
 }
 
 
@@ -47,37 +48,37 @@ def test_a_dispute_that_finds_no_cheat_costs_the_disputer_the_match(phase):
     variant, when = PHASES[phase]
     cores = _reach(variant, when)
     host, join = cores
-    round_no = host.rnd.round
+    round_no = host.match.rnd.round
     # the host asks for the keys, with no reason
-    host.table.reveal.send_reveal(host.rnd, dispute=True)
+    host.table.reveal.send_reveal(host.match.rnd, dispute=True)
     seen = deliver(cores)
     for i, c in enumerate(cores):
         assert not [e for e in seen[i] if isinstance(e, ev.RoundOver) and e.round == round_no]
         [v] = verdicts(seen[i])
         assert (v.kind, v.player) == ("forfeit", 0), v
         assert "disputed" in v.reason and "no cheat" in v.reason
-        assert c.finished and c.result["winner"] == 1 and not c.result["verified"]
-    assert host.result == {**join.result, "seat": 0}
+        assert c.finished and c.match.result["winner"] == 1 and not c.match.result["verified"]
+    assert host.match.result == {**join.match.result, "seat": 0}
 
 
 def test_a_dispute_crossing_the_last_move_still_costs_the_disputer():
     """The host disputes while the joiner's move that ends the round is on its way: each
     side sees both frames, and both reach the same verdict."""
     def last_tile(host, join) -> bool:
-        if not join.my_turn() or _hands(join) != 1 or join.rnd.round != 1:
+        if not join.my_turn() or _hands(join) != 1 or join.match.rnd.round != 1:
             return False
         return any(mv.kind == "place" for mv in join.legal_moves())
 
     cores = _reach("classic", last_tile, seeds=60)
     host, join = cores
-    host.table.reveal.send_reveal(host.rnd, dispute=True)
+    host.table.reveal.send_reveal(host.match.rnd, dispute=True)
     going_out = next(mv for mv in join.legal_moves() if mv.kind == "place")
     join.play(going_out)  # crosses the dispute: the joiner's round is over, he reveals
     seen = deliver(cores)
     for i in (0, 1):
         [v] = verdicts(seen[i])
         assert (v.kind, v.player) == ("forfeit", 0), v
-        assert cores[i].result["winner"] == 1
+        assert cores[i].match.result["winner"] == 1
         assert not [e for e in seen[i] if isinstance(e, ev.RoundOver)]
 
 
@@ -89,16 +90,16 @@ def test_disputing_every_round_does_not_void_them():
     disputes = 0
     seen: list[list] = [[], []]
     for _ in range(3):
-        got = run(cores, seed=3, stop=lambda: host.rnd is not None and host.my_turn()
-                  and len(host.rnd.log) >= 2)
+        got = run(cores, seed=3, stop=lambda: host.match.rnd is not None and host.my_turn()
+                  and len(host.match.rnd.log) >= 2)
         seen = [s + g for s, g in zip(seen, got, strict=True)]
         if host.finished:
             break
-        host.table.reveal.send_reveal(host.rnd, dispute=True)
+        host.table.reveal.send_reveal(host.match.rnd, dispute=True)
         disputes += 1
         seen = [s + g for s, g in zip(seen, deliver(cores), strict=True)]
     assert disputes == 1 and host.finished and join.finished
-    assert not host.result["verified"] and host.result["winner"] == 1
+    assert not host.match.result["verified"] and host.match.result["winner"] == 1
     assert not [e for e in seen[0] if isinstance(e, ev.RoundOver) and e.points == [0, 0]]
 
 
@@ -107,11 +108,11 @@ def test_a_false_accusation_costs_the_accuser_the_match(how):
     cores = pair("classic", 100, seed=5)
     host, join = cores
     if how == "after the round":
-        run(cores, seed=5, stop=lambda: bool(host.past) and host.my_turn())
+        run(cores, seed=5, stop=lambda: bool(host.match.past) and host.my_turn())
     else:
-        run(cores, seed=5, stop=lambda: host.my_turn() and bool(host.rnd.log[2:]))
+        run(cores, seed=5, stop=lambda: host.my_turn() and bool(host.match.rnd.log[2:]))
     assert not host.finished
-    r = host.rnd
+    r = host.match.rnd
     if how == "with his keys":
         host.table.reveal.send_reveal(r, dispute=True)
     host.link.send(m.VerdictF(kind="forfeit" if how == "a forfeit" else "cheat", player=1,
@@ -119,17 +120,17 @@ def test_a_false_accusation_costs_the_accuser_the_match(how):
     seen = deliver(cores)
     [v] = verdicts(seen[1])
     assert (v.kind, v.player) == ("forfeit", 0), v
-    assert join.result["winner"] == 1 and not join.result["verified"]
+    assert join.match.result["winner"] == 1 and not join.match.result["verified"]
 
 
 def test_a_confession_stands():
     """A verdict naming its sender is his own loss."""
     cores = pair("classic", 100, seed=5)
     host, join = cores
-    run(cores, seed=5, stop=lambda: host.my_turn() and bool(host.rnd.log[2:]))
+    run(cores, seed=5, stop=lambda: host.my_turn() and bool(host.match.rnd.log[2:]))
     host.link.send(m.VerdictF(kind="cheat", player=0, reason="Ann gives up"))
     [v] = verdicts(deliver(cores)[1])
-    assert (v.kind, v.player) == ("cheat", 0) and join.result["winner"] == 1
+    assert (v.kind, v.player) == ("cheat", 0) and join.match.result["winner"] == 1
 
 
 @pytest.mark.parametrize("where", ["a hand key", "the third stage"])
@@ -159,14 +160,14 @@ def test_a_broken_deck_goes_to_the_reveal_and_the_culprit_is_named(where):
     assert (v.kind, v.player) == ("cheat", 0), v
     first = m.decode(next(x for x in sent if b'"t":"reveal"' in x).rstrip(b"\n"))
     assert isinstance(first, m.Reveal) and first.dispute  # the joiner asked for the keys
-    assert join.result["winner"] == 1
+    assert join.match.result["winner"] == 1
 
 
 def test_the_verdicts_of_both_sides_agree_on_an_honest_match():
     cores = pair("triominos", 200, seed=9)
     seen = run(cores, seed=9)
     assert not verdicts(seen[0]) and not verdicts(seen[1])
-    assert cores[0].result["verified"] and cores[1].result["verified"]
+    assert cores[0].match.result["verified"] and cores[1].match.result["verified"]
 
 
 def test_a_bot_never_disputes():
@@ -180,4 +181,4 @@ def test_a_bot_never_disputes():
             if c.my_turn():
                 c.play(bot_move(c, rng))
         deliver(cores)
-    assert not any(r for c in cores for r in (c.rnd.disputers if c.rnd else ()))
+    assert not any(r for c in cores for r in (c.match.rnd.disputers if c.match.rnd else ()))

@@ -42,7 +42,7 @@ def deliver(sender: DuelCore, receiver: DuelCore) -> None:
 
 def test_a_chat_flood_is_shown_at_a_rate_and_does_not_grow_the_log(tmp_path: Path) -> None:
     host, join = cores = journaled_pair(tmp_path)
-    run(cores, seed=3, stop=lambda: host.rnd is not None and len(host.rnd.log) > 2)
+    run(cores, seed=3, stop=lambda: host.match.rnd is not None and len(host.match.rnd.log) > 2)
     host.events()
     host.tick(100.0)
     size = (tmp_path / "host.jsonl").stat().st_size
@@ -56,10 +56,11 @@ def test_a_chat_flood_is_shown_at_a_rate_and_does_not_grow_the_log(tmp_path: Pat
     assert (tmp_path / "host.jsonl").stat().st_size - size < CHAT_BURST * 600
     host.heartbeat()  # the host acknowledges the whole flood: the joiner forgets it
     deliver(host, join)
-    assert not join.unacked
+    assert not join.link.unacked
     # the log, with its gap, rebuilds the host as it stood
     again = jr.replay(jr.load(tmp_path / "host.jsonl"))
-    assert again.public_digest() == host.public_digest() and again.received < host.received
+    assert again.public_digest() == host.public_digest()
+    assert again.link.received < host.link.received
     host.tick(100.0 + CHAT_EVERY)  # a line a while later is shown again
     join.chat("gg")
     deliver(join, host)
@@ -71,8 +72,9 @@ def test_a_chat_flood_is_shown_at_a_rate_and_does_not_grow_the_log(tmp_path: Pat
     deliver(join, again)
     deliver(again, join)
     run([again, join], seed=3)
-    assert again.finished and again.result is not None and again.result["verified"]
-    assert join.result is not None and join.result["totals"] == again.result["totals"]
+    result = again.match.result
+    assert again.finished and result is not None and result["verified"]
+    assert join.match.result is not None and join.match.result["totals"] == result["totals"]
 
 
 @pytest.mark.parametrize("hello", [
@@ -160,7 +162,7 @@ def test_a_log_file_that_cannot_be_opened_costs_one_plain_line(
 
 def test_garbage_and_error_frames_without_end_are_said_at_a_rate() -> None:
     host, join = cores = pair_in_memory()
-    run(cores, seed=3, stop=lambda: host.rnd is not None and len(host.rnd.log) > 2)
+    run(cores, seed=3, stop=lambda: host.match.rnd is not None and len(host.match.rnd.log) > 2)
     host.events()
     host.tick(50.0)
     for n in range(2000):
@@ -179,7 +181,7 @@ def test_garbage_and_error_frames_without_end_are_said_at_a_rate() -> None:
     [again] = host.events()
     assert isinstance(again, ev.ProtocolError) and "(and 3990 more not shown)" in again.message
     run(cores, seed=3)  # and the match plays on to its end
-    assert host.result is not None and host.result["verified"]
+    assert host.match.result is not None and host.match.result["verified"]
 
 
 def pair_in_memory() -> list[DuelCore]:

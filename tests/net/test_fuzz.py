@@ -102,8 +102,8 @@ def test_ten_thousand_hostile_frames():
             m.decode(line.rstrip(b"\n"))  # everything it answers is a valid frame
         internal = [e for e in victim.events()
                     if isinstance(e, ev.ProtocolError) and e.code == "internal"]
-        assert not internal and victim.internal is None, (data[:200], internal)
-    assert victim.bad_frames > 5000
+        assert not internal and victim.match.internal is None, (data[:200], internal)
+    assert victim.seat.bad_frames > 5000
 
 
 def test_the_transport_survives_hostile_connections():

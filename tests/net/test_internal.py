@@ -13,7 +13,8 @@ from tui_domino import rules
 from tui_domino.net import events as ev
 from tui_domino.net import journal as jr
 from tui_domino.net import messages as m
-from tui_domino.net.core import DuelCore, MatchSettings, _canon, _movej
+from tui_domino.net.context import canon, movej
+from tui_domino.net.core import DuelCore, MatchSettings
 from tui_domino.rules.moves import classic_place
 
 
@@ -23,7 +24,8 @@ def _boom(*args, **kwargs):
 
 def _mid_match(seed: int = 3):
     cores = pair("classic", 100, seed=seed)
-    run(cores, seed=seed, stop=lambda: cores[0].rnd is not None and len(cores[0].rnd.log) > 2)
+    run(cores, seed=seed,
+        stop=lambda: cores[0].match.rnd is not None and len(cores[0].match.rnd.log) > 2)
     return cores
 
 
@@ -41,14 +43,15 @@ def test_an_internal_error_is_reported_as_internal_not_as_the_peers_fault(monkey
     part, method = PARTS[where]
     monkeypatch.setattr(getattr(join.table, part), method, _boom)
     if where in ("_verify", "_on_reveal"):
-        host.table.reveal.send_reveal(host.rnd, dispute=True)  # something that reaches that code
+        # something that reaches that code
+        host.table.reveal.send_reveal(host.match.rnd, dispute=True)
     seen = run(cores, seed=3, max_steps=400)
     codes = [e.code for e in seen[1] if isinstance(e, ev.ProtocolError)]
     assert "internal" in codes and "bad_frame" not in codes, codes
     [v] = verdicts(seen[1])
     assert v.kind == "error" and "KeyError" in v.reason and "nobody is to blame" in v.reason
-    assert join.result["winner"] is None and not join.result["verified"]
-    assert join.internal is not None and join.finished
+    assert join.match.result["winner"] is None and not join.match.result["verified"]
+    assert join.match.internal is not None and join.finished
     # The peer is told, and to him it is the joiner's program stopping: the joiner leaves.
     # (Where the joiner's keys went out before the failure, the host's own groundless
     # dispute has already cost him the match.)
@@ -65,7 +68,7 @@ def test_an_internal_error_in_a_local_action_is_internal_too(monkeypatch):
     monkeypatch.setattr(join.table.moves, "after_move", _boom)
     monkeypatch.setattr(join.table.moves, "play", _boom)
     join.play(join.legal_moves()[0])  # does not raise: the match ends as an internal error
-    assert join.internal is not None and join.verdict.kind == "error"
+    assert join.match.internal is not None and join.match.verdict.kind == "error"
 
 
 def test_an_internal_error_keeps_the_match_log(tmp_path, monkeypatch):
@@ -74,21 +77,22 @@ def test_an_internal_error_keeps_the_match_log(tmp_path, monkeypatch):
              DuelCore("join", "Bob", b"b" * 32, journal=jr.Journal(path, fsync=False))]
     for c in cores:
         c.connection_made()
-    run(cores, seed=1, stop=lambda: cores[0].rnd is not None and len(cores[0].rnd.log) > 2)
+    run(cores, seed=1,
+        stop=lambda: cores[0].match.rnd is not None and len(cores[0].match.rnd.log) > 2)
     monkeypatch.setattr(cores[1].table.moves, "on_move", _boom)
     run(cores, seed=1, max_steps=50)
-    assert cores[1].internal is not None
+    assert cores[1].match.internal is not None
     again = jr.replay(jr.load(path))  # the bug is gone on replay: the log's entry ends it
-    assert again.internal is not None and again.finished
+    assert again.match.internal is not None and again.finished
     assert jr.resume(path, fsync=False) is None
     assert not path.exists() and len(list(tmp_path.glob("join.internal-*.jsonl"))) == 1
 
 
 def _peer_move(cheat: DuelCore, mv: rules.Move) -> None:
-    r = cheat.rnd
+    r = cheat.match.rnd
     entry = {"k": "move", "p": cheat.me, "m": mv.to_json()}
-    cheat.link.send(m.MoveF(round=r.round, deal=r.deal, n=len(r.log), move=_movej(mv), proofs=[],
-                        chain=hashlib.sha256(r.chain + _canon(entry)).hexdigest()))
+    cheat.link.send(m.MoveF(round=r.round, deal=r.deal, n=len(r.log), move=movej(mv), proofs=[],
+                        chain=hashlib.sha256(r.chain + canon(entry)).hexdigest()))
 
 
 def test_a_pass_while_tiles_may_be_drawn_is_a_cheat_and_changes_nothing_before():
@@ -97,16 +101,16 @@ def test_a_pass_while_tiles_may_be_drawn_is_a_cheat_and_changes_nothing_before()
     for seed in range(30):
         cores = pair("classic", 100, seed=seed)
         host, join = cores
-        run(cores, seed=seed, stop=lambda h=host: h.rnd is not None and h.my_turn()
-            and bool(h.rnd.log) and h.rnd.know.view()["bazaar_size"] > 2)
-        if host.my_turn() and host.rnd.know.view()["bazaar_size"] > 2:
+        run(cores, seed=seed, stop=lambda h=host: h.match.rnd is not None and h.my_turn()
+            and bool(h.match.rnd.log) and h.match.rnd.know.view()["bazaar_size"] > 2)
+        if host.my_turn() and host.match.rnd.know.view()["bazaar_size"] > 2:
             break
-    before = len(join.rnd.log)
+    before = len(join.match.rnd.log)
     _peer_move(host, rules.PASS)
     seen = run(cores, seed=seed, max_steps=20)
     [v] = verdicts(seen[1])
     assert (v.kind, v.player) == ("cheat", 0) and "could still draw" in v.reason
-    assert len(join.rnd.log) == before
+    assert len(join.match.rnd.log) == before
     assert not [e for e in seen[1] if isinstance(e, ev.ProtocolError) and e.code == "internal"]
 
 
@@ -114,7 +118,7 @@ def test_an_illegal_placement_is_refused_and_the_match_goes_on():
     cores = _mid_match(seed=5)
     host, join = cores
     run(cores, seed=5, stop=lambda: host.my_turn())
-    r = host.rnd
+    r = host.match.rnd
     d = r.know._json()
     line = d["line"]
     ends = {line[0][0], line[-1][1]}
@@ -124,9 +128,9 @@ def test_an_illegal_placement_is_refused_and_the_match_goes_on():
     pos = next(p for p, t in r.my_tiles.items() if t == misfit and p not in r.used)
     mv = classic_place(misfit, "left")
     entry = {"k": "move", "p": 0, "m": mv.to_json()}
-    host.link.send(m.MoveF(round=r.round, deal=r.deal, n=len(r.log), move=_movej(mv),
+    host.link.send(m.MoveF(round=r.round, deal=r.deal, n=len(r.log), move=movej(mv),
                        proofs=[m.Proof(pos=pos, key=r.secrets.keys[pos].hex())],
-                       chain=hashlib.sha256(r.chain + _canon(entry)).hexdigest()))
+                       chain=hashlib.sha256(r.chain + canon(entry)).hexdigest()))
     view = join.view()
     for line in host.outgoing():
         join.receive(line.rstrip(b"\n"))

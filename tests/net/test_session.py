@@ -35,7 +35,7 @@ async def test_a_refused_match_is_offered_again_to_the_next_joiner(tmp_path, cod
                                    want=MatchSettings("spider") if code == "mismatch" else None)
     if code == "left":
         async with asyncio.timeout(10):
-            while not picky.core.connected:  # he has greeted (the greeting goes out at once)
+            while not picky.core.link.connected:  # he has greeted (the greeting goes out at once)
                 await asyncio.sleep(0)
         assert not picky.core.started  # the host's welcome is not in yet
         await picky.leave()

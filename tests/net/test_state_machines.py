@@ -195,7 +195,7 @@ def test_the_reveal_deadline_counts_connected_time_only():
     cores = pair("classic", 100, seed=12)
     run(cores, seed=12, tap=lambda i, line: None if i == 0 and b'"t":"reveal"' in line
         else line)
-    r = cores[1].rnd
+    r = cores[1].match.rnd
     assert r is not None and r.my_reveal_sent and r.peer_reveal is None
     d = Deadlines()
     d.reveal_timeout = 5.0

@@ -43,7 +43,7 @@ class Network(RuleBasedStateMachine):
         """A key leaves side i only for a position the peer owns or that i just played,
         and all of them only once the round is over."""
         f = m.decode(line.rstrip(b"\n"))
-        r = self.cores[i].rnd
+        r = self.cores[i].match.rnd
         if r is not None and hasattr(f, "round") and (f.round, f.deal) < (r.round, r.deal):
             return  # sent again after a resume; checked when it was first sent
         if isinstance(f, m.KeysF):
@@ -136,8 +136,8 @@ class Network(RuleBasedStateMachine):
         a, b = self.cores
         assert a.public_digest() == b.public_digest()
         assert a.finished and b.finished
-        assert a.result["verified"] and b.result["verified"]
-        assert a.result["totals"] == b.result["totals"]
+        assert a.match.result["verified"] and b.match.result["verified"]
+        assert a.match.result["totals"] == b.match.result["totals"]
 
 
 Network.TestCase.settings = settings(

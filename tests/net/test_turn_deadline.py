@@ -18,12 +18,12 @@ def _hosts_turn(seed: int = 5):
 
 
 def _ping(core) -> None:  # the staller answers every heartbeat
-    core.receive(m.encode(m.Ping(ack=core.next_seq - 1)).rstrip(b"\n"))
+    core.receive(m.encode(m.Ping(ack=core.link.next_seq - 1)).rstrip(b"\n"))
 
 
 def test_a_connected_player_who_does_not_move_forfeits_at_the_turn_deadline():
     host, join = _hosts_turn()
-    join.turn_timeout = 600.0
+    join.deadlines.turn_timeout = 600.0
     for t in range(0, 600, 5):
         join.tick(1000.0 + t)
         _ping(join)
@@ -32,7 +32,7 @@ def test_a_connected_player_who_does_not_move_forfeits_at_the_turn_deadline():
     [v] = verdicts(join.events())
     assert (v.kind, v.player) == ("forfeit", 0)
     assert "took more than 10 minutes over one move" in v.reason
-    assert join.result["winner"] == 1
+    assert join.match.result["winner"] == 1
     told = [m.decode(line.rstrip(b"\n")) for line in join.outgoing()]
     assert any(isinstance(f, m.Error) and f.code == "timeout" for f in told)
 
@@ -40,7 +40,7 @@ def test_a_connected_player_who_does_not_move_forfeits_at_the_turn_deadline():
 def test_chat_does_not_stop_the_turn_count_but_a_move_restarts_it():
     host, join = _hosts_turn()
     for c in (host, join):
-        c.turn_timeout = 60.0
+        c.deadlines.turn_timeout = 60.0
         c.tick(0.0)
     for t in range(1, 50):
         host.chat(f"thinking {t}")  # words are no move
@@ -59,8 +59,8 @@ def test_chat_does_not_stop_the_turn_count_but_a_move_restarts_it():
 
 def test_time_away_is_the_resume_windows_not_the_turn_deadlines():
     host, join = _hosts_turn()
-    join.turn_timeout = 60.0
-    join.resume_window = 900.0
+    join.deadlines.turn_timeout = 60.0
+    join.deadlines.resume_window = 900.0
     join.tick(0.0)
     join.tick(50.0)
     join.connection_lost()
@@ -68,17 +68,17 @@ def test_time_away_is_the_resume_windows_not_the_turn_deadlines():
     join.tick(800.0)  # away for 749 s: within the window
     assert not join.finished
     join.connection_made()
-    join.receive(m.encode(m.Resumed(token=join.peer_token, ack=0)).rstrip(b"\n"))
+    join.receive(m.encode(m.Resumed(token=join.tokens.peer_token, ack=0)).rstrip(b"\n"))
     join.tick(801.0)
     join.tick(809.0)  # 58 s connected in all
     assert not join.finished
     join.tick(811.5)
-    assert join.finished and join.verdict.player == 0
+    assert join.finished and join.match.verdict.player == 0
 
 
 def test_the_side_that_owes_the_step_is_never_forfeited_by_its_own_clock():
     host, join = _hosts_turn()
-    host.turn_timeout = 10.0
+    host.deadlines.turn_timeout = 10.0
     host.tick(0.0)
     host.tick(100.0)
     assert not host.finished and host.turn_left() == 0.0  # its own screen says so

@@ -85,7 +85,7 @@ def test_no_frame_of_a_whole_match_carries_a_tile_in_a_hand(variant: str) -> Non
     run(cores, seed=3, stop=check)
     assert cores[0].finished and cores[1].finished
     final = read_frame(json.loads(json.dumps(public_frame(cores[0], [None, None], chat))))
-    assert final is not None and final.over and final.winner == cores[0].result["winner"]
+    assert final is not None and final.over and final.winner == cores[0].match.result["winner"]
     # (a whole match: many frames, the board's tiles in them, each one drawn)
     assert checked["frames"] > 50 and checked["tiles"] > 20 and checked["drawn"] > 50
 

@@ -223,7 +223,7 @@ async def test_a_whole_match_against_a_bot_seat() -> None:
         assert "every deal checked" in shown
         assert summaries >= 1
         result = await asyncio.wait_for(bot, 10)
-        assert result["verified"] and result["totals"] == session.core.result["totals"]
+        assert result["verified"] and result["totals"] == session.core.match.result["totals"]
         app.screen.shown_at -= DuelOverScreen.GUARD  # (past the moment a key is not taken)
         await pilot.press("enter")
         await until([pilot], lambda: not any(isinstance(s, DuelScreen)
@@ -307,7 +307,7 @@ async def test_a_cheat_verdict_is_shown_plainly() -> None:
         try:
             screen = push_duel(app, session)
             await pilot.pause()
-            session.core.names[1] = "Bob"
+            session.core.seat.names[1] = "Bob"
             screen.handle(ev.Verdict("cheat", 1, "Bob played 6-6, a tile he was not dealt"))
             screen.handle(ev.MatchOver({"variant": "classic", "totals": [0, 0], "winner": 0,
                                         "rounds": 0, "verified": False}))
@@ -338,7 +338,7 @@ async def test_a_host_refused_by_the_joiner_waits_again(code: str) -> None:
             said = "refused this match"
             if code == "left":
                 async with asyncio.timeout(10):
-                    while not picky.core.connected:  # he has greeted
+                    while not picky.core.link.connected:  # he has greeted
                         await asyncio.sleep(0)
                 assert not picky.core.started
                 await picky.leave()
@@ -558,7 +558,7 @@ async def test_the_hint_line_counts_down_the_last_minute_of_a_turn() -> None:
             hosting_a_bot(app, MatchSettings("classic", target=5)) as (session, screen, bot):
         await until([pilot], lambda: session.my_turn() and screen.table.has_view(), "my turn")
         assert "left to move" not in screen.hint()  # ten minutes: nothing to count yet
-        session.core.turn_timeout = 45.0
+        session.core.deadlines.turn_timeout = 45.0
         await until([pilot], lambda: "s left to move · " in text_of(screen, "#hint"),
                     "the count-down")
         left = int(text_of(screen, "#hint").split(" s left")[0])
@@ -588,7 +588,7 @@ async def test_a_finished_duel_is_kept_in_the_history(home: Any) -> None:
             record = db.load_match(con, rows[0].id)
         finally:
             con.close()
-        result = session.core.result
+        result = session.core.match.result
         assert record["match_kind"] == "duel" and record["me"] == 0
         assert [p["name"] for p in record["players"]] == ["Ann", "Robot"]
         assert record["totals"] == result["totals"] and record["winner"] == result["winner"]

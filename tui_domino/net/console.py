@@ -86,7 +86,8 @@ async def run_console(session: DuelSession, bot: str | None = None,
             ev_task = asyncio.ensure_future(next_event())
             if isinstance(e, ev.ChatLine):
                 # the peer's name and words, never his terminal control
-                print(f"<{visible(session.core.names[e.player])}> {one_line(e.text)}", file=out)
+                name = visible(session.core.seat.names[e.player])
+                print(f"<{name}> {one_line(e.text)}", file=out)
             elif isinstance(e, ev.YourTurn) and session.my_turn():
                 view = session.view()
                 assert view is not None

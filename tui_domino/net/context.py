@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar, overload
 
 import msgspec
 
@@ -192,34 +191,6 @@ class RoundCtx:
     def pending_pass(self) -> int | None:
         """Who claimed a pass that is waiting for its answer (only ever this side)."""
         return self.me if self.life.state is Phase.CLAIM_PENDING else None
-
-
-T = TypeVar("T")
-
-
-class Forward(Generic[T]):
-    """An attribute of an object kept by one of its parts: ``x = Forward[int]("part")``
-    reads and writes ``self.part.x``."""
-
-    def __init__(self, part: str) -> None:
-        self.part = part
-        self.name = ""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    @overload
-    def __get__(self, obj: None, objtype: type | None = None) -> Forward[T]: ...
-    @overload
-    def __get__(self, obj: object, objtype: type | None = None) -> T: ...
-    def __get__(self, obj: object | None, objtype: type | None = None) -> Forward[T] | T:
-        if obj is None:
-            return self
-        value: T = getattr(getattr(obj, self.part), self.name)
-        return value
-
-    def __set__(self, obj: object, value: T) -> None:
-        setattr(getattr(obj, self.part), self.name, value)
 
 
 def canon(obj: object) -> bytes:

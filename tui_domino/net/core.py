@@ -24,48 +24,27 @@ from tui_domino.net import context as cx
 from tui_domino.net import deadlines as dl
 from tui_domino.net import events as ev
 from tui_domino.net import messages as m
-from tui_domino.net.context import Cheat, Forward, MatchSettings, Refused, RoundCtx, Seat
+from tui_domino.net.context import Cheat, MatchSettings, Refused, Seat
 from tui_domino.net.dealing import deal
 from tui_domino.net.handshake import Handshake
 from tui_domino.net.knowledge import ClaimRefuted
 from tui_domino.net.lifecycle import IN_PLAY
 from tui_domino.net.match_state import Match
-from tui_domino.net.play import draw_allowed
-from tui_domino.net.records import DuelView, JournalEntry, MatchResult, RoundResult
+from tui_domino.net.records import DuelView, JournalEntry, MatchResult
 from tui_domino.net.sequencing import Link, Tokens
 from tui_domino.net.table import Table
 from tui_domino.rules.types import MoveJSON
 
 __all__ = ["HANDED_BACK", "LEFT", "RESUME_WINDOW", "REVEAL_TIMEOUT", "TURN_TIMEOUT",
-           "DuelCore", "MatchSettings", "_canon", "_draw_allowed", "_movej"]
+           "DuelCore", "MatchSettings"]
 
-HANDED_BACK, LEFT, _canon, _movej, _draw_allowed = (
-    cx.HANDED_BACK, cx.LEFT, cx.canon, cx.movej, draw_allowed)
+HANDED_BACK, LEFT = cx.HANDED_BACK, cx.LEFT
 RESUME_WINDOW, REVEAL_TIMEOUT, TURN_TIMEOUT = (
     dl.RESUME_WINDOW, dl.REVEAL_TIMEOUT, dl.TURN_TIMEOUT)
 
 
 class DuelCore:
     """One side of a duel. ``role`` is ``"host"`` (player 0) or ``"join"`` (player 1)."""
-
-    role, name, seed, settings, want, journal, names, bad_frames, me, peer = (
-        Forward[str]("seat"), Forward[str]("seat"), Forward[bytes]("seat"),
-        Forward[MatchSettings | None]("seat"), Forward[MatchSettings | None]("seat"),
-        Forward[Callable[[JournalEntry], None] | None]("seat"), Forward[list[str]]("seat"),
-        Forward[int]("seat"), Forward[int]("seat"), Forward[int]("seat"))
-    connected, authed, closing, next_seq, received, unacked = (
-        Forward[bool]("link"), Forward[bool]("link"), Forward[bool]("link"),
-        Forward[int]("link"), Forward[int]("link"), Forward[list[tuple[int, bytes]]]("link"))
-    match_id, token, peer_token, channel_secret = (
-        Forward[str]("tokens"), Forward[str]("tokens"), Forward[str]("tokens"),
-        Forward[str]("tokens"))
-    started, finished, refused, totals, past, rnd, result, verdict, internal = (
-        Forward[bool]("match"), Forward[bool]("match"), Forward[str]("match"),
-        Forward[list[int]]("match"), Forward[list[RoundResult]]("match"),
-        Forward[RoundCtx | None]("match"), Forward[MatchResult | None]("match"),
-        Forward[ev.Verdict | None]("match"), Forward[str | None]("match"))
-    reveal_timeout, resume_window, turn_timeout = (
-        Forward[float]("deadlines"), Forward[float]("deadlines"), Forward[float]("deadlines"))
 
     def __init__(self, role: str, name: str, seed: bytes, settings: MatchSettings | None = None,
                  want: MatchSettings | None = None,
@@ -80,9 +59,33 @@ class DuelCore:
         self.deadlines = dl.Deadlines()
         # the chat lines of a match resumed from its log (``journal.replay``), said before
         self.replayed: list[ev.Event] = []
-        self.seat.record({"k": "start", "role": role, "name": self.name, "seed": seed.hex(),
+        self.seat.record({"k": "start", "role": role, "name": self.seat.name, "seed": seed.hex(),
                           "settings": None if settings is None else settings.to_json(),
                           "want": None if want is None else want.to_json()})
+
+    # -- what the screens read -------------------------------------------------------------------
+
+    @property
+    def me(self) -> int:
+        """This side's player: 0 (the host) or 1 (the joiner)."""
+        return self.seat.me
+
+    @property
+    def peer(self) -> int:
+        return self.seat.peer
+
+    @property
+    def settings(self) -> MatchSettings | None:
+        """What was agreed (None until the joiner knows it)."""
+        return self.seat.settings
+
+    @property
+    def started(self) -> bool:
+        return self.match.started
+
+    @property
+    def finished(self) -> bool:
+        return self.match.finished
 
     # -- the transport's side -------------------------------------------------------------------
 
@@ -120,14 +123,14 @@ class DuelCore:
         with self._guard():
             if self.finished or not self.started:
                 return
-            gone = self.deadlines.tick(now, self.link.up, self.rnd, self.owes(), self.peer)
+            gone = self.deadlines.tick(now, self.link.up, self.match.rnd, self.owes(), self.peer)
             if gone is not None:
                 self.match.peer_gone(gone)
 
     def owes(self) -> int | None:
         """Who owes the match its next step while the match is in play (me: my move; the
         peer: his move, a draw's keys, his stage of the deal or his call), or None."""
-        r = self.rnd
+        r = self.match.rnd
         if self.finished or not self.started or r is None or r.life.state not in IN_PLAY:
             return None
         return self.me if self.my_turn() else self.peer
@@ -144,11 +147,11 @@ class DuelCore:
     # -- local actions --------------------------------------------------------------------------
 
     def my_turn(self) -> bool:
-        r = self.rnd
+        r = self.match.rnd
         return r is not None and not self.finished and self.table.moves.my_turn(r)
 
     def legal_moves(self) -> list[rules.Move]:
-        r = self.rnd
+        r = self.match.rnd
         if not self.my_turn() or r is None or r.know is None:
             return []
         return r.know.legal_moves()
@@ -169,7 +172,7 @@ class DuelCore:
 
     def play(self, move: rules.Move | MoveJSON) -> None:
         """Plays my move; ValueError (IllegalMove) if it is not legal now."""
-        r = self.rnd
+        r = self.match.rnd
         if not self.my_turn() or r is None or r.know is None:
             raise rules.IllegalMove("it is not your turn")
         mv = move if isinstance(move, rules.Move) else rules.move_from_json(self.seat.variant,
@@ -183,7 +186,7 @@ class DuelCore:
     def dispute(self) -> None:
         """Asks for the keys now, before the round is over: both sides reveal and the referee
         replays the round so far. If it finds no cheat, this side forfeits the match."""
-        r = self.rnd
+        r = self.match.rnd
         if self.finished or r is None or not r.life.in_play:
             return
         self.seat.record({"k": "local", "a": "dispute"})
@@ -235,7 +238,7 @@ class DuelCore:
     def _receive_game(self, f: m.Game) -> None:
         if not self.started:
             raise Refused("out_of_turn", "no match yet: greet first")
-        if not self.authed:
+        if not self.link.authed:
             raise Refused("out_of_turn", "resume the match first")
         if not self.link.take(f):
             return
@@ -245,7 +248,7 @@ class DuelCore:
         self.seat.record({"k": "in", "frame": m.encode(f).decode()})
         if self.finished or self.match.on_frame(f):
             return
-        self.table.receive(self.rnd, f)
+        self.table.receive(self.match.rnd, f)
 
     # -- for the journal and the headless player -------------------------------------------------
 

@@ -45,7 +45,7 @@ class Handshakes:
         """Whether the invitation code still lets a joiner in: until the match's first
         game frame from him (before it, his welcome may have been lost: he greets again)."""
         s = self.session
-        return s.code is not None and (not s.core.started or s.core.received == 0)
+        return s.code is not None and (not s.core.started or s.core.link.received == 0)
 
     async def host(self, reader: asyncio.StreamReader,
                    writer: asyncio.StreamWriter) -> Channel | None:
@@ -77,9 +77,9 @@ class Handshakes:
                 generation = self.guard.generation
                 password = ch.code_password(s.code)
             else:
-                if not (s.core.started and s.core.channel_secret):
+                if not (s.core.started and s.core.tokens.channel_secret):
                     raise ch.HandshakeError("token", "there is no match to resume here")
-                password = ch.resume_password(s.core.channel_secret)
+                password = ch.resume_password(s.core.tokens.channel_secret)
             exchange = ch.Exchange("host", password)
             writer.write(ch.pake_line(first.kind, exchange.message))
             chan: Channel = exchange.finish(bytes.fromhex(first.msg))
@@ -154,10 +154,10 @@ class Handshakes:
         s = self.session
         kind: Kind
         if s.core.started:
-            if not s.core.channel_secret:
+            if not s.core.tokens.channel_secret:
                 raise ch.Refused("token", "this match began without an invitation code: "
                                           "join it with --open, or start afresh (--fresh)")
-            kind, password = "resume", ch.resume_password(s.core.channel_secret)
+            kind, password = "resume", ch.resume_password(s.core.tokens.channel_secret)
         else:
             if s.code is None:
                 raise ch.Refused("code", "joining needs the host's invitation code")

@@ -73,7 +73,7 @@ async def run_bot(
                 await session.play(move)
     finally:
         await session.close()
-    result = session.core.result
+    result = session.core.match.result
     if result is None:
         result = session.core.result_of(None, False)
         if session.core.started:  # (before it began nobody forfeits: nothing was played)

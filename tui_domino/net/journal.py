@@ -47,7 +47,7 @@ def unfinished(role: str, folder: Path | None = None) -> list[tuple[str, int]]:
             when = path.stat().st_mtime
         except (OSError, ValueError):
             continue
-        if core.started and not core.finished and core.internal is None:
+        if core.started and not core.finished and core.match.internal is None:
             found.append((when, host, int(port)))
     return [(host, port) for _, host, port in sorted(found, reverse=True)]
 
@@ -157,10 +157,10 @@ def resume(path: str | os.PathLike[str], fsync: bool = True) -> DuelCore | None:
             f"The log of the unfinished duel could not be read ({exc}); it was kept as "
             f"{kept} and a new match begins."
         ) from exc
-    if core.internal is not None:
+    if core.match.internal is not None:
         keep_aside(p, "internal")
         return None
     if core.finished or not core.started:
         return None
-    core.journal = Journal(p, fsync=fsync)
+    core.seat.journal = Journal(p, fsync=fsync)
     return core

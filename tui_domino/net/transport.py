@@ -190,7 +190,7 @@ class DuelSession:
         self.journal_path = Path(journal_path) if journal_path else None
         self._target = (host, port)
         self.code = code
-        self.secure = code is not None or bool(core.channel_secret)
+        self.secure = code is not None or bool(core.tokens.channel_secret)
         chan: Channel | None = None
         try:
             async with asyncio.timeout(connect_timeout):
@@ -203,8 +203,8 @@ class DuelSession:
                     writer.close()
                     raise
         except BaseException:
-            if core.journal is not None and hasattr(core.journal, "close"):
-                core.journal.close()
+            if core.seat.journal is not None and hasattr(core.seat.journal, "close"):
+                core.seat.journal.close()
             raise
         self._spawn(self._join_loop(reader, writer, chan))
         self._spawn(self._clock())
@@ -230,7 +230,7 @@ class DuelSession:
     def phrase(self) -> str:
         """The verification phrase of the match's channel ("" while there is none: before
         the match, or an open duel): both players' screens show the same one."""
-        secret = self.core.channel_secret
+        secret = self.core.tokens.channel_secret
         return str(_channel().phrase(secret)) if secret and self.secure else ""
 
     def join_command(self) -> str:
@@ -289,9 +289,9 @@ class DuelSession:
                 await t
         if self._server is not None:
             self._server.close()
-        if self.core.journal is not None and hasattr(self.core.journal, "close"):
-            self.core.journal.close()
-            self.core.journal = None
+        if self.core.seat.journal is not None and hasattr(self.core.seat.journal, "close"):
+            self.core.seat.journal.close()
+            self.core.seat.journal = None
         self._set_state("closed")
         self._events.put_nowait(None)
         self._closed.set()
@@ -314,9 +314,9 @@ class DuelSession:
         return task
 
     def _configure(self, core: DuelCore) -> None:
-        core.resume_window = self.resume_window
-        core.reveal_timeout = self.reveal_timeout
-        core.turn_timeout = self.turn_timeout
+        core.deadlines.resume_window = self.resume_window
+        core.deadlines.reveal_timeout = self.reveal_timeout
+        core.deadlines.turn_timeout = self.turn_timeout
 
     async def _clock(self) -> None:
         """Gives the core the time until the match is over; closes the session when a
@@ -414,7 +414,7 @@ class DuelSession:
         await self._serve(reader, writer, first, chan)
         if self._conn is not asyncio.current_task():
             return  # superseded
-        if self.core.refused:
+        if self.core.match.refused:
             self._start_over()
             return
         if self.core.finished:
@@ -471,8 +471,8 @@ class DuelSession:
     def _commit(self, chan: Channel | None) -> None:
         """The match began (or was greeted again) on this connection's channel: its resume
         secret becomes the match's, in the log, and the phrase is shown."""
-        if (chan is not None and chan.kind == "code" and self.core.authed
-                and self.core.channel_secret != chan.resume_secret):
+        if (chan is not None and chan.kind == "code" and self.core.link.authed
+                and self.core.tokens.channel_secret != chan.resume_secret):
             self.core.keep_channel(chan.resume_secret)
             self.emit(ev.Secured(chan.phrase))
 
@@ -480,12 +480,12 @@ class DuelSession:
         """The joiner refused the match (another version, other settings) before any of
         it was played: a fresh match with the same settings waits for another opponent."""
         old = self.core
-        if old.journal is not None and hasattr(old.journal, "close"):
-            old.journal.close()
+        if old.seat.journal is not None and hasattr(old.seat.journal, "close"):
+            old.seat.journal.close()
         path = self.journal_path
         if path is not None and path.exists():
             path.unlink()
-        self.core = DuelCore("host", old.name, os.urandom(32), settings=old.settings,
+        self.core = DuelCore("host", old.seat.name, os.urandom(32), settings=old.settings,
                              journal=jr.Journal(path) if path is not None else None)
         self._configure(self.core)
         self._conn = None
@@ -496,8 +496,8 @@ class DuelSession:
             f = msgs.decode(line.rstrip(b"\r\n"))
         except msgs.FrameError:
             return False
-        return (isinstance(f, msgs.Resume) and f.match == self.core.match_id
-                and mp.same_bytes(f.token.encode(), self.core.token.encode()))
+        return (isinstance(f, msgs.Resume) and f.match == self.core.tokens.match_id
+                and mp.same_bytes(f.token.encode(), self.core.tokens.token.encode()))
 
     def _close_soon(self) -> None:
         """Closes from inside a connection's own task, without waiting for itself."""
@@ -550,7 +550,7 @@ class DuelSession:
                                            "reordered the stream; the connection is closed")
                         self._pump()
                         break
-                elif not self.core.authed and msgs.frame_type(line) == "pake":
+                elif not self.core.link.authed and msgs.frame_type(line) == "pake":
                     with contextlib.suppress(asyncio.QueueFull):
                         wq.put_nowait(error("code", "this host plays without an invitation "
                                                     "code (it runs with --open): join it "
@@ -559,7 +559,7 @@ class DuelSession:
                 self.core.receive(line.rstrip(b"\r\n"))
                 self._commit(chan)
                 self._pump()
-                if self.core.closing:
+                if self.core.link.closing:
                     break
         finally:
             self.core.connection_lost()
@@ -574,7 +574,7 @@ class DuelSession:
                 writer.close()
                 async with asyncio.timeout(1):
                     await writer.wait_closed()
-            if not self.core.finished and self.core.started and not self.core.refused:
+            if not self.core.finished and self.core.started and not self.core.match.refused:
                 self._set_state("reconnecting")
             self._pump()
 
@@ -607,7 +607,7 @@ class DuelSession:
                     break
         for e in self.core.events():
             self.emit(e)
-        if self.core.closing and wq is not None and self._wq is wq:
+        if self.core.link.closing and wq is not None and self._wq is wq:
             with contextlib.suppress(asyncio.QueueFull):
                 wq.put_nowait(None)
             self._wq = None

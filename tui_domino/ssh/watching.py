@@ -56,17 +56,17 @@ def public_frame(core: DuelCore, ratings: Sequence[str | None],
     ``chat``: the players' lines, oldest first)."""
     view = core.view()
     settings = core.settings
-    result = core.result
+    result = core.match.result
     owes = core.owes()
     left = core.turn_left()
     return {
         "v": FRAME_VERSION,
         "variant": settings.variant if settings is not None else None,
         "target": (settings.target or 0) if settings is not None else 0,
-        "names": [one_line(n, NAME_WIDTH) for n in core.names],
+        "names": [one_line(n, NAME_WIDTH) for n in core.seat.names],
         "ratings": list(ratings),
         "round": view["net"]["round"] if view is not None else 0,
-        "totals": list(core.totals),
+        "totals": list(core.match.totals),
         "view": public_view(cast(dict[str, Any], view)) if view is not None else None,
         "owes": owes,
         "left": round(left, 1) if left is not None and owes is not None else None,

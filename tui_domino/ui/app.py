@@ -598,7 +598,7 @@ async def run_duel_app(session: DuelSession) -> MatchResult | None:
     with logged("closing the duel"):
         async with asyncio.timeout(3):
             await session.close()
-    return session.core.result
+    return session.core.match.result
 
 
 def run_app(args: argparse.Namespace | None = None) -> int:

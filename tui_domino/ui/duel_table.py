@@ -47,11 +47,11 @@ class _LiveMatch:
         self.round_no = view["net"]["round"] if view else 0
         settings = table.duel.core.settings
         self.target = (settings.target or 0) if settings is not None else 0
-        self.banked = list(view["net"]["totals"] if view else table.duel.core.totals)
+        self.banked = list(view["net"]["totals"] if view else table.duel.core.match.totals)
         # While a round is being checked its points are not known for sure: the totals
         # are the verified ones.
         self.totals = list(self.banked)
-        self.past = list(table.duel.core.past)
+        self.past = list(table.duel.core.match.past)
         self.is_over = table.duel.finished
 
 
@@ -70,7 +70,7 @@ class DuelTable:
         # TRANSLATORS: the names of a duel's players who gave none: the one who hosts and
         # the one who joins
         names = [visible(n) or (_("host") if i == 0 else _("guest"))
-                 for i, n in enumerate(self.duel.core.names)]
+                 for i, n in enumerate(self.duel.core.seat.names)]
         mine, theirs = self.me, 1 - self.me
         # TRANSLATORS: the name of this side's player where both players have the same name
         # (it stands where a name stands: "{name} wins the match.")
@@ -90,7 +90,7 @@ class DuelTable:
 
     @property
     def opponent(self) -> str:
-        if not self.duel.core.names[1 - self.me]:
+        if not self.duel.core.seat.names[1 - self.me]:
             # TRANSLATORS: stands for the opponent's name before it is known, in sentences
             # such as "Waiting for {name} to come back…"
             return _("your opponent")
@@ -101,7 +101,7 @@ class DuelTable:
         settings = self.duel.core.settings
         if settings is not None and settings.variant in rules.VARIANTS:
             return settings.variant
-        want = self.duel.core.want
+        want = self.duel.core.seat.want
         if want is not None and want.variant in rules.VARIANTS:
             return want.variant
         return self._fallback_variant
@@ -165,6 +165,6 @@ def summary_session(table: DuelTable, event: ev.RoundOver, banked: list[int]) ->
     match = rules.match_from_json({
         "kind": "match", "variant": settings.variant, "target": settings.target, "seed": 0,
         "options": settings.options, "round_no": event.round, "banked": list(banked),
-        "past": [p for p in table.duel.core.past if p.get("round") != event.round],
+        "past": [p for p in table.duel.core.match.past if p.get("round") != event.round],
         "round": event.state})
     return Session(match, table.seats, autosave=False)

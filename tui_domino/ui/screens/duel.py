@@ -218,7 +218,7 @@ class DuelScreen(TableScreen):
         variant = e.variant
         target = settings.target if settings is not None else e.target
         name = self.table.opponent
-        hosting = self.duel.core.role == "host"
+        hosting = self.duel.core.seat.role == "host"
 
         def joined() -> str:
             n = target or 0
@@ -344,7 +344,7 @@ class DuelScreen(TableScreen):
         history_db.duel_over(variant=settings.variant, target=settings.target or 0,
                              options=rules.resolve_options(settings.variant,
                                                            settings.options),
-                             names=list(self.duel.core.names), rounds=self._rounds,
+                             names=list(self.duel.core.seat.names), rounds=self._rounds,
                              result=result, me=self.table.me)
 
     def note(self, text: str | Text | Callable[[], str], style: str = "") -> None:

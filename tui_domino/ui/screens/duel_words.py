@@ -77,7 +77,7 @@ def status_text(duel: DuelSession, opponent: str, conn: str, over: bool, quiet: 
              "waiting": "yellow"}.get(state, "")
     if over:
         t.append(_("match over"), style="bold")
-    elif state == "waiting" and core.role == "host" and not core.started:
+    elif state == "waiting" and core.seat.role == "host" and not core.started:
         t.append(_("waiting for an opponent"), style=style)
     elif state == "waiting":
         t.append(_("connecting…"), style=style)
@@ -128,7 +128,7 @@ def waiting_text(duel: DuelSession, opponent: str, conn: str, problem: str, deta
         t.append(_("The connection is closed.") + "\n\n", style="bold")
         t.append(_("Esc goes back."), style=quiet)
         return t
-    if core.role == "host" and not core.started:
+    if core.seat.role == "host" and not core.started:
         settings = core.settings
         if settings is not None:
             t.append(match_words(settings.variant, settings.target) + "\n\n", style="bold")
