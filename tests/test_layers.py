@@ -1,7 +1,7 @@
 """The layers import downwards only, as the contracts in pyproject.toml say (import-linter):
 __main__ and cli on top, then the SSH server, the app, the community, the history, the duel,
 the computer players and the rules; the shared helpers (files, text, names, terminal, logs,
-env) import nothing else of the game; Textual only in the app and the server; the rules
+env, formats) import nothing else of the game; Textual only in the app and the server; the rules
 engine does no I/O. Imports inside functions and relative imports count as any other; no two
 modules import each other, however late."""
 

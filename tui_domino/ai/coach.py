@@ -21,7 +21,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypedDict, cast
 
-from tui_domino import i18n, rules
+import msgspec
+
+from tui_domino import formats, i18n, rules
 from tui_domino.ai import classic_search, search
 from tui_domino.ai.inference import Knowledge, knowledge
 from tui_domino.ai.simulation import VARIANTS, Sim, Variant, variant_of
@@ -468,9 +470,12 @@ class Judgement:
 
     @classmethod
     def from_json(cls, d: JudgementJSON) -> Judgement:
-        return cls(int(d["index"]), int(d["player"]), d["played"], float(d["expected"]),
-                   d["best"], float(d["best_expected"]), float(d["loss"]),
-                   str(d["mark"]), list(d.get("ranked") or []))
+        """Reads back ``to_json()``; ValueError (msgspec's, saying what is wrong and where)
+        for anything else."""
+        j = msgspec.convert(d, formats.Judgement)
+        return cls(j.index, j.player, cast(MoveJSON, msgspec.to_builtins(j.played)),
+                   j.expected, cast(MoveJSON, msgspec.to_builtins(j.best)), j.best_expected,
+                   j.loss, j.mark, cast(list[RankedJSON], msgspec.to_builtins(j.ranked)))
 
 
 def move_seed(index: int) -> int:

@@ -15,7 +15,9 @@ import copy
 import datetime as _dt
 from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
 
-from tui_domino import rules
+import msgspec
+
+from tui_domino import formats, rules
 from tui_domino.rules.round import deal_implied
 from tui_domino.rules.types import DealJSON, HistoryRecord, Options
 
@@ -165,59 +167,35 @@ def match_json(*, variant: str, target: int, options: Options, players: list[Pla
 MAX_RECORD_BYTES = 32 << 20
 
 
-def _int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def check_match(raw: object) -> MatchRecord:
-    """``raw`` if it is a match record the game could have written, else ValueError saying
-    why: its fields' types, and each round replayed with the rules from its deal must be
-    legal move by move, over, and scored as the record says."""
+    """``raw`` (JSON as Python reads it) as a match record if it is one the game could have
+    written, else ValueError saying why: its shape (``formats.AnyRecord``: msgspec's words
+    and where), its house rules, and each round replayed with the rules from its deal must
+    be legal move by move, over, and scored as the record says."""
     if not isinstance(raw, dict) or raw.get("kind") != RECORD_KIND:
         raise ValueError(f"not a tui-domino match record (its \"kind\" must be {RECORD_KIND!r})")
-    if raw.get("format") != RECORD_FORMAT:
+    if raw.get("format") != RECORD_FORMAT or isinstance(raw.get("format"), bool):
         raise ValueError(f"format {raw.get('format')!r} is not one this version reads")
-    variant = raw.get("variant")
-    if variant not in rules.VARIANTS:
-        raise ValueError(f"unknown variant {variant!r}")
-    players = raw.get("players")
-    if not (isinstance(players, list) and len(players) == 2 and all(
-            isinstance(p, dict) and isinstance(p.get("name"), str) for p in players)):
-        raise ValueError("\"players\" must be two players, each with a name")
-    if raw.get("me") not in (None, 0, 1) or isinstance(raw.get("me"), bool):
-        raise ValueError("\"me\" must be 0, 1 or null")
-    options = raw.get("options")
+    record = cast(MatchRecord, msgspec.to_builtins(msgspec.convert(raw, formats.AnyRecord)))
+    variant = record["variant"]
     try:
-        options = rules.resolve_options(variant, options if isinstance(options, dict) else None)
+        options = rules.resolve_options(variant, record["options"])
     except ValueError as exc:
         raise ValueError(f"bad house rules: {exc}") from None
-    rounds = raw.get("rounds")
-    if not isinstance(rounds, list) or not rounds:
-        raise ValueError("\"rounds\" must be a list of rounds")
-    for n, rnd in enumerate(rounds, 1):
-        if not isinstance(rnd, dict):
-            raise ValueError(f"round {n} is not an object")
-        moves = rnd.get("moves")
-        if not isinstance(moves, list) or not all(
-                isinstance(m, dict) and isinstance(m.get("move"), dict) for m in moves):
-            raise ValueError(f"round {n}: \"moves\" must be a list of records with a move")
-        if rnd.get("leader") not in (None, 0, 1) or isinstance(rnd.get("leader"), bool):
-            raise ValueError(f"round {n}: \"leader\" must be 0, 1 or null")
+    for n, rnd in enumerate(record["rounds"], 1):
         try:
-            state = start_of(variant, cast(RoundPlay, rnd), options)
-            for k, rec in enumerate(moves, 1):
-                if rec.get("player") != state.to_move:
+            state = start_of(variant, rnd, options)
+            for k, rec in enumerate(rnd["moves"], 1):
+                if rec["player"] != state.to_move:
                     raise ValueError(f"move {k} is played out of turn")
                 state.apply(rec["move"])
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        except ValueError as exc:
             raise ValueError(f"round {n} does not replay: {exc}") from None
-        except RecursionError:
-            raise ValueError(f"round {n} is nested too deeply") from None
         if not state.is_over:
             raise ValueError(f"round {n} is not over after its moves")
-        if rnd.get("points") != list(state.points):
+        if rnd["points"] != list(state.points):
             raise ValueError(f"round {n}'s points are not what its moves score")
-    return cast(MatchRecord, raw)
+    return record
 
 
 __all__ = ["RECORD_KIND", "MatchFields", "MatchRecord", "PlayerJSON", "RoundPlay", "RoundRecord",

@@ -11,7 +11,9 @@ import random
 import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import NotRequired, TypedDict, cast
+from typing import TYPE_CHECKING, NotRequired, TypedDict
+
+import msgspec
 
 from tui_domino import ai, rules
 from tui_domino.files import quarantine
@@ -21,6 +23,9 @@ from tui_domino.terminal import login_name
 from tui_domino.text import visible
 from tui_domino.ui import storage
 from tui_domino.ui.table import match_scores
+
+if TYPE_CHECKING:
+    from tui_domino import formats
 
 # The games' names (translated where shown: _(VARIANT_TITLES[variant])).
 VARIANT_TITLES = {
@@ -76,21 +81,14 @@ class SaveJSON(TypedDict):
 def read_choice(raw: object) -> ChoiceJSON | None:
     """A saved choice as written by ``Session.leave``, else None (it is only a convenience:
     a choice that is not one is left out, the match read all the same)."""
-    if not isinstance(raw, dict):
-        return None
+    # lazy: start-up (the formats load with a saved match, the menu's start without one)
+    from tui_domino import formats
 
-    def whole(v: object, low: int = 0, high: int = 10**6) -> bool:
-        return isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
-
-    tile, place = raw.get("tile"), raw.get("place")
-    if not (whole(raw.get("round")) and whole(raw.get("moves"))):
+    try:
+        c = msgspec.convert(raw, formats.Choice)
+    except msgspec.ValidationError:
         return None
-    if tile is not None and not (isinstance(tile, list) and len(tile) in (2, 3)
-                                 and all(whole(n, 0, 6) for n in tile)):
-        return None
-    if place is not None and not whole(place, 0, 1000):
-        return None
-    return ChoiceJSON(round=raw["round"], moves=raw["moves"], tile=tile, place=place)
+    return ChoiceJSON(round=c.round, moves=c.moves, tile=c.tile, place=c.place)
 
 
 @dataclass
@@ -230,32 +228,35 @@ class Session:
 
     @classmethod
     def from_json(cls, d: SaveJSON, autosave: bool = True) -> Session:
-        try:
-            seats = [Seat(**s) for s in d["seats"]]
-            if len(seats) != 2:
-                raise ValueError("a match has two seats")
-            for s in seats:
-                if not isinstance(s.name, str) or not isinstance(s.level, str):
-                    raise ValueError("a seat's name and level must be text")
-                if s.kind not in ("human", "computer"):
-                    raise ValueError(f"unknown seat kind {s.kind!r}")
-                if s.is_computer and s.level not in ai.NAMES:
-                    s.level = ai.NAMES[0]
-            match = rules.match_from_json(d["match"])
-        except (KeyError, TypeError) as exc:
-            raise ValueError(f"malformed save: {exc!r}") from exc
+        """The match saved as ``d`` (``to_json``); ValueError saying what is wrong: its
+        shape (msgspec's words and where, "Expected `int`, got `str` - at
+        `$.match.round.points[0]`"), or what the rules refuse in it."""
+        # lazy: start-up (the formats load with a saved match, the menu's start without one)
+        from tui_domino import formats
+
+        return cls.from_saved(msgspec.convert(d, formats.SavedMatch), autosave)
+
+    @classmethod
+    def from_saved(cls, saved: formats.SavedMatch, autosave: bool = True) -> Session:
+        """The match of a save read with its format; ValueError for what the rules refuse
+        in it (a tile dealt twice, a move they refuse, a round unlike its history)."""
+        seats = [Seat(s.name, s.kind, s.level) for s in saved.seats]
+        for s in seats:
+            if s.is_computer and s.level not in ai.NAMES:  # a level this version lacks
+                s.level = ai.NAMES[0]
+        match = rules.match_from_json(msgspec.to_builtins(saved.match))
         session = cls(match, seats, autosave)
-        session.choice = read_choice(d.get("choice"))
+        session.choice = read_choice(saved.choice)
         return session
 
     @classmethod
     def load_saved(cls) -> Session | None:
         """The saved match; None when there is none; storage.SaveError when unreadable."""
-        raw = storage.read_save()
-        if raw is None:
+        saved = storage.read_save()
+        if saved is None:
             return None
         try:
-            return cls.from_json(cast(SaveJSON, raw))  # from_json checks what it reads
+            return cls.from_saved(saved)
         except ValueError as exc:
             kept = quarantine(storage.save_path())
             raise storage.SaveError(

@@ -13,13 +13,16 @@ import logging
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 
 from tui_domino import ai, env, files, i18n, rules
 from tui_domino.files import quarantine
 from tui_domino.i18n import N_, _
+
+if TYPE_CHECKING:
+    from tui_domino import formats
 
 SAVE_NAME = "current-match.json"
 SETTINGS_NAME = "settings.json"
@@ -179,30 +182,39 @@ def write_save(payload: Mapping[str, object]) -> None:
     write_json_atomic(save_path(), {"kind": SAVE_KIND, "format": 1, **payload})
 
 
-def read_save() -> dict[str, object] | None:
-    """The saved payload, None when there is none; SaveError (after moving the file
-    aside) when it is corrupt or not ours."""
+def read_save() -> formats.SavedMatch | None:
+    """The saved match as its format reads it (every type checked), None when there is
+    none; SaveError (after moving the file aside) when it is not JSON, not ours, or not as
+    the game writes it (msgspec's words and where: "Expected `int`, got `str` - at
+    `$.match.round.points[0]`")."""
     path = save_path()
     if not path.exists():
         return None
+    # lazy: start-up (the formats load with a saved match, the menu's start without one)
+    from tui_domino import formats
+
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(raw, dict) or raw.get("kind") != SAVE_KIND:
+        data = path.read_bytes()
+        head = msgspec.json.decode(data, type=formats.Head)
+        if head.kind != SAVE_KIND:
             # TRANSLATORS: why the saved match could not be read (the file is another's).
             raise ValueError(_("it is not a tui-domino saved match"))
-        if raw.get("format") != 1:
+        if head.format != 1 or isinstance(head.format, bool):
             # TRANSLATORS: why the saved match could not be read; {format} is the file's
             # format number, as written in it.
             raise ValueError(_("its format {format} is not one this version reads").format(
-                format=repr(raw.get("format"))))
-        return raw
-    except (OSError, ValueError) as exc:
+                format=repr(head.format)))
+        return msgspec.json.decode(data, type=formats.SavedMatch)
+    except (OSError, ValueError, RecursionError) as exc:  # msgspec's errors are ValueErrors
         kept = quarantine(path)
+        # TRANSLATORS: why the saved match could not be read: lists or objects inside each
+        # other too many times over for the game to read
+        reason = _("it is nested too deeply") if isinstance(exc, RecursionError) else exc
         raise SaveError(
-            # TRANSLATORS: {error} is the reason (the system's in English, or one of the
-            # reasons above); {path} is a file's path
+            # TRANSLATORS: {error} is the reason (the system's or msgspec's in English, or
+            # one of the reasons above); {path} is a file's path
             _("The saved match could not be read ({error}). It was kept as {path}.")
-            .format(error=exc, path=kept)
+            .format(error=reason, path=kept)
         ) from exc
 
 

@@ -9,6 +9,7 @@ round's record (and the history), so a second look is instant.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
     from tui_domino.ai.coach import JudgementJSON
 
 OnReview = Callable[[list["JudgementJSON"]], None]
+
+log = logging.getLogger(__name__)
 
 
 class ReviewScreen(Screen[None]):
@@ -82,13 +85,16 @@ class ReviewScreen(Screen[None]):
             st.apply(rec["move"])
             self.states.append(st)
         self.todo = coach.choices(self.start, self.moves, self.seats)
-        cached = rnd.get("review")
         self.judged: dict[int, coach.Judgement] = {}
+        self.complete = False
+        cached = rnd.get("review")
         if isinstance(cached, list):
-            for d in cached:
-                j = coach.Judgement.from_json(d)
-                self.judged[j.index] = j
-        self.complete = isinstance(cached, list)
+            try:
+                self.judged = {j.index: j for j in map(coach.Judgement.from_json, cached)}
+                self.complete = True
+            except ValueError as exc:  # kept, but not as the coach writes it: judged again
+                log.warning("a round's kept review cannot be read (%s); the round is "
+                            "reviewed again", exc)
         self.pos = 0
         self._board: BoardView | None = None
 
