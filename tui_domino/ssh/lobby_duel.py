@@ -137,9 +137,7 @@ class LobbyDuelScreen(DuelScreen):
 
     def watched_by(self, n: int) -> None:
         """``n`` visitors watch this duel."""
-        self.watchers = max(0, n)
-        if self.is_mounted and not self.taken_off():
-            self.show_status()
+        self.watchers = max(0, n)  # (its watcher draws the status line)
 
     def opponent_label(self) -> str:
         """The opponent's name with his rating in this game, where he has one."""

@@ -1,7 +1,8 @@
 """Watching a lobby duel: the table as anybody may see it (``ssh/watching.py``), drawn by the
 game's own board, with the score, both hands' sizes, the bazaar, whose step it is and how
 long he has, the moves, the players' chat, and the watchers' own chat (``t``), which the
-players never see."""
+players never see. What the lobby sends (a frame, the watchers' count, the end) is set on
+Textual ``var``s whose watchers draw what depends on them."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
@@ -52,6 +54,12 @@ class WatchScreen(Screen[None]):
     WatchScreen.-chatting #watch-chat { display: block; }
     """
 
+    # The table as the last frame showed it (None: none yet). Every frame is drawn, even one
+    # equal to the last (its clock starts anew), and so is None set anew: a new duel.
+    frame: var[Frame | None] = var(None, always_update=True, init=False)
+    watchers = var(0, init=False)  # visitors who watch this duel (the status line)
+    ended = var(False, init=False)  # neither player is at the table any more (the panel)
+
     def __init__(self, duel: int, names: list[str], variant: str,
                  say: Callable[[str], None],
                  chat: list[tuple[str, str]] | None = None) -> None:
@@ -60,10 +68,7 @@ class WatchScreen(Screen[None]):
         self.names = names
         self.variant = variant
         self.say = say
-        self.frame: Frame | None = None
-        self.watchers = 0
         self.chat: list[tuple[str, str]] = list(chat or [])[-WATCH_LINES:]
-        self.ended = False  # neither player is at the table any more
         self.problem = ""
         self.ready = False  # composed and mounted: drawing may begin
 
@@ -84,19 +89,19 @@ class WatchScreen(Screen[None]):
         self.query_one(BoardView).set_ascii(bool(settings is not None and settings.ascii))
         self.set_interval(1.0, self.show_panel)  # the clock runs between frames
         self.ready = True  # (Textual says is_mounted only once this handler is done)
-        self.refresh_all()
+        self.refresh_all()  # the first frame shows the screen whole
 
     # -- what the lobby sends ------------------------------------------------------------------
 
     def follow(self, duel: int, names: list[str], variant: str) -> None:
         """The players went on to a rematch: the same screen follows the new duel."""
         self.duel, self.names, self.variant = duel, names, variant
-        self.frame, self.ended = None, False
-        self.refresh_all()
+        self.ended = False
+        self.frame = None  # (drawn anew, with the new duel's names, by its watcher)
 
     def show_frame(self, frame: Frame, watchers: int) -> None:
-        self.frame, self.watchers = frame, watchers
-        self.refresh_all()
+        self.watchers = watchers
+        self.frame = frame
 
     def chat_line(self, name: str, text: str) -> None:
         self.chat = [*self.chat[-(WATCH_LINES - 1):], (one_line(name, 20), one_line(text, 200))]
@@ -104,7 +109,16 @@ class WatchScreen(Screen[None]):
 
     def duel_over(self) -> None:
         self.ended = True
+
+    def watch_frame(self) -> None:
         self.refresh_all()
+
+    def watch_watchers(self) -> None:
+        if self.ready:
+            self.show_status()
+
+    def watch_ended(self) -> None:
+        self.show_panel()
 
     # -- drawing -------------------------------------------------------------------------------
 

@@ -12,13 +12,16 @@ into its requests; a test (or a spectator, or another front end) drives the same
             case Next.ROUND_OVER: table.round_over(); table.next_round()
 
 Every change of the position moves ``token`` on: an answer worked out for an older position
-(the computer's move, the coach's figures) is dropped when it arrives.
+(the computer's move, the coach's figures) is dropped when it arrives. Every change of what
+the table shows (a move, a take-back, a new round, a hand shown) is told to the functions
+given to ``listen``: a screen that shows the table draws it anew then.
 """
 
 from __future__ import annotations
 
 import asyncio
 import enum
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tui_domino import rules
@@ -62,6 +65,15 @@ class LocalTable:
         # two people: whose hand was shown last (None: nobody's yet, the next one hands over)
         self.shown: int | None = None if session.hot_seat else session.viewer
         self._told_round: int | None = None  # the round whose end was told
+        self._listeners: list[Callable[[], None]] = []
+
+    def listen(self, changed: Callable[[], None]) -> None:
+        """``changed()`` is called after every change of what the table shows."""
+        self._listeners.append(changed)
+
+    def _changed(self) -> None:
+        for changed in self._listeners:
+            changed()
 
     # -- what comes next -----------------------------------------------------------------------
 
@@ -87,6 +99,7 @@ class LocalTable:
     def handed_over(self) -> None:
         """The one to move has the keyboard: his hand may be shown."""
         self.shown = self.session.state.to_move
+        self._changed()
 
     def hide_hands(self) -> None:
         """Two people: nobody's hand is shown (the next one to play hands over again)."""
@@ -106,6 +119,7 @@ class LocalTable:
             self.session.save()
         except OSError as exc:
             self.unsaved = exc
+        self._changed()
         return events
 
     def take_unsaved(self) -> OSError | None:
@@ -174,6 +188,7 @@ class LocalTable:
             done = True
         if not done:
             return TakeBack.CANNOT
+        self._changed()
         # lazy: start-up (the history's writer loads with its first use)
         from tui_domino.ui import history_db
 
@@ -206,6 +221,7 @@ class LocalTable:
             self.unsaved = exc
         self.token += 1
         self.shown = None if s.hot_seat else s.viewer
+        self._changed()
 
     def leave(self, tile: tuple[int, ...] | None, place: int | None) -> None:
         """The player goes to the menu with ``tile`` and ``place`` chosen (kept for Continue,

@@ -54,7 +54,6 @@ def take_back(screen: GameScreen) -> None:
         screen.notify(_("This round cannot be taken back."), timeout=3)
         return
     screen.workers.cancel_group(screen, "computer")  # its reply to that move is void too
-    screen.sel = Selection(screen.local.variant)
-    screen.thinking = False
-    screen.refresh_all(follow=True)
+    screen.sel = Selection(screen.local.variant)  # a choice made afresh on the table taken
+    screen.follow_table()  # back (which its TableChanged draws)
     screen.after_move()

@@ -14,6 +14,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.reactive import var
 from textual.widgets import Input, Static
 
 from tui_domino import rules
@@ -69,6 +70,8 @@ class DuelScreen(TableScreen):
         Key("escape", "menu", "Leave"),
     ]
 
+    watchers = var(0, init=False)  # visitors who watch this duel (a lobby duel: the lobby says)
+
     def __init__(self, session: DuelSession, backlog: Iterable[ev.Event] = ()) -> None:
         self.duel = session
         self.table = DuelTable(session)
@@ -79,7 +82,6 @@ class DuelScreen(TableScreen):
         self.problem = ""
         self.verdict: ev.Verdict | None = None
         self.result: MatchResult | None = None
-        self.watchers = 0  # visitors who watch this duel (a lobby duel: the lobby says)
         self.checking = False  # the round is over; the keys are being checked
         self._sending = False
         self._leaving = False
@@ -160,7 +162,7 @@ class DuelScreen(TableScreen):
         for e in self._backlog:
             self.handle(e)
         self._backlog = []
-        self.refresh_all()
+        self.table_changed()
         async for e in self.duel.events():
             if self.taken_off():  # the screen is going: nothing is left to show events on
                 return
@@ -168,11 +170,15 @@ class DuelScreen(TableScreen):
 
     def handle(self, e: ev.Event) -> None:
         """One event from the session: its handler updates what is shown, then the table is
-        drawn again."""
+        drawn again (``TableChanged``; a new round's or deal's board centred)."""
         handler = self.HANDLERS.get(type(e))
         if handler is not None:
             getattr(self, handler)(e)
-        self.refresh_all(follow=True)
+        self.table_changed(recentre=isinstance(e, ev.RoundStarted | ev.Dealt))
+
+    def show_table(self, follow: bool, recentre: bool) -> None:
+        """The table drawn as it now stands, then the pass it may owe played."""
+        super().show_table(follow, recentre)
         self.pass_when_owed()
 
     def pass_when_owed(self) -> None:
@@ -188,11 +194,11 @@ class DuelScreen(TableScreen):
     # one handler a kind of event (``handle`` looks them up by the event's type)
     HANDLERS: ClassVar[dict[type, str]] = {
         ev.ConnectionState: "handle_connection_state", ev.Connected: "handle_connected",
-        ev.RoundStarted: "handle_round_started", ev.Dealt: "handle_dealt",
+        ev.RoundStarted: "handle_round_started",
         ev.Moved: "handle_moved", ev.ChatLine: "handle_chat_line",
         ev.RoundOver: "handle_round_over", ev.Verdict: "handle_verdict",
         ev.MatchOver: "handle_match_over", ev.ProtocolError: "handle_protocol_error",
-    }  # (a Drew needs nothing: the hand and the log show it)
+    }  # (a Dealt or a Drew needs nothing: the hand and the log show it)
 
     def handle_connection_state(self, e: ev.ConnectionState) -> None:
         name = self.table.opponent
@@ -264,10 +270,6 @@ class DuelScreen(TableScreen):
         else:
             # TRANSLATORS: in the log: the round's number
             self.note(lambda: _("Round {round}.").format(round=rnd), "bold")
-        self.board.call_after_refresh(self.board.recentre)
-
-    def handle_dealt(self, e: ev.Dealt) -> None:
-        self.board.call_after_refresh(self.board.recentre)  # the hand is here: show it
 
     def handle_moved(self, e: ev.Moved) -> None:
         if e.move.get("kind") == "block":
@@ -361,19 +363,31 @@ class DuelScreen(TableScreen):
     def refresh_all(self, follow: bool = True) -> None:
         if not self.is_mounted or self.taken_off():
             return
+        self.follow_table()
+        self.draw_table(follow)
+
+    def follow_table(self) -> None:
+        # (with no round dealt the round reads as over: nobody is thinking; the score panel
+        # is drawn with the table, not by the watcher)
+        self.set_reactive(DuelScreen.thinking,
+                          not self.duel.my_turn() and not self.table.state.is_over)
+        if not self.table.has_view():
+            return
+        mine = self.duel.my_turn() and not self._sending
+        self.update_choice(self.table.view()["hand"], self.duel.legal_moves() if mine else [])
+
+    def draw_table(self, follow: bool = True) -> None:
+        if not self.is_mounted or self.taken_off():
+            return
         self.show_status()
         waiting = not self.table.has_view()
         if waiting != self.has_class("-waiting"):
             self.set_class(waiting, "-waiting")
             self.refresh_bindings()  # the keys to play with come and go with the deal
-        # (with no round dealt the round reads as over: nobody is thinking)
-        self.thinking = not self.duel.my_turn() and not self.table.state.is_over
         if waiting:
             self.query_one("#waiting-text", Static).update(self.waiting_text())
             return
         view = self.table.view()
-        mine = self.duel.my_turn() and not self._sending
-        self.update_choice(view["hand"], self.duel.legal_moves() if mine else [])
         self.draw_board(follow)
         self.draw_hand()
         self.query_one(ScorePanel).show(self.table, self.thinking)
@@ -383,6 +397,14 @@ class DuelScreen(TableScreen):
         self.query_one("#hand-box").border_title = plain(
             # TRANSLATORS: the title of the hand's box
             ngettext("Your hand · {n} tile", "Your hand · {n} tiles", n).format(n=n))
+
+    def show_scores(self) -> None:
+        if self.table.has_view():  # (waiting, the panel is hidden and has nothing to show)
+            super().show_scores()
+
+    def watch_watchers(self) -> None:
+        if self.is_mounted and not self.taken_off():
+            self.show_status()
 
     def opponent_label(self) -> str:
         """The opponent as the status line names him."""
@@ -447,7 +469,8 @@ class DuelScreen(TableScreen):
     # -- playing --------------------------------------------------------------------------------
 
     def next_step(self) -> None:
-        self.refresh_all()
+        # Once mounted and laid out: drawn again, the status line at its real width.
+        self.table_changed()
 
     def _my_turn(self) -> bool:
         if not self.table.has_view() or self.result is not None or self._sending:
@@ -476,8 +499,7 @@ class DuelScreen(TableScreen):
             self.notify(str(exc), title=_("Not allowed"), severity="warning")
         finally:
             self._sending = False
-            self.refresh_all()
-            self.pass_when_owed()
+            self.table_changed()  # my turn is over, or mine again
 
     # -- chat -----------------------------------------------------------------------------------
 
@@ -539,7 +561,7 @@ class DuelScreen(TableScreen):
             # round ended (the board, or nothing while the last move was on its way)
             if not self.has_class("-chatting"):
                 self.query_one(HandView).focus()
-            self.refresh_all()
+            self.table_changed()
 
     def show_over(self) -> None:
         if self._over_shown or self.result is None or self._leaving:

@@ -35,6 +35,7 @@ class GameScreen(TableScreen):
         match's rounds for the history)."""
         super().__init__(session)
         self.model = model or LocalTable(session)
+        self.model.listen(self.table_changed)  # every change of the table, drawn (table_screen)
         self.coach_notes = Notices()  # the coach's words on this position: gone at the next move
 
     @property
@@ -80,8 +81,8 @@ class GameScreen(TableScreen):
             return
         table = self.local_table
         step = table.next()
+        # (the table is drawn by the model's TableChanged; the score panel follows this)
         self.thinking = step is Next.COMPUTER
-        self.refresh_all(follow=True)
         if step is Next.ROUND_OVER and table.round_over():
             # The table's notices (hints, "not allowed") do not belong over the summary.
             # Only those already shown go: one raised by this last move (a failed save)
@@ -103,8 +104,7 @@ class GameScreen(TableScreen):
         if result == "menu":  # the hand stays hidden: the next one to play hands over again
             self.action_menu()
             return
-        self.local_table.handed_over()
-        self.refresh_all()
+        self.local_table.handed_over()  # the hand is shown (TableChanged)
 
     @work(exclusive=True, group="computer")
     async def computer_turn(self) -> None:
@@ -165,8 +165,7 @@ class GameScreen(TableScreen):
     def _after_summary(self, result: object = None) -> None:
         s = self.local
         if result == "look":  # the final board first: Enter brings the summary back
-            self.looking_back = True
-            self.refresh_all(follow=False)
+            self.looking_back = True  # (its watcher draws the final table)
             return
         self.looking_back = False
         if s.match.is_over:
@@ -175,10 +174,9 @@ class GameScreen(TableScreen):
 
             self.app.switch_screen(MatchOverScreen(s))
             return
-        self.local_table.next_round()
-        self.sel = Selection(s.variant)
-        self.refresh_all(follow=True)
-        self.board.call_after_refresh(self.board.recentre)
+        self.sel = Selection(s.variant)  # (the new round's table chooses in it)
+        self.local_table.next_round()  # drawn by its TableChanged, which comes first in the
+        self.call_after_refresh(self.board.recentre)  # screen's queue: this follows it
         self.after_move()
 
     def action_play(self) -> None:

@@ -2,7 +2,12 @@
 panel, the hint line and the footer, drawn from a ``ui.table.Table``; the keys that choose a
 tile and a place and make a move. Where a move goes and what comes after it is the screen's
 that shows a table: ``GameScreen`` drives a local match (``ui.local_table.LocalTable``),
-``DuelScreen`` a duel (``net.transport.DuelSession``)."""
+``DuelScreen`` a duel (``net.transport.DuelSession``).
+
+The screen follows its table rather than being told to draw: a change of the table (a move,
+a deal, a take-back) reaches it as a ``TableChanged`` message, drawn by one handler, and the
+flags it shows (``thinking``, ``looking_back``) are Textual ``var``s whose watchers draw
+what depends on them."""
 
 from __future__ import annotations
 
@@ -11,6 +16,8 @@ from collections.abc import Sequence
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.reactive import var
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Static
@@ -45,15 +52,37 @@ class TableScreen(Screen[None]):
 
     BINDINGS = GAME_KEYS
 
+    # The other side is to move (the score panel says so; the hand may be looked through).
+    thinking = var(False, init=False)
+    # The round is over and the player looks at the final board (the hint line names the
+    # hands kept; Enter brings the summary back).
+    looking_back = var(False, init=False)
+
+    class TableChanged(Message, bubble=False):
+        """The table shown changed (a move, a deal, a take-back, a frame of a duel): the
+        screen draws it anew (``follow``: the board scrolls to the last move; ``recentre``:
+        a new round's board is centred once drawn). Changes posted in a row are drawn
+        once."""
+
+        def __init__(self, follow: bool = True, recentre: bool = False) -> None:
+            super().__init__()
+            self.follow = follow
+            self.recentre = recentre
+
+        def can_replace(self, message: Message) -> bool:
+            if not isinstance(message, TableScreen.TableChanged):
+                return False
+            message.follow |= self.follow  # the later one is drawn, with what both asked
+            message.recentre |= self.recentre
+            return True
+
     def __init__(self, session: Table) -> None:
         super().__init__()
         self.session = session
         self.sel = Selection(session.variant)
-        self.thinking = False
         self._browsed = False  # the player has looked through the hand during the other's turn
         self._flash: Timer | None = None
         self._board: BoardView | None = None  # made in compose
-        self.looking_back = False  # the round is over and the player looks at the final board
         self.motions = Motions()  # the move just made, shown moving (game_motion.py)
         self._shape: TileShape | None = None  # the style the table was last drawn in
 
@@ -75,6 +104,7 @@ class TableScreen(Screen[None]):
         self.add_class(self.session.variant)
         self.apply_settings()
         self.query_one(HandView).focus()
+        # drawn at once, not through a message: the first frame shows the table
         self.refresh_all(follow=True)
         self.restore_choice()
         self.call_after_refresh(self.next_step)
@@ -176,12 +206,48 @@ class TableScreen(Screen[None]):
         self.set_class(pips, "-pips")
         return pips
 
+    # -- following the table ---------------------------------------------------------------------
+
+    def table_changed(self, follow: bool = True, recentre: bool = False) -> None:
+        """Tells the screen its table changed (the model's listener calls it, or the screen
+        where it learns of a change). The choice follows the table at once, so that a key
+        typed in the same burst acts on the new table; the drawing comes with the
+        ``TableChanged`` message."""
+        if self.taken_off():  # (not yet mounted: ``on_mount`` draws it as it then stands)
+            return
+        self.follow_table()
+        self.post_message(self.TableChanged(follow, recentre))
+
+    def on_table_screen_table_changed(self, message: TableChanged) -> None:
+        self.show_table(message.follow, message.recentre)
+
+    def show_table(self, follow: bool, recentre: bool) -> None:
+        """The table drawn as it now stands, after a change."""
+        self.draw_table(follow)
+        if recentre and not self.taken_off():
+            self.board.call_after_refresh(self.board.recentre)
+
+    def watch_thinking(self) -> None:
+        self.show_scores()
+
+    def watch_looking_back(self, looking: bool) -> None:
+        # Looking back, the final table is drawn anew where it stands (its hint line names
+        # the hands kept); looking away, the next round or the match's end is drawn next.
+        if looking:
+            self.refresh_all(follow=False)
+
+    def show_scores(self) -> None:
+        """The score panel (whose turn, the scores, "thinking…")."""
+        if self.is_mounted and not self.taken_off():
+            self.query_one(ScorePanel).show(self.session, self.thinking)
+
     def on_resize(self) -> None:
         if not self.is_mounted or self.taken_off():
             return
         drawn = self._shape  # the style the table was drawn in (None: not drawn yet)
         if self.has_class("-pips") != self.pips_now() or (
                 drawn is not None and drawn is not self.shape_now()):
+            # at once: the tiles take the new size's style in the frame of that size
             self.draw_board(follow=True)
             self.draw_hand()
 
@@ -199,27 +265,32 @@ class TableScreen(Screen[None]):
         return self._board
 
     def refresh_all(self, follow: bool = True) -> None:
+        """The choice brought up to the table, and everything drawn, at once."""
         if self.taken_off():
             return
+        self.follow_table()
+        self.draw_table(follow)
+
+    def follow_table(self) -> None:
+        """The choice after a change of the table: the hand's tiles, the moves allowed."""
         s = self.session
-        view = s.view()
         human = s.is_human_turn() and not self.hands_hidden
-        self.update_choice(view["hand"], s.state.legal_moves() if human else [])
+        self.update_choice(s.view()["hand"], s.state.legal_moves() if human else [])
+
+    def draw_table(self, follow: bool = True) -> None:
+        """The board, the hand, the score panel, the hint line and the hand's title, drawn
+        from the table and the choice as they stand."""
+        if self.taken_off():
+            return
         self.draw_board(follow)
         self.draw_hand()
-        self.query_one(ScorePanel).show(s, self.thinking)
+        self.query_one(ScorePanel).show(self.session, self.thinking)
         self.show_hint()
         self.title_hand()
 
     def relabel(self) -> None:
         """The language changed: every word is drawn anew, the choice and the view kept."""
-        if self.taken_off():
-            return
-        self.draw_board(follow=False)
-        self.draw_hand()
-        self.query_one(ScorePanel).show(self.session, self.thinking)
-        self.show_hint()
-        self.title_hand()
+        self.draw_table(follow=False)
 
     def title_hand(self) -> None:
         self.query_one("#hand-box").border_title = plain(hand_title(self.session))
@@ -438,4 +509,4 @@ class TableScreen(Screen[None]):
             return
         self.apply_settings()
         if not self.session.state.is_over and not self.thinking:
-            self.refresh_all()
+            self.refresh_all()  # at once: the screen comes back on top as it now stands
