@@ -274,6 +274,41 @@ async def test_the_watchers_screen_over_a_whole_match_names_no_tile_in_a_hand() 
         assert shown_moves > 20
 
 
+async def test_the_watchers_screen_draws_what_is_set_on_it_alone() -> None:
+    """A frame, the count of watchers and the players' leaving, set on the screen, are drawn
+    by the screen's own watchers (nothing asks it to draw); so is the next duel it follows."""
+    from tests.ui.helpers import screen_lines
+    from tui_domino.ssh.watch_screen import WatchScreen
+    from tui_domino.ui.app import DominoApp
+    from tui_domino.ui.storage import Settings
+
+    cores = pair("classic", target=20, seed=5)
+    run(cores, seed=5, stop=lambda: len((cores[0].view() or {}).get("history", [])) >= 2)
+    frame = read_frame(json.loads(json.dumps(public_frame(cores[0], [None, None], []))))
+    app = DominoApp(settings=Settings(computer_delay=0.0), seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = WatchScreen(1, ["Ann", "Bob"], "classic", lambda text: None)
+        app.push_screen(screen)
+        await pilot.pause()
+
+        def text() -> str:
+            return "\n".join(screen_lines(app))
+
+        assert "Waiting for the table" in text()
+        screen.frame = frame
+        await pilot.pause()
+        assert "Waiting for the table" not in text() and "Bazaar:" in text()
+        screen.watchers = 3
+        await pilot.pause()
+        assert "3 watching" in text()
+        screen.ended = True
+        await pilot.pause()
+        assert "The players have left." in text()
+        screen.follow(2, ["Cat", "Dan"], "classic")  # a rematch: the frame is gone
+        await pilot.pause()
+        assert "Watching Cat – Dan" in text() and "Waiting for the table" in text()
+
+
 async def test_watchers_see_the_newest_frame_a_moment_after_the_players(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Frames that come within the delay reach a watcher as one, the newest, after it: a
