@@ -13,6 +13,7 @@ import tempfile
 from collections.abc import Iterator
 
 import pytest
+import textual._wait
 import textual.constants
 
 from tui_domino import i18n
@@ -26,6 +27,15 @@ os.environ["LANG"] = "C.UTF-8"
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 os.environ["TEXTUAL_ANIMATIONS"] = "none"  # the programs the tests start, too
+# Textual's Pilot waits after each key (twice) and each pause until the app is idle, judged
+# by sampling the process's CPU time every 20 ms: at least 40 ms a key, half of the time of
+# the tests that play through the screens. It samples every 5 ms here (the same test of
+# idleness: CPU under a twentieth of the sample). No test counts on the sample's length:
+# where a test needs the computer's move, a save, a worker or the next frame done, it waits
+# for that (``settle``, ``until``, ``app.workers.wait_for_complete``). Textual has no
+# public setting for it.
+textual._wait.SLEEP_GRANULARITY = 1 / 200
+textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
 # A test that reads the game's data without choosing a home of its own reads an empty one,
 # never the machine's (a saved language or match there would change what it sees).
 os.environ.setdefault("TUI_DOMINO_HOME", tempfile.mkdtemp(prefix="tui-domino-tests-"))

@@ -149,15 +149,18 @@ def replay_margin(state: rules.RoundState, move: rules.Move, seed: int) -> float
     return float(var.margin(list(sim.points), me))
 
 
+# The coach's budget for Spider and Triominos is the game's (coach.HINT_ITERATIONS); the
+# random rounds give at least 20 mistakes each (Triominos: 26 in its one round).
 @pytest.mark.parametrize(("variant", "rounds", "iterations", "deals"),
-                         [("classic", 40, 4000, 60), ("spider", 12, 1500, 30),
-                          ("triominos", 3, 1000, 24)])
+                         [("classic", 40, 4000, 60), ("spider", 12, 1200, 30),
+                          ("triominos", 1, 1000, 24)])
 def test_the_moves_marked_mistakes_really_cost_points_on_average(
         variant: str, rounds: int, iterations: int, deals: int) -> None:
     """Random rounds: wherever the coach marks the move played a mistake, both moves are
     replayed over many deals of the hidden tiles (each consistent with the player's view,
     the rest played by the same policy with the same dice): the mistake must lose points
     on average, about as much as the coach says."""
+    assert variant == "classic" or iterations == coach.HINT_ITERATIONS[variant]
     costs: list[float] = []
     said: list[float] = []
     for seed in range(rounds):
@@ -182,7 +185,7 @@ def test_the_moves_marked_mistakes_really_cost_points_on_average(
                     costs.append(statistics.fmean(diffs))
                     said.append(j.loss)
             state.apply(move)
-    assert len(costs) >= 12
+    assert len(costs) >= 20
     assert statistics.fmean(costs) > 0 and sum(c > 0 for c in costs) >= 0.7 * len(costs)
     if variant == "classic":  # (elsewhere the playouts play the rest worse than the search
         # the coach's figures come from, so the cost measured is smaller than said)

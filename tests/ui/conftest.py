@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -39,3 +39,13 @@ async def settle(pilot: object, rounds: int = 50) -> None:
             return
     raise AssertionError(f"the app never settled: {type(app.screen).__name__} still thinking "
                          f"after {rounds} rounds")
+
+
+async def until(pilot: object, test: Callable[[], object], what: str, rounds: int = 100) -> None:
+    """Pauses until ``test()`` holds (what the app does after its next frame, say the
+    footer's keys made anew); AssertionError naming ``what`` when it never does."""
+    for _ in range(rounds):
+        if test():
+            return
+        await pilot.pause()  # type: ignore[attr-defined]
+    raise AssertionError(f"never: {what}")

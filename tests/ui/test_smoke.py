@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ui.conftest import make_app, settle
+from tests.ui.conftest import make_app, settle, until
 from tests.ui.helpers import assert_footer_fits
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.session import Seat
@@ -27,19 +27,20 @@ async def test_new_classic_game_from_menu() -> None:
 async def test_start_up_objects_are_kept_out_of_the_collector() -> None:
     # A full collection that scans everything alive since start-up stalls the screen for
     # about 100 ms; the app freezes those objects once it has started and when a game opens.
+    # (What is frozen already stays so: unfrozen, the whole test process would be scanned.)
     import gc
 
-    gc.unfreeze()
+    frozen = gc.get_freeze_count()
     app = make_app(seed=3)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert gc.get_freeze_count() > 0
-        gc.unfreeze()
+        await until(pilot, lambda: gc.get_freeze_count() > frozen,
+                    "the objects of start-up frozen")
+        frozen = gc.get_freeze_count()
         app.start_match("classic", [Seat("You", "human"), Seat("Computer", "computer", "easy")])
         await settle(pilot)
         assert isinstance(app.screen, GameScreen)
-        assert gc.get_freeze_count() > 0
-    gc.unfreeze()
+        await until(pilot, lambda: gc.get_freeze_count() > frozen,
+                    "the objects of the game frozen")
 
 
 @pytest.mark.parametrize("variant", ["classic", "spider", "triominos"])

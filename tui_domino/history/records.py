@@ -11,7 +11,6 @@ file strictly: each round is replayed and must agree with its points.
 
 from __future__ import annotations
 
-import copy
 import datetime as _dt
 from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
 
@@ -19,7 +18,7 @@ import msgspec
 
 from tui_domino import formats, rules
 from tui_domino.rules.round import deal_implied
-from tui_domino.rules.types import DealJSON, HistoryRecord, Options
+from tui_domino.rules.types import DealJSON, HistoryRecord, Options, copy_json
 
 if TYPE_CHECKING:
     from tui_domino.ai.coach import JudgementJSON
@@ -109,7 +108,7 @@ def round_record(state: rules.RoundState, number: int, hints: int = 0,
         "number": number,
         "leader": leader_of(state),
         "deal": deal_of(state),
-        "moves": copy.deepcopy(state.history),
+        "moves": copy_json(state.history),
         "points": list(state.points),
         "winner": state.winner,
         "end_reason": state.end_reason,
@@ -150,7 +149,7 @@ def match_json(*, variant: str, target: int, options: Options, players: list[Pla
         "played_at": played_at or now_text(),
         "variant": variant,
         "target": target,
-        "options": copy.deepcopy(options),
+        "options": copy_json(options),
         "seed": seed,
         "match_kind": kind,
         "players": [{"name": str(p.get("name", "")), "kind": str(p.get("kind", "human")),
@@ -160,7 +159,7 @@ def match_json(*, variant: str, target: int, options: Options, players: list[Pla
         "winner": winner,
         "hints": sum(int(r.get("hints") or 0) for r in rounds),
         "take_backs": sum(int(r.get("take_backs") or 0) for r in rounds),
-        "rounds": copy.deepcopy(rounds),
+        "rounds": copy_json(rounds),
     }
 
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Mapping
 
 from tui_domino.rules.options import check_target, resolve_options
 from tui_domino.rules.round import check_history, new_round, state_from_json
 from tui_domino.rules.state import RoundState
-from tui_domino.rules.types import MatchJSON, RoundSummary, SeatView
+from tui_domino.rules.types import MatchJSON, RoundSummary, SeatView, copy_json
 
 
 def round_seed(seed: int, number: int) -> int:
@@ -120,10 +119,10 @@ class Match:
             "variant": self.variant,
             "target": self.target,
             "seed": self.seed,
-            "options": copy.deepcopy(self.options),
+            "options": copy_json(self.options),
             "round_no": self.round_no,
             "banked": list(self.banked),
-            "past": copy.deepcopy(self.past),
+            "past": copy_json(self.past),
             "round": self.round.to_json(),
         }
 
@@ -151,7 +150,7 @@ def match_from_json(d: object) -> Match:
         past = d["past"]
         if not isinstance(past, list) or not all(_is_past_round(r) for r in past):
             raise ValueError("past must be a list of rounds, each with its number and points")
-        m.past = copy.deepcopy(past)
+        m.past = copy_json(past)
         m.round = state_from_json(d["round"])
     except (KeyError, TypeError) as exc:
         raise ValueError(f"malformed match: {exc!r}") from exc

@@ -11,7 +11,7 @@ from tui_domino.i18n import _
 from tui_domino.rules.errors import IllegalMove
 from tui_domino.rules.events import ScoreEvent
 from tui_domino.rules.moves import Move, move_from_json
-from tui_domino.rules.types import HistoryRecord, Options, SeatView, StateJSON
+from tui_domino.rules.types import HistoryRecord, Options, SeatView, StateJSON, copy_json
 
 Tile = tuple[int, ...]
 JSON = dict[str, Any]
@@ -105,7 +105,7 @@ class RoundState(ABC):
         d: JSON = {
             "format": FORMAT_VERSION,
             "variant": self.variant,
-            "options": copy.deepcopy(self.options),
+            "options": copy_json(self.options),
             "to_move": self.to_move,
             "points": list(self.points),
             "winner": self.winner,
@@ -113,7 +113,7 @@ class RoundState(ABC):
             "end_reason": self.end_reason,
             "hands": [[list(t) for t in h] for h in self.hands],
             "bazaar": [list(t) for t in self.bazaar],
-            "history": copy.deepcopy(self.history),
+            "history": copy_json(self.history),
         }
         d.update(self._board_json())
         return cast(StateJSON, d)
@@ -189,4 +189,4 @@ class RoundState(ABC):
         hist = d.get("history", [])
         if not isinstance(hist, list):
             raise ValueError("history must be a list")
-        self.history = copy.deepcopy(hist)
+        self.history = copy_json(hist)
