@@ -12,7 +12,7 @@ what depends on them."""
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -85,6 +85,7 @@ class TableScreen(Screen[None]):
         self._board: BoardView | None = None  # made in compose
         self.motions = Motions()  # the move just made, shown moving (game_motion.py)
         self._shape: TileShape | None = None  # the style the table was last drawn in
+        self.clock: Callable[[], float] = time.monotonic  # (a digit's key: when it came)
 
     @property
     def hands_hidden(self) -> bool:
@@ -433,7 +434,7 @@ class TableScreen(Screen[None]):
     def action_pick(self, n: int) -> None:
         """The n-th tile of the hand (``Selection.pick``: 0 the tenth, 1 and a digit at once
         the tenth on)."""
-        index = self.sel.pick(n, time.monotonic())
+        index = self.sel.pick(n, self.clock())
         if index is None or self._browse(index) or not self._my_turn():
             return
         self.sel.select_tile(index)
