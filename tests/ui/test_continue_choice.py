@@ -7,6 +7,7 @@ import json
 import pytest
 
 from tests.ui.conftest import make_app, settle
+from tests.ui.helpers import played, session_with
 from tui_domino.ui import storage
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.screens.menu import MenuScreen
@@ -90,3 +91,28 @@ def test_a_choice_belongs_to_the_position_it_was_made_at() -> None:
     assert Session.from_json(session.to_json()).left_choice() == (tile, 0)
     session.play(session.state.legal_moves()[0])
     assert session.left_choice() is None and "choice" not in session.to_json()
+
+
+async def test_continue_keeps_a_place_that_is_not_the_first() -> None:
+    # a round where the tile chosen first fits both ends: the second end chosen comes back
+    session = session_with(played("classic", 5, 6), "classic")
+    session.save()  # (a match saved, as one started from the menu is)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(GameScreen(session))
+        await settle(pilot)
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        tile = game.sel.current_tile()
+        assert len(game.sel.places()) == 2
+        await pilot.press("down")
+        await pilot.pause()
+        assert game.sel.place_index == 1
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        await pilot.press("c")
+        await settle(pilot)
+        again = app.screen
+        assert isinstance(again, GameScreen) and again is not game
+        assert (again.sel.current_tile(), again.sel.place_index) == (tile, 1)

@@ -49,6 +49,7 @@ class Selection:
 
     def update(self, hand: Sequence[Sequence[int]], legal: list[rules.Move]) -> None:
         old = self.current_tile()
+        old_hand, old_legal, old_place = self.hand, self.legal, self.place_index
         self.hand = [tuple(t) for t in hand]
         self.legal = list(legal)
         self.pending = [p for p in self.pending if p.tile in self.hand]
@@ -63,7 +64,12 @@ class Selection:
             self.tile_index = min(self.tile_index or 0, len(self.hand) - 1)
         else:
             self.tile_index = None
-        self._reset_place()
+        unchanged = (self.hand == old_hand and self.legal == old_legal
+                     and self.current_tile() == old)
+        if unchanged and old_place is not None and old_place < len(self.places()):
+            self.place_index = old_place  # (the table drawn again: the place chosen stays)
+        else:
+            self._reset_place()
 
     def reset(self) -> None:
         self.pending = []
