@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 import textual._wait
@@ -51,3 +51,21 @@ def _still(monkeypatch: pytest.MonkeyPatch) -> None:
 def _english_after() -> Iterator[None]:
     yield
     i18n.use("en")
+
+
+@pytest.fixture(scope="session")
+async def games_spawner() -> AsyncIterator[object]:
+    """One fork server for the games of every test server of this process (each loading the
+    game afresh cost about half a CPU-second): each game gets its visitor's whole
+    environment from his server, as from a server's own fork server. None where the system
+    has no fork server. A test that stops fork servers has its own (``fork_server=True``)."""
+    from tui_domino.ssh.fork_server import ForkServer, available
+    from tui_domino.ssh.server import GameServer, visitor_command
+
+    if not available():
+        yield None
+        return
+    spawner = ForkServer(visitor_command(), GameServer(port=0).game_env())
+    await spawner.start()
+    yield spawner
+    await spawner.close()

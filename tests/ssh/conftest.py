@@ -130,11 +130,13 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
-async def make_server(home: Path) -> AsyncIterator[Callable[..., Any]]:
+async def make_server(home: Path, games_spawner: Any) -> AsyncIterator[Callable[..., Any]]:
     servers: list[GameServer] = []
 
     async def start(**kw: Any) -> GameServer:
         kw.setdefault("limits", TEST_LIMITS)
+        if games_spawner is not None and not {"command", "fork_server", "spawner"} & set(kw):
+            kw["spawner"] = games_spawner  # (the process's one fork server)
         server = GameServer(host="127.0.0.1", port=0, **kw)
         await server.start()
         servers.append(server)

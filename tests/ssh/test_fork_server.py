@@ -23,7 +23,7 @@ from tests.ssh.test_duel import Game
 from tui_domino.ssh import fork_server
 from tui_domino.ssh.fork_server import ForkServer
 from tui_domino.ssh.lobby import Lobby
-from tui_domino.ssh.server import ACCEPTED_ENV, GameServer
+from tui_domino.ssh.server import ACCEPTED_ENV, GameServer, visitor_command
 from tui_domino.ssh.spawn import Arrivals, Spawner
 from tui_domino.ssh.visit import catalog
 
@@ -95,6 +95,12 @@ def parent_of(pid: int) -> int:
     return int(stat.rsplit(")", 1)[1].split()[1])
 
 
+@pytest.fixture
+def games_spawner() -> None:
+    """This file's servers have fork servers of their own: its tests stop them."""
+    return None
+
+
 def game_of(server: GameServer, name: str) -> Any:
     visit_ = next(v for v in server.visits if v.name == name)
     assert visit_.proc is not None
@@ -113,6 +119,28 @@ async def test_the_servers_games_are_forked_by_its_fork_server(server: GameServe
     await term.wait_for("Welcome, ann.")
     assert parent_of(game_of(server, "ann").pid) == zygote_of(server).pid
     await term.close()
+
+
+async def test_servers_given_one_fork_server_share_it_and_leave_it_to_whoever_made_it(
+        make_server: Any, home: Path) -> None:
+    shared = ForkServer(visitor_command(), GameServer(port=0).game_env())
+    await shared.start()
+    try:
+        first = await make_server(spawner=shared)
+        second = await make_server(spawner=shared)
+        ann, bob = await visit(first.port, "ann"), await visit(second.port, "bob")
+        await asyncio.gather(ann.wait_for("Welcome, ann."), bob.wait_for("Welcome, bob."))
+        zygote = zygote_of(first)
+        assert parent_of(game_of(first, "ann").pid) == zygote.pid
+        assert parent_of(game_of(second, "bob").pid) == zygote.pid
+        await ann.close()
+        await first.close("closed")  # the fork server is not the first server's to close
+        cat = await visit(second.port, "cat")
+        await cat.wait_for("Welcome, cat.")
+        assert shared.zygote is zygote and parent_of(game_of(second, "cat").pid) == zygote.pid
+        await asyncio.gather(bob.close(), cat.close())
+    finally:
+        await shared.close()
 
 
 async def test_each_forked_game_has_its_visitors_environment_language_and_terminal(

@@ -31,12 +31,14 @@ class Served:
 
 
 @pytest.fixture
-async def make_web(home: Any) -> AsyncIterator[Callable[..., Any]]:  # noqa: F811
+async def make_web(home: Any, games_spawner: Any) -> AsyncIterator[Callable[..., Any]]:  # noqa: F811
     made: list[Served] = []
 
     async def start(**kw: Any) -> Served:
         kw.setdefault("limits", TEST_LIMITS)
         kw.setdefault("accounts", True)
+        if games_spawner is not None and not {"command", "fork_server", "spawner"} & set(kw):
+            kw["spawner"] = games_spawner  # (the process's one fork server)
         server = GameServer(host="127.0.0.1", port=0, **kw)
         await server.start()
         door = WebDoor(server, "127.0.0.1", 0)

@@ -215,6 +215,7 @@ class GameServer:
         duel_target: int | None = None,
         operators: frozenset[str] = frozenset(),
         fork_server: bool | None = None,
+        spawner: Spawner | None = None,
     ) -> None:
         self.host = host
         self.port = port
@@ -225,10 +226,14 @@ class GameServer:
         self.env = dict(env or {})
         # Games forked from one process that loaded the game (ssh/fork_server.py), unless
         # asked not to (``fork_server=False``, or TUI_DOMINO_FORK_SERVER=0 when not said).
-        if fork_server is None:
-            fork_server = env_text(FORK_SERVER) != "0"
-        self.spawner: Spawner = fork_spawner(command or visitor_command(), self.game_env(),
-                                             fork=fork_server)
+        # A spawner given is shared with other servers: whoever made it starts and closes it.
+        self.own_spawner = spawner is None
+        if spawner is None:
+            if fork_server is None:
+                fork_server = env_text(FORK_SERVER) != "0"
+            spawner = fork_spawner(command or visitor_command(), self.game_env(),
+                                   fork=fork_server)
+        self.spawner: Spawner = spawner
         self.arrivals = Arrivals()  # games starting at once: one a core (ssh/spawn.py)
         # Accounts by key (ssh/signin.py): on a server that lets anyone in, when asked for.
         self.accounts = accounts and not password and not authorized_keys
@@ -263,7 +268,8 @@ class GameServer:
         """Listens; returns the port (useful with port 0)."""
         self.host_key, self.host_key_created = load_or_create_host_key(self.host_key_path)
         self.homes.start()
-        await self.spawner.start()
+        if self.own_spawner:
+            await self.spawner.start()
         if self.accounts and self.store is None:
             self.store = open_store(db_path(data_dir()))
             self.lobby.store = self.store
@@ -314,7 +320,8 @@ class GameServer:
             conn.close()
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
-        await self.spawner.close()
+        if self.own_spawner:
+            await self.spawner.close()
         self.homes.close()
         self.failures_log.close()
         self.refusals_log.close()
