@@ -1,6 +1,9 @@
 """Where the test suite's time goes: each test's wall time, the CPU time of its process and
 of the processes it started and waited for (servers, games, the command line), and what is
 left: time spent waiting (on a sample of idleness, a timer, a process not yet reaped).
+A process's CPU is counted when it is reaped: one that outlives its test (the fork server
+the test servers share) is counted in the test that ends it, and a folder's waiting can then
+come out below zero.
 
     python3 scripts/suite_profile.py [pytest's arguments...]
 
