@@ -57,15 +57,11 @@ def _english_after() -> Iterator[None]:
 async def games_spawner() -> AsyncIterator[object]:
     """One fork server for the games of every test server of this process (each loading the
     game afresh cost about half a CPU-second): each game gets its visitor's whole
-    environment from his server, as from a server's own fork server. None where the system
-    has no fork server. A test that stops fork servers has its own (``fork_server=True``)."""
-    from tui_domino.ssh.fork_server import ForkServer, available
-    from tui_domino.ssh.server import GameServer, visitor_command
+    environment from his server, as from a server's own fork server. A test that stops
+    fork servers has its own (``games_spawner`` made None where it does)."""
+    from tui_domino.ssh.server import default_spawner
 
-    if not available():
-        yield None
-        return
-    spawner = ForkServer(visitor_command(), GameServer(port=0).game_env())
+    spawner = default_spawner(fork=True)
     await spawner.start()
     yield spawner
     await spawner.close()

@@ -23,7 +23,7 @@ from tests.ssh.test_duel import Game
 from tui_domino.ssh import fork_server
 from tui_domino.ssh.fork_server import ForkServer
 from tui_domino.ssh.lobby import Lobby
-from tui_domino.ssh.server import ACCEPTED_ENV, GameServer, visitor_command
+from tui_domino.ssh.server import ACCEPTED_ENV, GameServer, default_spawner
 from tui_domino.ssh.spawn import Arrivals, Spawner
 from tui_domino.ssh.visit import catalog
 
@@ -123,7 +123,8 @@ async def test_the_servers_games_are_forked_by_its_fork_server(server: GameServe
 
 async def test_servers_given_one_fork_server_share_it_and_leave_it_to_whoever_made_it(
         make_server: Any, home: Path) -> None:
-    shared = ForkServer(visitor_command(), GameServer(port=0).game_env())
+    shared = default_spawner(fork=True)
+    assert isinstance(shared, ForkServer)
     await shared.start()
     try:
         first = await make_server(spawner=shared)

@@ -197,6 +197,32 @@ def visitor_command() -> list[str]:
     return [sys.executable, "-m", "tui_domino.ssh.visitor"]
 
 
+def game_env() -> dict[str, str]:
+    """What every visitor's game has in its environment (the fork server's own)."""
+    out = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "LANG": "C.UTF-8",
+        "PYTHONIOENCODING": "utf-8",
+        env.REMOTE: "1",
+    }
+    for name in (env.DELAY, env.SEED, "TMPDIR"):
+        if name in os.environ:
+            out[name] = os.environ[name]
+    # The game's own package first, so a source checkout serves the same code.
+    paths = [str(PACKAGE_ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(":"))]
+    out["PYTHONPATH"] = ":".join(dict.fromkeys(paths))
+    return out
+
+
+def default_spawner(command: list[str] | None = None, fork: bool | None = None) -> Spawner:
+    """The spawner of a server's games: games forked from one process that loaded the game
+    (ssh/fork_server.py), unless asked not to (``fork=False``, or TUI_DOMINO_FORK_SERVER=0
+    when not said)."""
+    if fork is None:
+        fork = env_text(FORK_SERVER) != "0"
+    return fork_spawner(command or visitor_command(), game_env(), fork=fork)
+
+
 class GameServer:
     """``await start()``, then visitors come and go until ``await close(reason)``."""
 
@@ -224,16 +250,11 @@ class GameServer:
         self.authorized_keys = str(authorized_keys) if authorized_keys else None
         self.host_key_path = host_key_path
         self.env = dict(env or {})
-        # Games forked from one process that loaded the game (ssh/fork_server.py), unless
-        # asked not to (``fork_server=False``, or TUI_DOMINO_FORK_SERVER=0 when not said).
-        # A spawner given is shared with other servers: whoever made it starts and closes it.
+        # Its games' spawner (``default_spawner``), unless one is given: that one is shared
+        # with other servers, and whoever made it starts and closes it.
         self.own_spawner = spawner is None
-        if spawner is None:
-            if fork_server is None:
-                fork_server = env_text(FORK_SERVER) != "0"
-            spawner = fork_spawner(command or visitor_command(), self.game_env(),
-                                   fork=fork_server)
-        self.spawner: Spawner = spawner
+        self.spawner: Spawner = (default_spawner(command, fork_server) if spawner is None
+                                 else spawner)
         self.arrivals = Arrivals()  # games starting at once: one a core (ssh/spawn.py)
         # Accounts by key (ssh/signin.py): on a server that lets anyone in, when asked for.
         self.accounts = accounts and not password and not authorized_keys
@@ -428,24 +449,8 @@ class GameServer:
         out.update(self.env)
         return out
 
-    def game_env(self) -> dict[str, str]:
-        """What every visitor's game has in its environment (the fork server's own)."""
-        out = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "LANG": "C.UTF-8",
-            "PYTHONIOENCODING": "utf-8",
-            env.REMOTE: "1",
-        }
-        for name in (env.DELAY, env.SEED, "TMPDIR"):
-            if name in os.environ:
-                out[name] = os.environ[name]
-        # The game's own package first, so a source checkout serves the same code.
-        paths = [str(PACKAGE_ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(":"))]
-        out["PYTHONPATH"] = ":".join(dict.fromkeys(paths))
-        return out
-
     def visitor_env(self, visit: Visitor, home: Path, lobby_fd: int) -> dict[str, str]:
-        out = self.game_env()
+        out = game_env()
         out.update({
             "TERM": visit.term_type or "xterm-256color",
             env.HOME: str(home),
