@@ -11,6 +11,7 @@ import os
 import sys
 import tempfile
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 import textual._wait
@@ -51,6 +52,15 @@ def _still(monkeypatch: pytest.MonkeyPatch) -> None:
 def _english_after() -> Iterator[None]:
     yield
     i18n.use("en")
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A game's data folder of the test's own (tests/ui and tests/ssh have theirs)."""
+    d = tmp_path / "home"
+    d.mkdir()
+    monkeypatch.setenv("TUI_DOMINO_HOME", str(d))
+    return d
 
 
 @pytest.fixture(scope="session")

@@ -28,12 +28,7 @@ SAVES = sorted(p.name for p in DATA.glob("save-*.json"))
 RECORDS = sorted(p.name for p in DATA.glob("record-*.json"))
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    d = tmp_path / "home"
-    d.mkdir()
-    monkeypatch.setenv("TUI_DOMINO_HOME", str(d))
-    return d
+pytestmark = pytest.mark.usefixtures("home")  # (tests/conftest.py)
 
 
 def old(name: str) -> Any:

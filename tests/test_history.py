@@ -17,13 +17,7 @@ from tui_domino.history import db, stats
 from tui_domino.history.generate import generate
 from tui_domino.history.records import check_match, replay
 
-
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    d = tmp_path / "home"
-    d.mkdir()
-    monkeypatch.setenv("TUI_DOMINO_HOME", str(d))
-    return d
+pytestmark = pytest.mark.usefixtures("home")  # (tests/conftest.py)
 
 
 @pytest.mark.parametrize("variant", ["classic", "spider", "triominos"])

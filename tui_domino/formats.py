@@ -36,6 +36,8 @@ Corner = Annotated[int, Meta(ge=0, le=5)]
 Triomino = Annotated[list[Corner], Meta(min_length=3, max_length=3)]
 AnyTile = Annotated[list[int], Meta(min_length=2, max_length=3)]  # of either set (the rules')
 Hands = Annotated[list[list[AnyTile]], Meta(min_length=2, max_length=2)]
+DominoHands = Annotated[list[list[Domino]], Meta(min_length=2, max_length=2)]
+TriominoHands = Annotated[list[list[Triomino]], Meta(min_length=2, max_length=2)]
 
 
 class Strict(Struct, forbid_unknown_fields=True, kw_only=True):
@@ -125,7 +127,7 @@ class Round(Lenient, tag_field="variant"):
 
 class ClassicRound(Round, tag="classic"):
     options: ClassicOptions
-    hands: Annotated[list[list[Domino]], Meta(min_length=2, max_length=2)]
+    hands: DominoHands
     bazaar: list[Domino]
     line: list[Domino]
     ends: Annotated[list[Pip], Meta(min_length=2, max_length=2)] | None
@@ -149,7 +151,7 @@ class Arms(Lenient):
 
 class SpiderRound(Round, tag="spider"):
     options: SpiderOptions
-    hands: Annotated[list[list[Domino]], Meta(min_length=2, max_length=2)]
+    hands: DominoHands
     bazaar: list[Domino]
     center: Pip | None
     arms: Arms
@@ -166,7 +168,7 @@ class BoardCell(Lenient):
 
 class TriominosRound(Round, tag="triominos"):
     options: TriominosOptions
-    hands: Annotated[list[list[Triomino]], Meta(min_length=2, max_length=2)]
+    hands: TriominoHands
     bazaar: list[Triomino]
     board: list[BoardCell]
     forced: Triomino | None

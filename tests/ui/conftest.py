@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -10,6 +11,8 @@ from textual.worker import WorkerCancelled
 
 from tui_domino.ui.app import DominoApp
 from tui_domino.ui.storage import Settings
+
+DEADLINE = 30.0  # the longest wait for what a test waits for
 
 
 @pytest.fixture(autouse=True)
@@ -41,11 +44,15 @@ async def settle(pilot: object, rounds: int = 50) -> None:
                          f"after {rounds} rounds")
 
 
-async def until(pilot: object, test: Callable[[], object], what: str, rounds: int = 100) -> None:
-    """Pauses until ``test()`` holds (what the app does after its next frame, say the
-    footer's keys made anew); AssertionError naming ``what`` when it never does."""
-    for _ in range(rounds):
-        if test():
-            return
-        await pilot.pause()  # type: ignore[attr-defined]
-    raise AssertionError(f"never: {what}")
+async def until(pilots: object, test: Callable[[], object], what: str,
+                timeout: float = DEADLINE) -> None:
+    """Lets the apps of ``pilots`` (a pilot, or a list of them) run until ``test()`` holds
+    (what an app does after its next frame, a duel's peer answering); AssertionError naming
+    ``what`` when it never does."""
+    each = pilots if isinstance(pilots, list) else [pilots]
+    end = time.monotonic() + timeout
+    while not test():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        for p in each:
+            await p.pause(0.01)

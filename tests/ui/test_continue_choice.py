@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -12,6 +13,18 @@ from tui_domino.ui import storage
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.screens.menu import MenuScreen
 from tui_domino.ui.session import Seat, Session
+
+
+async def to_the_menu_and_back(app: Any, pilot: Any, game: GameScreen) -> GameScreen:
+    """Esc to the menu, then Continue: the game screen made anew."""
+    await pilot.press("escape")
+    await pilot.pause()
+    assert isinstance(app.screen, MenuScreen)
+    await pilot.press("c")
+    await settle(pilot)
+    again = app.screen
+    assert isinstance(again, GameScreen) and again is not game
+    return again
 
 
 async def test_continue_keeps_the_chosen_tile_and_place() -> None:
@@ -30,13 +43,7 @@ async def test_continue_keeps_the_chosen_tile_and_place() -> None:
         await pilot.pause()
         chosen = (game.sel.current_tile(), game.sel.place_index)
         assert chosen[0] != game.sel.hand[playable[0]]  # not what a fresh screen chooses
-        await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, MenuScreen)
-        await pilot.press("c")
-        await settle(pilot)
-        again = app.screen
-        assert isinstance(again, GameScreen) and again is not game
+        again = await to_the_menu_and_back(app, pilot, game)
         assert (again.sel.current_tile(), again.sel.place_index) == chosen
 
 
@@ -108,11 +115,5 @@ async def test_continue_keeps_a_place_that_is_not_the_first() -> None:
         await pilot.press("down")
         await pilot.pause()
         assert game.sel.place_index == 1
-        await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, MenuScreen)
-        await pilot.press("c")
-        await settle(pilot)
-        again = app.screen
-        assert isinstance(again, GameScreen) and again is not game
+        again = await to_the_menu_and_back(app, pilot, game)
         assert (again.sel.current_tile(), again.sel.place_index) == (tile, 1)

@@ -8,14 +8,14 @@ import asyncio
 import contextlib
 import socket
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static, TabbedContent
 
-from tests.ui.conftest import make_app
+from tests.ui.conftest import DEADLINE, make_app, until
 from tests.ui.helpers import assert_footer_fits, footer_actions, footer_keys
 from tui_domino.net import events as ev
 from tui_domino.net.core import MatchSettings
@@ -27,19 +27,6 @@ from tui_domino.ui.screens.net_setup import DuelSetupScreen
 from tui_domino.ui.screens.summary import RoundSummary
 from tui_domino.ui.session import duel_name
 from tui_domino.ui.widgets.hand import HandView
-
-DEADLINE = 30.0
-
-
-async def until(pilots: list[Pilot[Any]], test: Callable[[], object], what: str,
-                timeout: float = DEADLINE) -> None:
-    """Lets the apps run until ``test()`` holds."""
-    end = time.monotonic() + timeout
-    while not test():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        for p in pilots:
-            await p.pause(0.01)
 
 
 def text_of(screen: Any, selector: str) -> str:

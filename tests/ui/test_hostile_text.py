@@ -12,8 +12,7 @@ from typing import Any
 from textual.pilot import Pilot
 
 from tests.hostile import CHAT, NAMES, SHOWN, screen_text, toasts
-from tests.ui.conftest import make_app, settle
-from tests.ui.test_duel import until
+from tests.ui.conftest import make_app, settle, until
 from tui_domino.net import messages as m
 from tui_domino.net.core import MatchSettings
 from tui_domino.net.transport import DuelSession
