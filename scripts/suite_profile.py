@@ -9,7 +9,8 @@ come out below zero.
 
 runs the README's test command (``python3 -m pytest``, its workers included) with this file
 as a plugin, then prints the totals, the figures of each folder of tests, and the tests that
-take the most CPU and that wait the most. The suite is CPU-bound once its CPU over the
+take the most CPU and that wait the most. With SUITE_PROFILE_ROWS=FILE in the environment it
+also writes every test's figures there, as JSON rows [test, wall, CPU, their CPU]. The suite is CPU-bound once its CPU over the
 machine's cores comes near its wall time."""
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 OUT = "SUITE_PROFILE_DIR"  # where each pytest process writes its tests' figures
+KEEP = "SUITE_PROFILE_ROWS"  # if set, a file that keeps every test's figures (JSON) after the run
 
 _rows: list[tuple[str, float, float, float]] = []
 
@@ -104,6 +106,9 @@ def main(argv: list[str]) -> int:
         for path in sorted(Path(folder).glob("*.json")):
             rows += [tuple(r) for r in json.loads(path.read_text(encoding="utf-8"))]
     if rows:
+        keep = os.environ.get(KEEP)
+        if keep:
+            Path(keep).write_text(json.dumps(rows), encoding="utf-8")
         print()
         report(rows, wall, cpu)
     return status

@@ -42,6 +42,14 @@ textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
 os.environ.setdefault("TUI_DOMINO_HOME", tempfile.mkdtemp(prefix="tui-domino-tests-"))
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """The workers of ``-n auto``: one more than the machine's cores. A third of a test's
+    time is spent waiting (on a server's processes, a socket, the computer's move in its
+    worker process, the Pilot's samples of idleness; ``scripts/suite_profile.py`` shows
+    it): the one more worker runs its tests in those waits."""
+    return len(os.sched_getaffinity(0)) + 1
+
+
 @pytest.fixture(autouse=True)
 def _still(monkeypatch: pytest.MonkeyPatch) -> None:
     # Textual read the variable when it was first imported (a plugin may import it first)
