@@ -99,6 +99,18 @@ class Tab:
                                      f"(its message: {await self.message()!r})")
             await asyncio.sleep(0.05)
 
+    async def wait_still(self, *texts: str, timeout: float = WAIT) -> str:
+        """The screen once it shows ``texts`` and has not changed for a moment (what is
+        clicked then is where it was read)."""
+        last = ""
+
+        def still(shown: str) -> bool:
+            nonlocal last
+            same, last = shown == last, shown
+            return same and all(t in shown for t in texts)
+
+        return await self.wait_until(still, repr(texts) + " and a still screen", timeout)
+
     async def press(self, *keys: str) -> None:
         for key in keys:
             await self.page.keyboard.press(key)

@@ -54,8 +54,11 @@ async def test_a_game_against_the_computer_takes_a_key_and_a_click(
         await tab.press("F5")
         await tab.wait_for("Your hand · 7 tiles", "Your turn", "⏎ play")
         await tab.press("Enter")  # a move by key
-        # (the ▲ too: a frame can reach the page in more than one piece)
-        shown = await tab.wait_for("Your hand · 6 tiles", "Your turn", "⏎ play", "▲")
+        # The computer's answer made (its tiles down to 5: "Your turn" alone may still be the
+        # old frame's), and the screen still: a frame can reach the page in more than one
+        # piece, and the ▲ moves to a tile that can be played after the computer's move.
+        shown = await tab.wait_still("Your hand · 6 tiles", "Computer: 5 tiles", "Your turn",
+                                     "⏎ play", "▲")
         col, row = marked_tile(shown)
         await tab.click_cell(col, row)  # a move by click: the tile chosen, clicked again
         await tab.wait_for("Your hand · 5 tiles")
