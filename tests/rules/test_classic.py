@@ -258,3 +258,22 @@ def test_seeded_deals_are_reproducible():
     b = rules.new_round("classic", seed=42).to_json()
     c = rules.new_round("classic", seed=43).to_json()
     assert a == b and a != c
+
+
+def test_a_tile_is_read_either_way_round_and_nothing_else_is_a_tile():
+    from tui_domino.rules import dominoes as D
+
+    for i, (a, b) in enumerate(D.TILES):
+        assert D.index_of([a, b]) == D.index_of((b, a)) == i
+    assert D.mask_of([[6, 5], [0, 0]]) == 1 << D.INDEX[(5, 6)] | 1 << D.INDEX[(0, 0)]
+
+    class Sly(int):
+        pass
+
+    assert D.index_of([Sly(2), 3]) == D.INDEX[(2, 3)]  # (an int all the same)
+    for bad in ([True, 1], [1, False], [1.0, 2], [7, 1], [-1, 0], [1, 2, 3], [1], "12",
+                {1: 2}, None, [[1], 2], ["1", "2"]):
+        with pytest.raises(ValueError):
+            D.index_of(bad)
+    with pytest.raises(ValueError, match="twice"):
+        D.mask_of([[1, 2], [2, 1]])

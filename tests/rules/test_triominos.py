@@ -693,3 +693,22 @@ def test_bench_reports_all_figures() -> None:
     r = bench(0.4, 1)
     assert set(r) == {"rounds_per_s", "api_rounds_per_s", "legal_per_s", "api_legal_per_s"}
     assert all(v > 0 for v in r.values())
+
+
+def test_a_tile_is_read_in_any_order_and_nothing_else_is_a_tile() -> None:
+    import itertools
+
+    from tui_domino.rules.triominos_tiles import ALL_TILES, parse_tile
+
+    for tile in ALL_TILES:
+        for order in itertools.permutations(tile):
+            assert parse_tile(list(order)) == parse_tile(order) == tile
+
+    class Sly(int):
+        pass
+
+    assert parse_tile([Sly(5), 0, 2]) == (0, 2, 5)  # (an int all the same)
+    for bad in ([True, 1, 2], [1, 2, False], [1.0, 2, 3], [6, 1, 2], [-1, 0, 0], [1, 2],
+                [1, 2, 3, 4], "123", None, {1: 2, 3: 4, 5: 0}, [[1], 2, 3]):
+        with pytest.raises(ValueError):
+            parse_tile(bad)

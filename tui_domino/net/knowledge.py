@@ -9,6 +9,7 @@ detected. See docs/protocol.md, section 6.
 
 from __future__ import annotations
 
+import copy
 from typing import Any, cast
 
 from tui_domino import rules
@@ -122,6 +123,13 @@ class Knowledge:
                 d["forced"] = None
         self._load(d)
         self.started = True
+
+    def copy(self) -> Knowledge:
+        """A working copy that shares nothing that a move changes (a move is checked on it,
+        and it replaces this one only when the move is taken)."""
+        work = copy.copy(self)
+        work.state = self.state.clone()
+        return work
 
     # The engine copies the history on every JSON round trip; the placeholders never touch
     # it, so it is set aside while they are re-arranged.

@@ -8,7 +8,6 @@ What ends the round (out, every arm closed, a block, a void deal) is handed to
 
 from __future__ import annotations
 
-import copy
 import hashlib
 from collections.abc import Callable
 
@@ -257,7 +256,7 @@ class Play:
                 seat.emit(ev.Moved(peer, mv.to_json()))
                 self.block(r)
                 return
-            work = copy.deepcopy(know)
+            work = know.copy()
             self.theirs(work, mv)
             r.know = work
             self.log(r, peer, mv)
@@ -266,7 +265,7 @@ class Play:
             r.next_actor = me
             self.turn_changed(r)
             return
-        work = copy.deepcopy(know)
+        work = know.copy()
         if answering:
             if know.state.is_over:
                 raise Cheat("moved although the round was blocked")
@@ -312,7 +311,7 @@ class Play:
         tiles = tiles_of(mv)
         if len(tiles) != 1 or tiles[0] not in [order[k] for k in self.run(r)]:
             raise Refused("out_of_turn", "that tile is not the one being called")
-        work = copy.deepcopy(r.know)
+        work = r.know.copy()
         work.start(opening=(peer, tiles[0]))
         if mv not in work.state.legal_moves():
             raise Refused("out_of_turn", f"{mv} is not an opening move")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 TILES: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(7) for b in range(a, 7))
 INDEX: dict[tuple[int, int], int] = {t: i for i, t in enumerate(TILES)}
+# each tile either way round (what ``index_of`` looks up first)
+_EITHER_WAY: dict[tuple[int, int], int] = {**INDEX, **{(b, a): i for (a, b), i in INDEX.items()}}
 FULL = (1 << len(TILES)) - 1
 A: tuple[int, ...] = tuple(t[0] for t in TILES)
 B: tuple[int, ...] = tuple(t[1] for t in TILES)
@@ -52,6 +54,13 @@ def mask_of(tiles: object) -> int:
 
 
 def index_of(t: object) -> int:
+    """The index of tile ``t`` (two numbers, either way round); ValueError if it is none."""
+    if (type(t) is list or type(t) is tuple) and len(t) == 2:  # (first, the common case:
+        a, b = t  # two plain ints)
+        if type(a) is int and type(b) is int:
+            found = _EITHER_WAY.get((a, b))
+            if found is not None:
+                return found
     if (
         not isinstance(t, list | tuple)
         or len(t) != 2

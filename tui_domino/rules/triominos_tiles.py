@@ -3,6 +3,8 @@ checked, and the refusals that name a corner or a point of the grid."""
 
 from __future__ import annotations
 
+import itertools
+
 from tui_domino.i18n import _
 from tui_domino.rules import triangle_grid as grid
 
@@ -10,6 +12,9 @@ Tile3 = tuple[int, int, int]
 # The 56 tiles, each as its numbers in order.
 ALL_TILES: tuple[Tile3, ...] = tuple(
     (a, b, c) for a in range(6) for b in range(a, 6) for c in range(b, 6))
+# each tile's numbers in any order, to the tile (what ``parse_tile`` looks up first)
+_ANY_ORDER: dict[tuple[int, ...], Tile3] = {
+    p: t for t in ALL_TILES for p in itertools.permutations(t)}
 
 
 def tile_str(tile: tuple[int, ...]) -> str:
@@ -18,6 +23,12 @@ def tile_str(tile: tuple[int, ...]) -> str:
 
 def parse_tile(value: object) -> Tile3:
     """A tile from JSON (any order); ValueError when it is not a Triominos tile."""
+    if (type(value) is list or type(value) is tuple) and len(value) == 3:  # (first, the
+        a, b, c = value  # common case: three plain ints)
+        if type(a) is int and type(b) is int and type(c) is int:
+            found = _ANY_ORDER.get((a, b, c))
+            if found is not None:
+                return found
     if (
         not isinstance(value, list | tuple)
         or len(value) != 3
