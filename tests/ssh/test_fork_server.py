@@ -427,3 +427,20 @@ def test_every_variable_a_visitor_may_send_reaches_a_forked_game() -> None:
     read_after_fork = {"COLORTERM", "TUI_DOMINO_COLORS", "TUI_DOMINO_MOUSE", "LANG", "LC_ALL",
                        "LC_MESSAGES", "LC_CTYPE", "NO_COLOR", "ESCDELAY", "TEXTUAL_FPS"}
     assert set(ACCEPTED_ENV) <= read_after_fork
+
+
+def test_the_games_get_the_servers_own_settings_for_them_and_nothing_else(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An operator's TEXTUAL_ANIMATIONS=none reaches every visitor's game (no tile slides
+    into place on the server: the frames cost its CPU), as the computer's pause does; the
+    rest of the server's environment stays its own."""
+    from tui_domino.ssh.server import game_env
+
+    monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
+    monkeypatch.setenv("TUI_DOMINO_DELAY", "0.5")
+    monkeypatch.setenv("SERVER_SECRET", "not for the games")
+    games = game_env()
+    assert games["TEXTUAL_ANIMATIONS"] == "none" and games["TUI_DOMINO_DELAY"] == "0.5"
+    assert "SERVER_SECRET" not in games
+    monkeypatch.delenv("TEXTUAL_ANIMATIONS")
+    assert "TEXTUAL_ANIMATIONS" not in game_env()

@@ -205,7 +205,7 @@ def game_env() -> dict[str, str]:
         "PYTHONIOENCODING": "utf-8",
         env.REMOTE: "1",
     }
-    for name in (env.DELAY, env.SEED, "TMPDIR"):
+    for name in (env.DELAY, env.SEED, "TMPDIR", "TEXTUAL_ANIMATIONS"):
         if name in os.environ:
             out[name] = os.environ[name]
     # The game's own package first, so a source checkout serves the same code.
