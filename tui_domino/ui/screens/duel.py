@@ -88,7 +88,7 @@ class DuelScreen(TableScreen):
         self._summary_open = False
         self._over_shown = False
         self._banked = [0, 0]
-        self._variant_class = ""
+        self._variant_class = self.table.variant  # (the screen's class from the start)
         self.notes: list[tuple[int, int, Note]] = []  # (round, moves before it, line)
         self._last_error = 0.0
         self._rounds: list[RoundRecord] = []  # the verified rounds, for the history

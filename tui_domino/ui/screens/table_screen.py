@@ -77,7 +77,8 @@ class TableScreen(Screen[None]):
             return True
 
     def __init__(self, session: Table) -> None:
-        super().__init__()
+        # the game's class from the start: added once mounted, it restyled the whole screen
+        super().__init__(classes=session.variant)
         self.session = session
         self.sel = Selection(session.variant)
         self._browsed = False  # the player has looked through the hand during the other's turn
@@ -102,7 +103,6 @@ class TableScreen(Screen[None]):
         # a subclass adds its own and never calls this one itself.
         if self.taken_off():
             return
-        self.add_class(self.session.variant)
         self.apply_settings()
         self.query_one(HandView).focus()
         # drawn at once, not through a message: the first frame shows the table
