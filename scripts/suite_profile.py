@@ -10,8 +10,8 @@ come out below zero.
 runs the README's test command (``python3 -m pytest``, its workers included) with this file
 as a plugin, then prints the totals, the figures of each folder of tests, and the tests that
 take the most CPU and that wait the most. With SUITE_PROFILE_ROWS=FILE in the environment it
-also writes every test's figures there, as JSON rows [test, wall, CPU, their CPU]. The suite is CPU-bound once its CPU over the
-machine's cores comes near its wall time."""
+also writes every test's figures there, as JSON rows [test, wall, CPU, their CPU]. The suite
+is CPU-bound once its CPU over the machine's cores comes near its wall time."""
 
 from __future__ import annotations
 
