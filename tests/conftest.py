@@ -58,7 +58,9 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     time is spent waiting (on a server's processes, a socket, the computer's move in its
     worker process, the Pilot's samples of idleness; ``scripts/suite_profile.py`` shows
     it): the one more worker runs its tests in those waits."""
-    return len(os.sched_getaffinity(0)) + 1
+    cores = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+             else os.cpu_count() or 1)  # (macOS and Windows have no affinity to ask)
+    return cores + 1
 
 
 @pytest.fixture(autouse=True)
