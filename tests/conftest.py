@@ -7,7 +7,6 @@ tests/ui/test_motion.py turns them on for itself."""
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 import tempfile
@@ -49,8 +48,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     (``ui.app.settle_memory``): each full collection then scans only what the tests made,
     not the whole process again. It took about a fifth of the CPU time of the tests outside
     tests/ui (the UI's apps freeze their own start-up in every test)."""
-    gc.collect()
-    gc.freeze()
+    from tui_domino.ui.app import settle_memory
+
+    settle_memory()
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:

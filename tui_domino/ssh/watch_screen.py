@@ -96,11 +96,13 @@ class WatchScreen(Screen[None]):
     def follow(self, duel: int, names: list[str], variant: str) -> None:
         """The players went on to a rematch: the same screen follows the new duel."""
         self.duel, self.names, self.variant = duel, names, variant
-        self.ended = False
-        self.frame = None  # (drawn anew, with the new duel's names, by its watcher)
+        # (set without its watcher: the frame's, set next, draws the whole screen anew with
+        # the new duel's names)
+        self.set_reactive(WatchScreen.ended, False)
+        self.frame = None
 
     def show_frame(self, frame: Frame, watchers: int) -> None:
-        self.watchers = watchers
+        self.set_reactive(WatchScreen.watchers, watchers)  # (drawn with the frame, next)
         self.frame = frame
 
     def chat_line(self, name: str, text: str) -> None:
