@@ -129,6 +129,18 @@ async def test_the_help_draws_a_blocked_round_with_its_caption(
     assert start - top < height  # the drawing and its caption's first line on one screen
 
 
+@pytest.mark.parametrize("variant", ["classic", "spider", "triominos"])
+def test_the_helps_drawings_say_they_are_plain_text(variant: str) -> None:
+    """A code block of unnamed language sends the help's highlighter guessing among every
+    language it knows (about 10 ms a drawing, each time the help opens or restyles): each
+    drawing is named plain text, and drawn as it is."""
+    from markdown_it import MarkdownIt
+
+    text = game_help.rules_text(variant) + "\n" + marks.marks(variant)
+    fences = [t for t in MarkdownIt().parse(text) if t.type == "fence"]
+    assert fences and all(t.info == "text" for t in fences), [t.info for t in fences]
+
+
 def test_the_blocked_line_is_blocked_as_the_rules_see_it() -> None:
     line = [list(t) for t in marks.BLOCKED_LINE]
     assert all(a[1] == b[0] for a, b in zip(line, line[1:], strict=False))  # a line of play

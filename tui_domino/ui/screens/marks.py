@@ -18,7 +18,7 @@ from tui_domino.ui.drawing.triangle_grid import corner_points, layout_triominos
 def _block(cv: Canvas) -> str:
     """A drawing as a Markdown code block."""
     lines = [line.rstrip() for line in cv.plain().splitlines()]
-    return "```\n" + "\n".join(line for line in lines if line) + "\n```\n"
+    return "```text\n" + "\n".join(line for line in lines if line) + "\n```\n"
 
 
 def _classic() -> str:
