@@ -29,8 +29,6 @@ from tui_domino.ui.widgets.motion import Motion, Mover, Point, cells_in, styled
 class BoardView(ScrollView, can_focus=True):
     """The table of one variant."""
 
-    COMPONENT_CLASSES = component_classes("board")
-
     BINDINGS = [
         # TRANSLATORS: the keys panel: bring the table's middle back into view
         Key("z", "recentre", "Recentre", show=False),
@@ -66,6 +64,7 @@ class BoardView(ScrollView, can_focus=True):
     BoardView > .board--bonus { background: $mark-place; color: $surface; text-style: bold; }
     BoardView > .board--selcell { background: $success 50%; color: $foreground; }
     """
+    COMPONENT_CLASSES = component_classes("board", DEFAULT_CSS)
 
     @dataclass
     class Panned(Message):

@@ -3,6 +3,8 @@ classes so that every theme colours the board."""
 
 from __future__ import annotations
 
+import re
+
 from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
@@ -10,18 +12,12 @@ from textual.widget import Widget
 
 from tui_domino.ui.drawing.canvas import Canvas
 
-# drawing style key -> component class (without the widget prefix)
-STYLE_KEYS = (
-    "frame", "num", "last", "last-num", "sel", "sel-num", "sel-mark", "place", "place-num",
-    "ghost", "ghost-num",
-    "link", "closed", "dim", "dim-num", "spinner", "spinner-num", "edge", "point", "mine",
-    "theirs", "lastcell", "selcell", "marked", "marked-num", "back", "back-num", "label",
-    "bonus",
-)
 
-
-def component_classes(prefix: str) -> set[str]:
-    return {f"{prefix}--{k}" for k in STYLE_KEYS}
+def component_classes(prefix: str, css: str) -> set[str]:
+    """The component classes ``css`` styles (``.prefix--key``): Textual works out each one's
+    style whenever the widget's own changes (its focus, a screen shown again), so a key that
+    no rule styles is left out and drawn in the widget's own style."""
+    return set(re.findall(rf"\.({re.escape(prefix)}--[\w-]+)", css))
 
 
 class StyleBook:

@@ -21,8 +21,6 @@ class HandView(Widget, can_focus=True):
     the focus; a click on a tile, or on the arrow at either edge of a long hand, posts a
     message."""
 
-    COMPONENT_CLASSES = component_classes("hand")
-
     DEFAULT_CSS = """
     HandView { height: 4; }
     HandView.-pips { height: 6; }
@@ -40,6 +38,7 @@ class HandView(Widget, can_focus=True):
     HandView > .hand--ghost { color: $mark-dim; }
     HandView > .hand--ghost-num { color: $mark-dim; }
     """
+    COMPONENT_CLASSES = component_classes("hand", DEFAULT_CSS)
 
     @dataclass
     class TileClicked(Message):
