@@ -27,6 +27,19 @@ def make_app(seed: int = 1, **kw: object) -> DominoApp:
     return DominoApp(settings=Settings(computer_delay=0.0), seed=seed, **kw)  # type: ignore[arg-type]
 
 
+async def workers_done(app: object, rounds: int = 100) -> None:
+    """Waits until none of ``app``'s workers runs. One cancelled on the way (an exclusive
+    worker replaced by the next: the computer's turn asked for again) is waited past;
+    AssertionError when workers still come and go after ``rounds`` rounds."""
+    for _ in range(rounds):
+        try:
+            await app.workers.wait_for_complete()  # type: ignore[attr-defined]
+        except WorkerCancelled:
+            continue
+        return
+    raise AssertionError(f"workers still cancelled and replaced after {rounds} rounds")
+
+
 async def settle(pilot: object, rounds: int = 50) -> None:
     """Waits until the computer has nothing left to do (its moves run as workers);
     AssertionError when the screen is still thinking after ``rounds`` rounds."""

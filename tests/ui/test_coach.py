@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.hostile import screen_text
-from tests.ui.conftest import make_app
+from tests.ui.conftest import make_app, workers_done
 from tests.ui.helpers import seats
 from tui_domino import rules
 from tui_domino.history import db
@@ -28,7 +28,7 @@ async def idle(pilot: Any, until: Any = None, rounds: int = 400) -> None:
     ``until()`` when given."""
     app = pilot.app
     for _ in range(rounds):
-        await app.workers.wait_for_complete()
+        await workers_done(app)
         await pilot.pause()
         if until is None or until():
             return

@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import Button, Static
 
-from tests.ui.conftest import make_app
+from tests.ui.conftest import make_app, workers_done
 from tests.ui.test_languages import screen_lines
 from tui_domino import i18n
 from tui_domino.ui.app import DominoApp
@@ -40,7 +40,7 @@ def _quick_app() -> DominoApp:
 async def _wait(pilot: object) -> None:
     app = pilot.app  # type: ignore[attr-defined]
     await pilot.pause()  # type: ignore[attr-defined]
-    await app.workers.wait_for_complete()
+    await workers_done(app)
     await pilot.pause()  # type: ignore[attr-defined]
 
 
@@ -72,7 +72,7 @@ async def _guided_round(pilot: object, screen: TutorialScreen, wrong_first: bool
     told: list[tuple[str, str]] = []
     tried: set[str] = set()
     for _ in range(200):
-        await app.workers.wait_for_complete()  # the computer's move, then the screen
+        await workers_done(app)  # the computer's move, then the screen
         await pilot.pause()  # type: ignore[attr-defined]
         if screen.session.state.is_over:
             break
