@@ -9,6 +9,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+from textual.widgets import OptionList
+
 from tests.hostile import screen_text
 from tests.ui.conftest import make_app, workers_done
 from tests.ui.helpers import seats
@@ -178,6 +180,42 @@ async def test_a_finished_match_goes_to_the_history_with_its_hints(home: Path) -
         assert "Hints used this round: 2" in screen_text(app)
 
 
+async def test_pages_of_the_history_read_one_after_another_show_only_the_last(
+        home: Path) -> None:
+    """g pressed quickly: the page of each filter is read in a thread of its own and shown
+    as it comes, its first lines at once and the rest once they are drawn. A page shown
+    before the last one's rest was added got that rest too (the same matches twice: the list
+    refused them and the game stopped), and a page read for a filter since changed replaced
+    the newer one."""
+    from tui_domino.ui.screens.history import PAGE
+
+    home.mkdir(parents=True, exist_ok=True)
+    generate(home / db.DB_NAME, matches=120, seed=4, pool=3)
+    con = db.connect()
+    page = {v: (*db.list_matches(con, v, None, PAGE), db.opponents(con))
+            for v in (None, "classic")}
+    assert len(page[None][0]) == PAGE  # a page longer than its first lines
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h")
+        await idle(pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen.loaded)
+        screen = app.screen
+        assert isinstance(screen, HistoryScreen)
+        screen.fill(*page["classic"], ("classic", None))  # not the filter now: left out
+        assert screen.ids == [r.id for r in page[None][0]]
+        screen.fill(*page[None], (None, None))
+        screen.fill(*page[None], (None, None))  # again, before the rest of the first is added
+        await idle(pilot)
+        menu = screen.query_one("#matches", OptionList)
+        assert [o.id for o in menu.options] == [str(r.id) for r in page[None][0]]
+        screen.variant = "classic"
+        screen.fill(*page["classic"], ("classic", None))
+        screen.fill(*page[None], (None, None))  # the page of the filter before: left out
+        await idle(pilot)
+        assert [o.id for o in menu.options] == [str(r.id) for r in page["classic"][0]]
+        assert screen.ids == [r.id for r in page["classic"][0]]
+
+
 async def test_history_lists_filters_opens_and_exports_matches(home: Path) -> None:
     home.mkdir(parents=True, exist_ok=True)
     generate(home / db.DB_NAME, matches=60, seed=4, pool=3)
@@ -247,7 +285,14 @@ async def test_statistics_screen_shows_the_figures_and_the_chart(home: Path) -> 
         assert "█" in text
         screen = app.screen
         assert isinstance(screen, StatsScreen)
-        screen.loaded = False
         await pilot.press("g")
         await idle(pilot, lambda: screen.loaded)
         assert "Statistics: Classic dominoes" in screen_text(app)  # the game's name
+        # figures read for the filter before g (their thread ended last): left out
+        from tui_domino.history import stats
+
+        shown = screen_text(app)
+        con = db.connect()
+        screen.fill(stats.compute(con, None, None), db.opponents(con), (None, None))
+        await pilot.pause()
+        assert screen_text(app) == shown

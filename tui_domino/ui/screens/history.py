@@ -126,17 +126,20 @@ class Filters:
     variant: str | None
     opponent: str | None
     opponents: list[str | None]
+    loaded: bool  # what is shown is what the filter counts
 
     def reload(self) -> object:
         raise NotImplementedError
 
     def action_game(self) -> None:
         self.variant = GAMES[(GAMES.index(self.variant) + 1) % len(GAMES)]
+        self.loaded = False
         self.reload()
 
     def action_opponent(self) -> None:
         i = self.opponents.index(self.opponent) if self.opponent in self.opponents else 0
         self.opponent = self.opponents[(i + 1) % len(self.opponents)]
+        self.loaded = False
         self.reload()
 
 
@@ -176,6 +179,7 @@ class HistoryScreen(Filters, Screen[None]):
         self.loaded = False
         self.narrow = False  # the list without the players (a terminal under 80 columns)
         self._shown: tuple[list[MatchRow], int, list[str]] | None = None  # the page read
+        self._fills = 0  # pages shown so far
 
     def compose(self) -> ComposeResult:
         self.narrow = self.app.size.width < NARROW
@@ -200,7 +204,7 @@ class HistoryScreen(Filters, Screen[None]):
             self.query_one("#heads", Static).update(self.heads())
             if self._shown is not None:
                 self._keep = self.selected_id()
-                self._fill(*self._shown)
+                self.fill(*self._shown, (self.variant, self.opponent))
 
     def on_mount(self) -> None:
         self.query_one("#matches", OptionList).focus()
@@ -218,23 +222,30 @@ class HistoryScreen(Filters, Screen[None]):
         # lazy: worker (a thread worker: sqlite3 loads off the UI)
         from tui_domino.history import db
 
+        wanted = (self.variant, self.opponent)
         try:
             con = _connect()
             try:
-                rows, total = db.list_matches(con, self.variant, self.opponent, PAGE)
+                rows, total = db.list_matches(con, *wanted, PAGE)
                 opponents = db.opponents(con)
             finally:
                 con.close()
         except Exception as exc:
             self.app.call_from_thread(self._failed, exc)
             return
-        self.app.call_from_thread(self._fill, rows, total, opponents)
+        self.app.call_from_thread(self.fill, rows, total, opponents, wanted)
 
     def _failed(self, exc: Exception) -> None:
         self.query_one("#status", Static).update(plain(
             _("The history cannot be read: {error}").format(error=exc)))
 
-    def _fill(self, rows: list[MatchRow], total: int, opponents: list[str]) -> None:
+    def fill(self, rows: list[MatchRow], total: int, opponents: list[str],
+             wanted: tuple[str | None, str | None]) -> None:
+        """Shows a page of the history read for the filter ``wanted`` (game, opponent): a
+        page read for a filter since changed (g pressed again while it was read) is left
+        out, the newer one on its way."""
+        if wanted != (self.variant, self.opponent):
+            return
         with self.app.batch_update():  # one layout and one frame for the list and its line
             self._fill_now(rows, total, opponents)
 
@@ -251,16 +262,28 @@ class HistoryScreen(Filters, Screen[None]):
             opponent_word(r.opponent), str(r.rounds), narrow=self.narrow), id=str(r.id))
             for r in rows]
         # the lines a screen shows at once first, the rest of the page once they are drawn
+        # (unless another page is shown by then)
+        self._fills += 1
+        fill = self._fills
+
+        def rest() -> None:
+            if fill == self._fills:
+                menu.add_options(options[FIRST:])
+
+        def choose(row: int) -> None:
+            if fill == self._fills:
+                menu.highlighted = row
+
         menu.add_options(options[:FIRST])
         if options[FIRST:]:
-            self.call_after_refresh(menu.add_options, options[FIRST:])
+            self.call_after_refresh(rest)
         if rows:
             keep = self.ids.index(self._keep) if self._keep in self.ids else 0
             if keep < FIRST:
                 menu.highlighted = keep
             else:  # once its line is there
                 menu.highlighted = 0
-                self.call_after_refresh(setattr, menu, "highlighted", keep)
+                self.call_after_refresh(choose, keep)
         self._keep = None
         what = filter_text(self.variant, self.opponent)
         if len(rows) < total:
@@ -509,10 +532,11 @@ class StatsScreen(Filters, Screen[None]):
         # lazy: worker (a thread worker: sqlite3 and the figures load off the UI)
         from tui_domino.history import db, stats
 
+        wanted = (self.variant, self.opponent)
         try:
             con = db.connect()
             try:
-                st = stats.compute(con, self.variant, self.opponent)
+                st = stats.compute(con, *wanted)
                 opponents = db.opponents(con)
             finally:
                 con.close()
@@ -520,12 +544,17 @@ class StatsScreen(Filters, Screen[None]):
             self.app.call_from_thread(
                 self._show_text, _("The history cannot be read: {error}").format(error=exc))
             return
-        self.app.call_from_thread(self._fill, st, opponents)
+        self.app.call_from_thread(self.fill, st, opponents, wanted)
 
     def _show_text(self, text: str) -> None:
         self.query_one("#body", Static).update(plain(text))
 
-    def _fill(self, st: Stats, opponents: list[str]) -> None:
+    def fill(self, st: Stats, opponents: list[str],
+             wanted: tuple[str | None, str | None]) -> None:
+        """Shows the figures read for the filter ``wanted`` (game, opponent); figures read
+        for a filter since changed are left out, the newer ones on their way."""
+        if wanted != (self.variant, self.opponent):
+            return
         # lazy: worker (reload's thread has loaded it by now)
         from tui_domino.history import stats
 
