@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from textual.command import CommandPalette
 
-from tests.ui.conftest import make_app, settle
+from tests.ui.conftest import make_app, settle, until
 from tests.ui.helpers import assert_footer_fits, footer_keys, game, screen_lines
 from tui_domino.ui.ascii import AsciiFilter, to_ascii
 from tui_domino.ui.screens.help import HelpScreen
@@ -30,10 +30,12 @@ async def test_too_small_then_resized_back() -> None:
         await pilot.pause()
         screen = game(app)
         board = screen.query_one(BoardView)
-        assert board.size.width > 80
+        # (in a full run under load the board once still had its old size after the pause:
+        # the test waits for the new one, within its deadline)
+        await until(pilot, lambda: board.size.width > 80, "the board wider with the terminal")
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
-        assert board.size.width < 80
+        await until(pilot, lambda: board.size.width < 80, "the board narrower again")
 
 
 async def test_started_in_a_small_terminal_the_notice_stays_on_top() -> None:
