@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown, Static
@@ -188,12 +189,20 @@ class MarkColours(Vertical):
                 yield Static(_(words))
 
 
+# The keys that scroll the help, and the scroll's action each does.
+SCROLL_KEYS = (("up", "scroll_up"), ("down", "scroll_down"), ("pageup", "page_up"),
+               ("pagedown", "page_down"), ("home", "scroll_home"), ("end", "scroll_end"))
+
+
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [
         # TRANSLATORS: the footer's key word: close the help.
         Key("escape", "close", "Close"),
         Key("question_mark", "close", "Close", show=False),
         Key("q", "close", "Close", show=False),
+        # The text scrolls on the help's own keys: its scroll takes no focus, which restyled
+        # all of the help twice (opened, then closed) for nothing it showed.
+        *(Binding(key, f"scroll('{action}')", show=False) for key, action in SCROLL_KEYS),
     ]
 
     DEFAULT_CSS = """
@@ -217,7 +226,7 @@ class HelpScreen(ModalScreen[None]):
         with Vertical() as box:
             # TRANSLATORS: the help's title; Esc is the key, kept as it is.
             box.border_title = _("Help · Esc closes")
-            with VerticalScroll():
+            with VerticalScroll(can_focus=False):
                 if self.variant is None:
                     yield Markdown(menu_help())
                     yield KeysTable(keys_head(), menu_key_rows())
@@ -227,9 +236,6 @@ class HelpScreen(ModalScreen[None]):
                     yield MarkColours()
                     yield Markdown("## " + _("Keys") + "\n")
                     yield KeysTable(keys_head(), key_rows(self.variant))
-
-    def on_mount(self) -> None:
-        self.query_one(VerticalScroll).focus()
 
     def on_markdown_table_of_contents_updated(
             self, event: Markdown.TableOfContentsUpdated) -> None:
@@ -244,7 +250,15 @@ class HelpScreen(ModalScreen[None]):
     def relabel(self) -> None:
         """The language changed: the help is written anew in it (from the top)."""
         self.refresh(recompose=True)
-        self.call_after_refresh(lambda: self.query_one(VerticalScroll).focus())
+
+    def action_scroll(self, action: str) -> None:
+        """The text's scroll does ``action``, one of its own keys' (SCROLL_KEYS)."""
+        scroll = self.query_one(VerticalScroll)
+        actions = {"scroll_up": scroll.action_scroll_up, "scroll_down": scroll.action_scroll_down,
+                   "page_up": scroll.action_page_up, "page_down": scroll.action_page_down,
+                   "scroll_home": scroll.action_scroll_home,
+                   "scroll_end": scroll.action_scroll_end}
+        actions[action]()
 
     def action_close(self) -> None:
         self.dismiss(None)
