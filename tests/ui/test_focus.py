@@ -1,5 +1,6 @@
 """Focus always shows: in the New game and Settings forms the focused choice or field is
-drawn apart from the others (compact widgets have no border to light up)."""
+drawn apart from the others (compact widgets have no border to light up); on the table the
+rule over the hand takes the accent while the hand has the focus."""
 
 from __future__ import annotations
 
@@ -60,3 +61,37 @@ async def test_the_settings_done_button_sits_in_the_middle() -> None:
         box = done.parent.parent.region  # the form's box (the button is centred in it)
         left, right = done.region.x - box.x, box.right - done.region.right
         assert abs(left - right) <= 2, (left, right)
+
+
+def colour_at(app: Any, x: int, y: int) -> Color | None:
+    strip = app.screen._compositor.render_strips()[y]
+    at = 0
+    for seg in strip:
+        if at <= x < at + seg.cell_length:
+            return colour(seg.style.color) if seg.style and seg.style.color else None
+        at += seg.cell_length
+    return None
+
+
+async def test_the_hands_rule_takes_the_accent_with_the_focus_and_is_the_hands_own() -> None:
+    """The rule over the hand is drawn in the accent while the hand has the focus, in the
+    primary colour while the table has it (Tab). It is the hand's own border: a box round
+    the hand lit by ``:focus-within`` restyled the hand a second time at each change of the
+    focus, each time working out all of its drawing's styles again."""
+    from tests.ui.helpers import seats
+    from tui_domino.ui.widgets.hand import HandView
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_match("classic", seats("greedy"))
+        await pilot.pause()
+        hand = app.screen.query_one(HandView)
+        assert app.screen.focused is hand
+        assert not any("focus-within" in rule.pseudo_classes for rule in app.stylesheet.rules)
+        x, y = hand.region.right - 2, hand.region.y  # the rule, right of the hand's title
+        accent, primary = (Color.parse(app.theme_variables[v]) for v in ("accent", "primary"))
+        assert colour_at(app, x, y) == accent
+        await pilot.press("tab")
+        await pilot.pause()
+        assert app.screen.focused is not hand
+        assert colour_at(app, x, y) == primary

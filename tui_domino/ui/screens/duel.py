@@ -394,7 +394,7 @@ class DuelScreen(TableScreen):
         self.show_log()
         self.show_hint()
         n = len(view["hand"])
-        self.query_one("#hand-box").border_title = plain(
+        self.query_one(HandView).border_title = plain(
             # TRANSLATORS: the title of the hand's box
             ngettext("Your hand · {n} tile", "Your hand · {n} tiles", n).format(n=n))
 

@@ -294,7 +294,7 @@ class TableScreen(Screen[None]):
         self.draw_table(follow=False)
 
     def title_hand(self) -> None:
-        self.query_one("#hand-box").border_title = plain(hand_title(self.session))
+        self.query_one(HandView).border_title = plain(hand_title(self.session))
 
     def update_choice(self, hand: Sequence[Sequence[int]], legal: list[rules.Move]) -> None:
         """The selection after a change of the round (``legal`` is empty unless it is the
