@@ -55,3 +55,24 @@ async def test_the_footers_keys_are_made_anew_only_when_what_they_show_changed()
             assert "Меню" in " ".join(k.description for k in again)
         finally:
             i18n.use("en")
+
+
+async def test_a_footer_mounted_after_its_screen_said_its_keys_shows_them() -> None:
+    """Textual's footer shows its screen's keys once the screen says they changed. A screen
+    opened as another opens (the hand-over over a new hot-seat match) had said so before its
+    footer listened, and its footer stayed empty in one run in a few: here a footer mounted
+    on a screen already shown, nothing changing after, shows the screen's keys."""
+    from textual.widgets._footer import FooterKey
+
+    from tui_domino.ui.keys import Footer
+    from tui_domino.ui.screens.help import HelpScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(HelpScreen("classic"))  # a screen without a footer of its own
+        await pilot.pause()
+        footer = Footer()
+        await app.screen.mount(footer)
+        await pilot.pause()
+        await pilot.pause()
+        assert {k.action for k in footer.query(FooterKey)} >= {"close"}

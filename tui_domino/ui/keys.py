@@ -111,6 +111,13 @@ class Footer(TextualFooter):
                       if b.show)
         return (shown, i18n.current(), self._compact_in_english, self.app.size.width)
 
+    def on_mount(self) -> None:
+        # Textual's footer shows no key until its screen next says its keys changed (a
+        # change of focus, the screen shown again). A screen opened as another opens (the
+        # hand-over over a new hot-seat match) may have said so before its footer listened:
+        # its footer stayed empty. Once mounted, the footer asks.
+        self.call_after_refresh(self.screen.refresh_bindings)
+
     def on_resize(self) -> None:
         # Another width may fit more of the keys' words, or fewer.
         self.call_after_refresh(self.recompose)
