@@ -46,10 +46,7 @@ async def settle(pilot: object, rounds: int = 50) -> None:
     app = pilot.app  # type: ignore[attr-defined]
     for _ in range(rounds):
         await pilot.pause()  # type: ignore[attr-defined]
-        try:
-            await app.workers.wait_for_complete()
-        except WorkerCancelled:  # one replaced by the next (exclusive): wait for that one
-            continue
+        await workers_done(app)
         await pilot.pause()  # type: ignore[attr-defined]
         if not getattr(app.screen, "thinking", False):
             return

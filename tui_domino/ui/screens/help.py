@@ -251,14 +251,9 @@ class HelpScreen(ModalScreen[None]):
         """The language changed: the help is written anew in it (from the top)."""
         self.refresh(recompose=True)
 
-    def action_scroll(self, action: str) -> None:
+    async def action_scroll(self, action: str) -> None:
         """The text's scroll does ``action``, one of its own keys' (SCROLL_KEYS)."""
-        scroll = self.query_one(VerticalScroll)
-        actions = {"scroll_up": scroll.action_scroll_up, "scroll_down": scroll.action_scroll_down,
-                   "page_up": scroll.action_page_up, "page_down": scroll.action_page_down,
-                   "scroll_home": scroll.action_scroll_home,
-                   "scroll_end": scroll.action_scroll_end}
-        actions[action]()
+        await self.query_one(VerticalScroll).run_action(action)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -131,6 +131,10 @@ class Filters:
     def reload(self) -> object:
         raise NotImplementedError
 
+    def wanted(self) -> tuple[str | None, str | None]:
+        """The filter now: the game and the opponent (None: all)."""
+        return self.variant, self.opponent
+
     def action_game(self) -> None:
         self.variant = GAMES[(GAMES.index(self.variant) + 1) % len(GAMES)]
         self.loaded = False
@@ -204,7 +208,7 @@ class HistoryScreen(Filters, Screen[None]):
             self.query_one("#heads", Static).update(self.heads())
             if self._shown is not None:
                 self._keep = self.selected_id()
-                self.fill(*self._shown, (self.variant, self.opponent))
+                self.fill(*self._shown, self.wanted())
 
     def on_mount(self) -> None:
         self.query_one("#matches", OptionList).focus()
@@ -222,7 +226,7 @@ class HistoryScreen(Filters, Screen[None]):
         # lazy: worker (a thread worker: sqlite3 loads off the UI)
         from tui_domino.history import db
 
-        wanted = (self.variant, self.opponent)
+        wanted = self.wanted()
         try:
             con = _connect()
             try:
@@ -244,7 +248,7 @@ class HistoryScreen(Filters, Screen[None]):
         """Shows a page of the history read for the filter ``wanted`` (game, opponent): a
         page read for a filter since changed (g pressed again while it was read) is left
         out, the newer one on its way."""
-        if wanted != (self.variant, self.opponent):
+        if wanted != self.wanted():
             return
         with self.app.batch_update():  # one layout and one frame for the list and its line
             self._fill_now(rows, total, opponents)
@@ -532,7 +536,7 @@ class StatsScreen(Filters, Screen[None]):
         # lazy: worker (a thread worker: sqlite3 and the figures load off the UI)
         from tui_domino.history import db, stats
 
-        wanted = (self.variant, self.opponent)
+        wanted = self.wanted()
         try:
             con = db.connect()
             try:
@@ -553,7 +557,7 @@ class StatsScreen(Filters, Screen[None]):
              wanted: tuple[str | None, str | None]) -> None:
         """Shows the figures read for the filter ``wanted`` (game, opponent); figures read
         for a filter since changed are left out, the newer ones on their way."""
-        if wanted != (self.variant, self.opponent):
+        if wanted != self.wanted():
             return
         # lazy: worker (reload's thread has loaded it by now)
         from tui_domino.history import stats
