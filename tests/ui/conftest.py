@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from textual.screen import Screen
 from textual.worker import WorkerCancelled
 
 from tui_domino.ui.app import DominoApp
@@ -41,17 +42,34 @@ async def workers_done(app: object, rounds: int = 100) -> None:
 
 
 async def settle(pilot: object, rounds: int = 50) -> None:
-    """Waits until the computer has nothing left to do (its moves run as workers);
-    AssertionError when the screen is still thinking after ``rounds`` rounds."""
+    """Waits until the computer has nothing left to do (its moves run as workers) and the
+    screen's footer shows its keys; AssertionError when the screen is still thinking after
+    ``rounds`` rounds, or its footer still empty after the deadline."""
     app = pilot.app  # type: ignore[attr-defined]
     for _ in range(rounds):
         await pilot.pause()  # type: ignore[attr-defined]
         await workers_done(app)
         await pilot.pause()  # type: ignore[attr-defined]
         if not getattr(app.screen, "thinking", False):
+            await until(pilot, lambda: footer_filled(app.screen), "the footer's keys")
             return
     raise AssertionError(f"the app never settled: {type(app.screen).__name__} still thinking "
                          f"after {rounds} rounds")
+
+
+def footer_filled(screen: Screen[object]) -> bool:
+    """Whether ``screen``'s footer, if it has one, shows a key when the screen has keys to
+    show. Textual fills a footer two frames after its screen opens (the footer asks for its
+    screen's keys after a frame, then makes them after the next): under load the Pilot's
+    pause, judged by the process's CPU, could end between the two."""
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    footers = list(screen.query(Footer))
+    if not footers or not any(binding.show for (_node, binding, _enabled, _tooltip)
+                              in screen.active_bindings.values()):
+        return True
+    return all(footer.query(FooterKey) for footer in footers)
 
 
 async def until(pilots: object, test: Callable[[], object], what: str,
