@@ -64,12 +64,9 @@ def table_of(variant: str | None) -> list[tuple[str, str]]:
     return [cells(game_help.KEYS_HEAD), *[cells(row) for row in rows]]
 
 
-@pytest.mark.parametrize("variant", HELPS)
-@pytest.mark.parametrize("language", LANGUAGES)
-async def test_every_key_shows_whole_on_one_line_beside_what_it_does(
-        language: str, variant: str | None) -> None:
-    rows, _height = await help_rows(language, variant)
-    i18n.use(language)
+def check_keys(rows: list[str], variant: str | None) -> None:
+    """Every key of ``variant``'s table shows whole on one line of ``rows``, what it does
+    beside it, wrapped at words under itself."""
     table = table_of(variant)
 
     def whole(key: str, line: str) -> bool:  # the key as a cell: blank or a rule either side
@@ -107,15 +104,13 @@ def _at(rows: list[str], drawing: list[str]) -> int | None:
     return None
 
 
-BLOCKED = [("classic", marks.blocked_line, marks.BLOCKED), ("spider", marks.fish_board, marks.FISH)]
+BLOCKED = {"classic": (marks.blocked_line, marks.BLOCKED), "spider": (marks.fish_board, marks.FISH)}
 
 
-@pytest.mark.parametrize(("variant", "draw", "caption"), BLOCKED)
-@pytest.mark.parametrize("language", LANGUAGES)
-async def test_the_help_draws_a_blocked_round_with_its_caption(
-        language: str, variant: str, draw: Callable[[], Canvas], caption: str) -> None:
-    rows, height = await help_rows(language, variant)
-    i18n.use(language)
+def check_blocked(rows: list[str], height: int, draw: Callable[[], Canvas],
+                  caption: str) -> None:
+    """``rows`` show ``draw``'s drawing of a blocked round, its caption right under it, both
+    on one screen of ``height`` rows."""
     lines = [line.rstrip() for line in draw().plain().splitlines() if line.strip()]
     indent = min(len(line) - len(line.lstrip()) for line in lines)
     drawing = [line[indent:] for line in lines]
@@ -127,6 +122,19 @@ async def test_the_help_draws_a_blocked_round_with_its_caption(
     text = " ".join(" ".join(rows[start:start + 8]).split())
     assert text.startswith(" ".join(words)), (text, words)
     assert start - top < height  # the drawing and its caption's first line on one screen
+
+
+@pytest.mark.parametrize("variant", HELPS)
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_every_key_shows_whole_beside_what_it_does_and_a_blocked_round_is_drawn(
+        language: str, variant: str | None) -> None:
+    """Each help in each language, read once: its table of keys, and (classic, Spider) its
+    drawing of a blocked round with the caption."""
+    rows, height = await help_rows(language, variant)
+    i18n.use(language)
+    check_keys(rows, variant)
+    if variant is not None and variant in BLOCKED:
+        check_blocked(rows, height, *BLOCKED[variant])
 
 
 @pytest.mark.parametrize("variant", ["classic", "spider", "triominos"])
