@@ -55,14 +55,17 @@ from tui_domino.terminal import textual_follows_environment
 log = logging.getLogger("tui_domino.ssh")
 
 # What the fork server loads before its first fork: the visitor's game (the app, its screens,
-# Textual and rich), and what every game loads as it starts (the terminal's driver and input
-# parser, layouts, the computer players' process pool). The game's entry module itself is
+# Textual and rich), what every game loads as it starts (the terminal's driver and input
+# parser, layouts, the computer players' process pool), and what a lobby duel loads (its
+# screens, the classic rules, the sealed channel and its key exchange: about 50 ms of CPU
+# for each visitor who duels, loaded after the fork). The game's entry module itself is
 # not loaded (runpy runs it afresh). A module's ``prewarm()``, if it has one, runs once
 # loaded: what each game would otherwise work out afresh.
 PRELOAD = ("tui_domino.ssh.visitor_app", "tui_domino.ssh.driver",
            "tui_domino.ssh.leaderboard_screen", "textual.drivers.linux_driver",
            "textual.layouts.factory", "textual.layouts.horizontal", "textual.layouts.stream",
-           "multiprocessing.spawn", "multiprocessing.resource_tracker", "tty")
+           "multiprocessing.spawn", "multiprocessing.resource_tracker", "tty",
+           "tui_domino.ssh.lobby_duel", "tui_domino.rules.classic", "tui_domino.net.channel")
 
 MAX_MESSAGE = 256 * 1024  # a request: the game's command line and environment
 MAX_FDS = 16  # a game's terminal and the descriptors it keeps
