@@ -11,6 +11,7 @@ import pytest
 
 import tui_domino.ui.screens.duel  # noqa: F401  (the duel's screen: a broken import fails here)
 from tests.ssh.conftest import visit
+from tests.ui.conftest import footer_filled, until
 from tui_domino import i18n
 from tui_domino.i18n import _
 from tui_domino.ssh.server import GameServer
@@ -247,7 +248,7 @@ async def test_the_lobby_fits_the_smallest_terminal_the_game_takes(
         await pilot.pause()
         app.on_lobby_message({"t": "welcome", "id": 1, "name": "ann", "account": True})
         app.on_lobby_message({"t": "people", "people": people, "duels": []})
-        await pilot.pause()
+        await until(pilot, lambda: footer_filled(app.screen), "the lobby's footer")
         assert await cut_labels(app, pilot) == []
 
 
@@ -267,10 +268,9 @@ async def test_the_leaderboards_key_shows_once_someone_with_a_rating_arrives(
         await pilot.pause()
         app.on_lobby_message({"t": "welcome", "id": 1, "name": "ann"})
         app.on_lobby_message({"t": "people", "people": [ann], "duels": []})
-        await pilot.pause()
+        await until(pilot, lambda: footer_filled(app.screen), "the lobby's footer")
         assert "leaderboard" not in footer_actions(app.screen)  # (alone, on no server's ratings)
         bob = {"id": 2, "name": "bob", "state": "lobby", "ratings": {"classic": "1512?"}}
         app.on_lobby_message({"t": "people", "people": [ann, bob], "duels": []})
-        for _ in range(3):
-            await pilot.pause()
-        assert "leaderboard" in footer_actions(app.screen)
+        await until(pilot, lambda: "leaderboard" in footer_actions(app.screen),
+                    "the leaderboard's key")

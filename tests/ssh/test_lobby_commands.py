@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.ssh.test_lobby import in_language
+from tests.ui.conftest import footer_filled, until
 from tests.ui.helpers import assert_footer_fits
 from tui_domino import i18n
 
@@ -41,7 +42,7 @@ async def in_the_lobby(home: Path, monkeypatch: pytest.MonkeyPatch, language: st
         app.on_lobby_message({"t": "welcome", "id": 1, "name": "ann", "account": True,
                               "operator": operator})
         app.on_lobby_message({"t": "people", "people": PEOPLE, "duels": []})
-        await pilot.pause()
+        await until(pilot, lambda: footer_filled(app.screen), "the lobby's footer")
         yield app, pilot, sent
 
 

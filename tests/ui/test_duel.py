@@ -15,7 +15,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static, TabbedContent
 
-from tests.ui.conftest import DEADLINE, make_app, until
+from tests.ui.conftest import DEADLINE, footer_filled, make_app, until
 from tests.ui.helpers import assert_footer_fits, footer_actions, footer_keys
 from tui_domino.net import events as ev
 from tui_domino.net.core import MatchSettings
@@ -664,8 +664,8 @@ async def test_the_hosts_waiting_screen_offers_no_key_of_the_table() -> None:
         app.screen.query_one("#port", Input).value = "0"
         await pilot.press("f5")
         await until([pilot], lambda: isinstance(app.screen, DuelScreen)
-                    and "Waiting for an opponent" in text_of(app.screen, "#waiting-text"),
-                    "the waiting state")
+                    and "Waiting for an opponent" in text_of(app.screen, "#waiting-text")
+                    and footer_filled(app.screen), "the waiting state and its footer")
         screen = duel_of(app)
         shown = {k.action.split("(")[0] for k in footer_keys(screen)}
         assert not shown & {"step", "play", "draw", "pass_turn", "rotate", "close_arm", "mark"}
