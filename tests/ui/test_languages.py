@@ -292,14 +292,14 @@ async def test_a_language_switched_mid_game_keeps_the_game() -> None:
         before = (screen.session.state.to_json(), screen.sel.tile_index)
         assert "Help" in screen_lines(app)[-1]
         app.set_language("bg")
-        await pilot.pause()
+        # (the table at once, the footer's keys after the next frame)
+        await until(pilot, lambda: "Помощ" in screen_lines(app)[-1], "the footer in Bulgarian")
         lines = screen_lines(app)
-        assert "Помощ" in lines[-1] and "Help" not in lines[-1]  # the footer
+        assert "Help" not in lines[-1]  # the footer
         assert "Ръката ви" in "\n".join(lines) and "Your hand" not in "\n".join(lines)
         assert (screen.session.state.to_json(), screen.sel.tile_index) == before
         app.set_language("en")
-        await pilot.pause()
-        assert "Help" in screen_lines(app)[-1]
+        await until(pilot, lambda: "Help" in screen_lines(app)[-1], "the footer in English")
 
 
 @pytest.mark.parametrize(("variant", "word", "other"), [("triominos", "костяш", "кост[иьея]"),
