@@ -57,7 +57,7 @@ log = logging.getLogger("tui_domino.ssh")
 # What the fork server loads before its first fork: the visitor's game (the app, its screens,
 # Textual and rich), what every game loads as it starts (the terminal's driver and input
 # parser, layouts, the computer players' process pool), and what a lobby duel loads (its
-# screens, the classic rules, the sealed channel and its key exchange: about 50 ms of CPU
+# screens, the classic rules, the sealed channel and its key exchange: about 45 ms of CPU
 # for each visitor who duels, loaded after the fork). The game's entry module itself is
 # not loaded (runpy runs it afresh). A module's ``prewarm()``, if it has one, runs once
 # loaded: what each game would otherwise work out afresh.
