@@ -63,13 +63,13 @@ def footer_filled(screen: Screen[object]) -> bool:
     screen's keys after a frame, then makes them after the next): under load the Pilot's
     pause, judged by the process's CPU, could end between the two."""
     from textual.widgets import Footer
-    from textual.widgets._footer import FooterKey
 
-    footers = list(screen.query(Footer))
-    if not footers or not any(binding.show for (_node, binding, _enabled, _tooltip)
-                              in screen.active_bindings.values()):
+    from tests.ui.helpers import footer_keys
+
+    if not screen.query(Footer) or not any(binding.show for (_node, binding, _enabled, _tip)
+                                           in screen.active_bindings.values()):
         return True
-    return all(footer.query(FooterKey) for footer in footers)
+    return bool(footer_keys(screen))
 
 
 async def until(pilots: object, test: Callable[[], object], what: str,

@@ -14,7 +14,8 @@ from textual.widget import Widget
 from textual.widgets import Button, Label, Static
 from textual.widgets._footer import FooterKey
 
-from tests.ui.conftest import settle, until
+from tests.ui.conftest import footer_filled, settle, until
+from tests.ui.helpers import screen_lines
 from tui_domino import i18n
 from tui_domino.locale import catalogs
 from tui_domino.ui.app import DominoApp
@@ -100,10 +101,6 @@ SCREENS: dict[str, Visit] = {
     "triominos tutorial": _push(lambda: TutorialScreen("triominos")),  # type: ignore[arg-type,return-value]
     "triominos help": _push(lambda: HelpScreen("triominos")),  # type: ignore[arg-type,return-value]
 }
-
-
-def screen_lines(app: DominoApp) -> list[str]:
-    return ["".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips()]
 
 
 def _text_of(widget: Widget) -> str:
@@ -207,7 +204,7 @@ async def sweep(language: str, size: tuple[int, int]) -> dict[str, list[str]]:
         for name, visit in SCREENS.items():
             assert isinstance(app.screen, MenuScreen), (name, app.screen)
             await visit(pilot)
-            await pilot.pause()
+            await until(pilot, lambda: footer_filled(app.screen), f"the footer of {name}")
             if isinstance(app.screen, TooSmallScreen):
                 wrong[name] = [f"too small at {size}"]
             else:
@@ -229,7 +226,7 @@ async def sweep(language: str, size: tuple[int, int]) -> dict[str, list[str]]:
 async def test_no_label_is_cut_and_no_english_word_shows(language: str) -> None:
     """Each screen in each language at 80x24: every label shows whole inside its widget,
     and in a translated language no English word of the game's messages is on the screen.
-    (One game visits them all in turn: an application of its own for each took a third
+    (One game visits them all in turn: an application of its own for each took a quarter
     more of the time.)"""
     wrong = await sweep(language, SIZE)
     assert not wrong, "\n".join(f"{name}: {problems}" for name, problems in wrong.items())
