@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.ui.conftest import make_app, settle
+from tests.ui.conftest import make_app, settle, until
 from tests.ui.helpers import game
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.screens.handover import HandoverScreen
@@ -261,6 +261,37 @@ async def test_new_game_remembers_the_target_of_each_game() -> None:
         app.screen.query_one("#variant", Select).value = "classic"
         await pilot.pause()
         assert app.screen.query_one("#target", Select).value == 50
+
+
+async def test_the_new_game_form_shows_the_house_rules_of_the_game_chosen() -> None:
+    """Opened on the game last played, the form shows that game's house rules from the
+    start (made with the form); another game chosen shows its own, and the match starts
+    with the rules chosen."""
+    from textual.widgets import Select
+
+    from tui_domino import rules
+    from tui_domino.ui.screens.new_game import HOUSE_RULES, NewGameScreen
+
+    def shown(screen: NewGameScreen) -> list[str]:
+        return sorted(str(w.id).removeprefix("opt-") for w in screen.query(Select)
+                      if str(w.id).startswith("opt-"))
+
+    app = make_app()
+    app.settings.last_variant = "triominos"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        assert shown(screen) == sorted(HOUSE_RULES["triominos"])
+        screen.query_one("#variant", Select).value = "spider"
+        await until(pilot, lambda: shown(screen) == sorted(HOUSE_RULES["spider"]),
+                    "Spider's house rules")
+        screen.query_one("#opt-hand_size", Select).value = 0
+        await pilot.pause()
+        options = screen.options()
+        assert options == rules.resolve_options(
+            "spider", {"hand_size": HOUSE_RULES["spider"]["hand_size"][1][0][1]})
 
 
 async def test_the_help_draws_the_tables_marks() -> None:

@@ -99,6 +99,7 @@ class NewGameScreen(Screen[None]):
     def __init__(self, variant: str | None = None) -> None:
         super().__init__()
         self._variant = variant
+        self._house_for = ""  # the game whose house rules the form shows
 
     def compose(self) -> ComposeResult:
         settings = game_app(self).settings
@@ -131,7 +132,9 @@ class NewGameScreen(Screen[None]):
                 yield Input(shown_name(settings.second_name), id="second", max_length=14,
                             compact=True)
             yield Static(_("House rules"), id="rules-title")
-            yield Grid(id="house")
+            # (made with the form, not mounted after it: one layout and styling, not two)
+            self._house_for = variant
+            yield Grid(*self._house_widgets(variant), id="house")
             # TRANSLATORS: the key names Tab, Enter and F5 stay as they are.
             yield Static(_("Tab moves between choices · Enter opens one · F5 starts"),
                          id="note")
@@ -195,8 +198,7 @@ class NewGameScreen(Screen[None]):
             select.set_options(options)
             select.value = value
 
-    async def on_mount(self) -> None:
-        await self._fill_house(self.variant)
+    def on_mount(self) -> None:
         self._sync_second()
         self.query_one("#variant", Select).focus()
 
@@ -204,9 +206,8 @@ class NewGameScreen(Screen[None]):
     def variant(self) -> str:
         return str(self.query_one("#variant", Select).value)
 
-    async def _fill_house(self, variant: str) -> None:
-        grid = self.query_one("#house", Grid)
-        await grid.remove_children()
+    def _house_widgets(self, variant: str) -> list[Widget]:
+        """The house rules of ``variant``: a label and a choice each, at the defaults."""
         widgets: list[Widget] = []
         for key, (label, choices) in HOUSE_RULES[variant].items():
             default = rules.DEFAULTS[variant][key]
@@ -216,7 +217,13 @@ class NewGameScreen(Screen[None]):
                 Select(self._house_options(choices), value=idx,
                        allow_blank=False, id=f"opt-{key}", compact=True)
             )
-        await grid.mount_all(widgets)
+        return widgets
+
+    async def _fill_house(self, variant: str) -> None:
+        grid = self.query_one("#house", Grid)
+        await grid.remove_children()
+        await grid.mount_all(self._house_widgets(variant))
+        self._house_for = variant
         self.query_one("#target-label", Label).update(self._target_word(variant))
 
     def _sync_second(self) -> None:
@@ -234,6 +241,8 @@ class NewGameScreen(Screen[None]):
     async def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "variant":
             v = self.variant
+            if v == self._house_for:
+                return  # (the choice as the form was made: told once it is mounted)
             target = self.query_one("#target", Select)
             target.set_options(self._targets(v))
             target.value = self._target_for(v)
