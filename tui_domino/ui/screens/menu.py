@@ -62,9 +62,6 @@ class MenuScreen(Screen[None]):
             yield Center(Static("", id="saved"))
         yield Footer()
 
-    def on_mount(self) -> None:
-        self.fill()
-
     def network_duels(self) -> bool:
         return game_app(self).NETWORK_DUELS
 
@@ -74,6 +71,9 @@ class MenuScreen(Screen[None]):
                     and not self.network_duels())
 
     def on_screen_resume(self) -> None:
+        # Shown (first after its mount, then again each time a screen over it closes): the
+        # saved match may have changed. (Filled on mount too, it was made twice at start-up,
+        # the save read twice.)
         self.fill()
 
     def relabel(self) -> None:
