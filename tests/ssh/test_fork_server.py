@@ -121,6 +121,29 @@ async def test_the_servers_games_are_forked_by_its_fork_server(server: GameServe
     await term.close()
 
 
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if parent_of(int(entry.name)) == pid:
+                    found.append(int(entry.name))
+            except (OSError, ValueError, IndexError):  # (gone meanwhile)
+                continue
+    return found
+
+
+async def test_a_visitors_arrival_starts_no_other_process(server: GameServer) -> None:
+    """His game alone: multiprocessing's helper process (an interpreter of its own, a tenth
+    of a CPU-second) starts with the computer's worker process, if he ever plays one, not
+    with every game."""
+    term = await visit(server.port, "ann")
+    await term.wait_for("Welcome, ann.")
+    await term.to_menu()
+    assert children_of(game_of(server, "ann").pid) == []
+    await term.close()
+
+
 async def test_servers_given_one_fork_server_share_it_and_leave_it_to_whoever_made_it(
         make_server: Any, home: Path) -> None:
     shared = default_spawner(fork=True)

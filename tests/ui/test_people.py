@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 from tests.ui.conftest import make_app, settle, until
 from tests.ui.helpers import game
 from tui_domino.ui.screens.game import GameScreen
@@ -142,6 +147,45 @@ async def test_searching_computer_moves_from_its_own_process() -> None:
         assert any(r["player"] == 1 for r in state.history)
         assert worker.is_running()
     assert not worker.is_running()
+
+
+FIRST_SEARCH = """
+import asyncio, sys
+from tests.ui.conftest import make_app, settle
+from tests.ui.helpers import game
+from tui_domino.ui.session import Seat
+
+async def main():
+    app = make_app(seed=6)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert sys.stderr is not sys.__stderr__  # (the running app's stand-in)
+        app.start_match("spider", [Seat("You"), Seat("Computer", "computer", "hard")])
+        await settle(pilot, rounds=200)
+        table = game(app).local_table
+        if table.session.state.to_move == 0:
+            await pilot.press("enter")
+            await settle(pilot, rounds=200)
+        assert any(r["player"] == 1 for r in table.session.state.history)
+        assert table.searcher.failure is None, table.searcher.failure
+        print("moved from its process")
+
+asyncio.run(main())
+"""
+
+
+def test_the_first_search_of_a_process_starts_its_helpers_while_the_app_runs(
+        tmp_path: Path) -> None:
+    """In a process where nothing started multiprocessing's helper process before (it now
+    starts with the worker process, not with the app), the worker starts while the app
+    runs, with Textual's stand-in for standard error in place, and the computer moves from
+    it (not from the thread kept for a worker that failed)."""
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "TUI_DOMINO_HOME": str(tmp_path), "TUI_DOMINO_DELAY": "0",
+           "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, "-c", FIRST_SEARCH], capture_output=True,
+                          text=True, timeout=120, env=env, cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "moved from its process" in done.stdout
 
 
 async def test_a_failed_worker_process_leaves_the_computer_thinking_in_the_game(

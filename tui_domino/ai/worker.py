@@ -19,6 +19,7 @@ import contextlib
 import itertools
 import multiprocessing
 import random
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -93,10 +94,31 @@ def _ping() -> bool:
     return True
 
 
+def _start_tracker() -> None:
+    """multiprocessing's helper process (the pool's locks are registered with it), started
+    with the process's own standard error: a running Textual app puts a stand-in in
+    ``sys.stderr`` whose descriptor (-1) the helper's start refuses. Started with the pool,
+    not with every game: an SSH visitor's game started one at arrival, a process of its
+    own, whether he played the computer or not."""
+    # lazy: start-up (only a game that makes the pool needs it)
+    from multiprocessing import resource_tracker
+
+    shown = sys.stderr
+    if sys.__stderr__ is not None:
+        sys.stderr = sys.__stderr__
+    try:
+        resource_tracker.ensure_running()
+    except (OSError, ValueError):
+        pass  # (the pool's start says what is wrong, and the computer plays in a thread)
+    finally:
+        sys.stderr = shown
+
+
 def _get_executor() -> tuple[ProcessPoolExecutor, Flag]:
     global _executor, _cancel
     with _lock:
         if _executor is None:
+            _start_tracker()
             ctx = multiprocessing.get_context("spawn")
             cancel: Flag = ctx.RawValue("q", 0)
             _cancel = cancel

@@ -144,7 +144,6 @@ class DominoApp(App[None]):
             self.theme = self.settings.theme
         if not self.settings.animations:
             self.animation_level = "none"
-        _start_resource_tracker()
 
     crash_path: Path | None = None  # the report of an unhandled error, once written
 
@@ -539,18 +538,6 @@ class DominoApp(App[None]):
         # TRANSLATORS: the screen is drawn with plain ASCII characters now, or with the
         # terminal's box-drawing characters.
         self.notify(_("ASCII drawing on.") if self.settings.ascii else _("Box drawing on."))
-
-
-def _start_resource_tracker() -> None:
-    """The searching players run in a spawned process; multiprocessing's helper process
-    must start while stderr is still the terminal's (a running app redirects it)."""
-    try:
-        # lazy: ruff (moved up, the try would hold one line: SIM105, a code change)
-        from multiprocessing import resource_tracker
-
-        resource_tracker.ensure_running()
-    except (OSError, ValueError):
-        pass
 
 
 def main_app(
