@@ -223,3 +223,30 @@ async def test_a_flood_from_one_address_leaves_the_words_for_the_others(
         sock.close()
     for conn, _ in held:
         conn.close()
+
+
+
+# A game that draws without end, as fast as its terminal takes it.
+DRAWING = [sys.executable, "-c", "import os\nwhile True: os.write(1, b'x' * 4096)"]
+
+
+async def test_the_games_output_after_its_channel_closed_ends_the_visit_quietly(
+        make_server: Any) -> None:
+    """The visitor closes his session while the game still draws: what it draws then has
+    nowhere to go. It was written anyway, and the "channel not open" error went to the
+    event loop's log as a traceback."""
+    server = await make_server(command=DRAWING)
+    loop = asyncio.get_running_loop()
+    errors: list[dict[str, Any]] = []
+    handler = loop.get_exception_handler()
+    loop.set_exception_handler(lambda _loop, context: errors.append(context))
+    try:
+        for n in range(5):
+            term = await visit(server.port, f"ann{n}")
+            await term.wait_until(lambda shown: "xxxx" in shown, "the game drawing")
+            term.chan.close()
+            await eventually(lambda: not server.visits, "the visit ends")
+            term.conn.close()
+        assert not errors, errors
+    finally:
+        loop.set_exception_handler(handler)

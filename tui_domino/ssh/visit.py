@@ -317,7 +317,15 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return held + kernel_send_queue(self._sock)
 
     def _write(self, data: bytes) -> None:
-        self.chan.write(data)
+        try:
+            self.chan.write(data)
+        except BrokenPipeError:
+            # The channel closed as the game drew (the visitor went): nowhere for its
+            # output to go. The visit ends; its game's output is no longer read.
+            if self.master is not None:
+                asyncio.get_running_loop().remove_reader(self.master)
+            self._end_soon(None, 0, "hung up")
+            return
         if self.backlog() > self.server.limits.write_buffer:
             self._hold()
 
@@ -450,7 +458,10 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             if not data:
                 return
             if not self.ended:
-                self.chan.write(data)
+                try:
+                    self.chan.write(data)
+                except BrokenPipeError:  # (the visitor went meanwhile: nowhere to go)
+                    return
 
     def _flush_input(self) -> None:
         if self.master is not None and self._pending_input:
