@@ -85,14 +85,21 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture(scope="session")
-async def games_spawner() -> AsyncIterator[object]:
+async def shared_spawner() -> AsyncIterator[object]:
     """One fork server for the games of every test server of this process (each loading the
     game afresh cost about half a CPU-second): each game gets its visitor's whole
-    environment from his server, as from a server's own fork server. A test that stops
-    fork servers has its own (``games_spawner`` made None where it does)."""
+    environment from his server, as from a server's own fork server."""
     from tui_domino.ssh.server import default_spawner
 
     spawner = default_spawner(fork=True)
     await spawner.start()
     yield spawner
     await spawner.close()
+
+
+@pytest.fixture
+def games_spawner(shared_spawner: object) -> object:
+    """The spawner of the test servers' games: the process's one fork server. A file whose
+    tests stop fork servers makes it None (each server then has a fork server of its own),
+    and asks for ``shared_spawner`` where a test stops none."""
+    return shared_spawner

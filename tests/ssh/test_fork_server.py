@@ -101,6 +101,14 @@ def games_spawner() -> None:
     return None
 
 
+@pytest.fixture
+async def shared(make_server: Any, shared_spawner: Any) -> GameServer:
+    """A server whose games the process's one fork server forks, for a test that stops
+    no fork server (starting one of its own costs about half a CPU-second)."""
+    server: GameServer = await make_server(spawner=shared_spawner)
+    return server
+
+
 def game_of(server: GameServer, name: str) -> Any:
     visit_ = next(v for v in server.visits if v.name == name)
     assert visit_.proc is not None
@@ -113,11 +121,11 @@ def zygote_of(server: GameServer) -> Any:
     return server.spawner.zygote
 
 
-async def test_the_servers_games_are_forked_by_its_fork_server(server: GameServer) -> None:
-    assert isinstance(server.spawner, ForkServer)
-    term = await visit(server.port, "ann")
+async def test_the_servers_games_are_forked_by_its_fork_server(shared: GameServer) -> None:
+    assert isinstance(shared.spawner, ForkServer)
+    term = await visit(shared.port, "ann")
     await term.wait_for("Welcome, ann.")
-    assert parent_of(game_of(server, "ann").pid) == zygote_of(server).pid
+    assert parent_of(game_of(shared, "ann").pid) == zygote_of(shared).pid
     await term.close()
 
 
@@ -133,14 +141,14 @@ def children_of(pid: int) -> list[int]:
     return found
 
 
-async def test_a_visitors_arrival_starts_no_other_process(server: GameServer) -> None:
+async def test_a_visitors_arrival_starts_no_other_process(shared: GameServer) -> None:
     """His game alone: multiprocessing's helper process (an interpreter of its own, a tenth
     of a CPU-second) starts with the computer's worker process, if he ever plays one, not
     with every game."""
-    term = await visit(server.port, "ann")
+    term = await visit(shared.port, "ann")
     await term.wait_for("Welcome, ann.")
     await term.to_menu()
-    assert children_of(game_of(server, "ann").pid) == []
+    assert children_of(game_of(shared, "ann").pid) == []
     await term.close()
 
 
@@ -201,9 +209,9 @@ async def test_each_forked_game_has_its_visitors_environment_language_and_termin
 
 
 async def test_two_visitors_of_the_real_game_each_read_his_language(
-        server: GameServer) -> None:
-    ivan = await visit(server.port, "ivan", env={"LANG": "ru_RU.UTF-8"})
-    dora = await visit(server.port, "dora", env={"LANG": "bg_BG.UTF-8"})
+        shared: GameServer) -> None:
+    ivan = await visit(shared.port, "ivan", env={"LANG": "ru_RU.UTF-8"})
+    dora = await visit(shared.port, "dora", env={"LANG": "bg_BG.UTF-8"})
     await ivan.wait_for(catalog("ru").gettext("tui-domino · lobby"),
                         catalog("ru").gettext("Play alone"))
     await dora.wait_for(catalog("bg").gettext("tui-domino · lobby"),
@@ -305,7 +313,7 @@ async def test_the_fork_server_can_be_turned_off(home: Path,
 
 
 async def test_a_visitor_who_leaves_while_his_game_is_forked_leaves_no_game_behind(
-        server: GameServer, monkeypatch: pytest.MonkeyPatch) -> None:
+        shared: GameServer, monkeypatch: pytest.MonkeyPatch) -> None:
     # The fork is held back until the visitor has gone (a fork server still loading the
     # game on a busy machine takes seconds, and a visitor may hang up meanwhile).
     hold = asyncio.Event()
@@ -319,22 +327,22 @@ async def test_a_visitor_who_leaves_while_his_game_is_forked_leaves_no_game_behi
         return game
 
     monkeypatch.setattr(fork_server.Zygote, "fork", slow_fork)
-    term = await visit(server.port, "ann")
-    await eventually(lambda: bool(server.visits), "the visit asks for its game")
-    v = next(iter(server.visits))
+    term = await visit(shared.port, "ann")
+    await eventually(lambda: bool(shared.visits), "the visit asks for its game")
+    v = next(iter(shared.visits))
     await term.close()
     await eventually(lambda: v.ended, "the server sees the visitor go")
     hold.set()
     await eventually(lambda: bool(forked), "the game is forked")
     assert await asyncio.wait_for(forked[0].wait(), 10) == -signal.SIGKILL  # stopped
-    await eventually(lambda: not server.visits, "the visit ends")
+    await eventually(lambda: not shared.visits, "the visit ends")
     assert v.master is None
 
 
 async def test_the_visit_opens_on_the_lobby_and_the_menu_comes_when_asked(
-        server: GameServer) -> None:
+        shared: GameServer) -> None:
     # (Each arrival is spared the making of a menu he may not open.)
-    ann = await visit(server.port, "ann")
+    ann = await visit(shared.port, "ann")
     await ann.to_menu()
     ann.press("f2")
     await ann.wait_for("Welcome, ann.")
@@ -428,14 +436,14 @@ async def test_a_game_that_never_says_it_is_up_holds_its_turn_no_longer_than_the
 
 
 async def test_visitors_arriving_together_reach_the_lobby_one_game_at_a_time(
-        server: GameServer) -> None:
+        shared: GameServer) -> None:
     # One turn at a time, held until a game is up: each game tells the lobby at once that it
     # is drawn (the test would otherwise wait the hour's hold for the second).
-    server.arrivals = Arrivals(limit=1, hold=3600)
-    ann, bob = await asyncio.gather(visit(server.port, "ann"), visit(server.port, "bob"))
+    shared.arrivals = Arrivals(limit=1, hold=3600)
+    ann, bob = await asyncio.gather(visit(shared.port, "ann"), visit(shared.port, "bob"))
     await asyncio.wait_for(asyncio.gather(ann.wait_for("Welcome, ann."),
                                           bob.wait_for("Welcome, bob.")), 30)
-    assert all(m.up.is_set() for m in server.lobby.members.values())
+    assert all(m.up.is_set() for m in shared.lobby.members.values())
     await ann.close()
     await bob.close()
 
