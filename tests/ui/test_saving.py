@@ -160,6 +160,44 @@ def _write_settings(home: Path, text: str) -> Path:
     return path
 
 
+async def test_the_menu_says_what_changed_when_it_shows_again(home: Path) -> None:
+    """Back at the menu: Continue is offered (and chosen) once a match is saved, and no
+    longer once it is over and gone; back from a screen that changed nothing, the menu is
+    as it was (not made anew), its choice back on New game."""
+    from textual.widgets import OptionList
+
+    from tui_domino.ui.screens.help import HelpScreen
+
+    app = make_app(seed=8)
+    async with app.run_test(size=(80, 24)) as pilot:
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        options = menu.query_one(OptionList)
+        assert options.get_option("continue").disabled and options.highlighted == 0
+        first = options.get_option("new")
+        options.highlighted = 3
+        await app.push_screen(HelpScreen())
+        await settle(pilot)
+        app.pop_screen()
+        await settle(pilot)
+        assert options.get_option("new") is first and options.highlighted == 0
+        app.start_match("classic", [Seat("Ann"), Seat("Computer", "computer", "greedy")], 50)
+        await settle(pilot)
+        await pilot.press("enter")  # a move: the match is saved
+        await settle(pilot)
+        app.pop_screen()
+        await settle(pilot)
+        assert not options.get_option("continue").disabled and options.highlighted == 1
+        assert "No saved match." not in str(menu.query_one("#saved", Static).render())
+        storage.save_path().unlink()  # (gone, as when the match is over)
+        await app.push_screen(HelpScreen())
+        await settle(pilot)
+        app.pop_screen()
+        await settle(pilot)
+        assert options.get_option("continue").disabled and options.highlighted == 0
+        assert str(menu.query_one("#saved", Static).render()) == "No saved match."
+
+
 def test_a_whole_number_in_a_decimal_setting_is_taken(home: Path) -> None:
     _write_settings(home, json.dumps({"computer_delay": 1, "ascii": True}))
     settings, problem = storage.load_settings()

@@ -10,6 +10,7 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
+from tui_domino import i18n
 from tui_domino.i18n import _
 from tui_domino.ui import storage
 from tui_domino.ui.host import NO_NETWORK, game_app
@@ -54,6 +55,8 @@ class MenuScreen(Screen[None]):
     MenuScreen #saved { width: auto; color: $text-muted; margin-top: 1; }
     """
 
+    _shows: tuple[object, ...] | None = None  # what the menu was made from
+
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box"):
             yield Center(Static(TITLE_ART, id="title"))
@@ -88,9 +91,20 @@ class MenuScreen(Screen[None]):
 
     def fill(self) -> None:
         menu = self.query_one(OptionList)
-        menu.clear_options()
         line = self.saved_match()
         saved = line is not None
+        # Made anew only when what it says changed (a match saved or ended, another
+        # language): back from a screen that changed nothing, only the choice goes back.
+        shows = (line, i18n.current(), self.network_duels())
+        if shows != self._shows:
+            self._shows = shows
+            self._make(menu, line)
+        menu.highlighted = 1 if saved else 0
+        menu.focus()
+
+    def _make(self, menu: OptionList, line: str | None) -> None:
+        saved = line is not None
+        menu.clear_options()
         options = [
             # TRANSLATORS: the main menu's choices, in a box 30 columns wide.
             Option(_("New game"), id="new"),
@@ -105,8 +119,6 @@ class MenuScreen(Screen[None]):
         if not self.network_duels():
             options = [o for o in options if o.id != "duel"]
         menu.add_options(options)
-        menu.highlighted = 1 if saved else 0
-        menu.focus()
         self.query_one("#saved", Static).update(plain(line or _("No saved match.")))
 
     def saved_match(self) -> str | None:
