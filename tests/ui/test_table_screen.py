@@ -82,3 +82,26 @@ async def test_a_key_typed_with_the_draw_acts_on_the_tile_drawn() -> None:
         await settle(pilot)
         mine = [r["move"]["kind"] for r in state.history if r["player"] == 0]
         assert mine[:2] == ["draw", "place"]
+
+
+async def test_a_table_opened_is_drawn_once_and_again_after_a_screen_over_it() -> None:
+    """Drawn on mount, the table was drawn a second time as it first showed (the resume
+    that follows the mount); a screen closed over it (the help, where the settings may have
+    changed on the way) still has it drawn anew."""
+    from tui_domino.ui.screens.help import HelpScreen
+    from tui_domino.ui.screenshots import session_after
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = GameScreen(session_after("spider", 5, 10))
+        draws = []
+        draw = screen.refresh_all
+        screen.refresh_all = lambda follow=True: (draws.append(follow), draw(follow))[1]  # type: ignore[method-assign]
+        await app.push_screen(screen)
+        await settle(pilot)
+        assert len(draws) == 1
+        await app.push_screen(HelpScreen("spider"))
+        await settle(pilot)
+        app.pop_screen()
+        await settle(pilot)
+        assert len(draws) == 2
