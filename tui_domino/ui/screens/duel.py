@@ -461,7 +461,8 @@ class DuelScreen(TableScreen):
             self.show_hint()
 
     def on_screen_resume(self) -> None:
-        if self.taken_off():
+        # (this handler runs before the table screen's, which clears ``drawn_on_mount``)
+        if self.taken_off() or self.drawn_on_mount:
             return
         self.apply_settings()
         self.refresh_all()
