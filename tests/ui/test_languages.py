@@ -1,5 +1,6 @@
-"""Every screen in every language at 80x24: no label cut short, and in Russian and Bulgarian
-no English word of the game's own left on the screen."""
+"""Every screen in every language, at 80x24 and at the least size the game takes, opened in
+one and resized to the other: no label cut short, and in Russian and Bulgarian no English
+word of the game's own left on the screen."""
 
 from __future__ import annotations
 

@@ -98,8 +98,8 @@ def _start_tracker() -> None:
     """multiprocessing's helper process (the pool's locks are registered with it), started
     with the process's own standard error: a running Textual app puts a stand-in in
     ``sys.stderr`` whose descriptor (-1) the helper's start refuses. Started with the pool,
-    not with every game: an SSH visitor's game started one at arrival, a process of its
-    own, whether he played the computer or not."""
+    not with every game: a game that never plays the computer (most SSH visitors') starts
+    no process of its own."""
     # lazy: start-up (only a game that makes the pool needs it)
     from multiprocessing import resource_tracker
 

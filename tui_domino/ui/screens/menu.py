@@ -74,9 +74,8 @@ class MenuScreen(Screen[None]):
                     and not self.network_duels())
 
     def on_screen_resume(self) -> None:
-        # Shown (first after its mount, then again each time a screen over it closes): the
-        # saved match may have changed. (Filled on mount too, it was made twice at start-up,
-        # the save read twice.)
+        # Shown: first after its mount, then again each time a screen over it closes (the
+        # saved match may have changed meanwhile).
         self.fill()
 
     def relabel(self) -> None:

@@ -255,7 +255,7 @@ class TableScreen(Screen[None]):
             # at once: the tiles take the new size's style in the frame of that size
             self.draw_board(follow=True)
             self.draw_hand()
-        self.show_hint()  # its keys fitted to the new width (it was cut when made wider)
+        self.show_hint()  # its keys fitted to the new width (made for a wider one, it is cut)
 
     def on_descendant_focus(self) -> None:
         """The footer and the hint line say what the arrows do now."""
