@@ -20,6 +20,7 @@ import pytest
 
 from tests.ssh.conftest import Terminal, eventually, visit
 from tests.ssh.test_duel import Game
+from tests.test_cli import children
 from tui_domino.ssh import fork_server
 from tui_domino.ssh.fork_server import ForkServer
 from tui_domino.ssh.lobby import Lobby
@@ -129,18 +130,6 @@ async def test_the_servers_games_are_forked_by_its_fork_server(shared: GameServe
     await term.close()
 
 
-def children_of(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if parent_of(int(entry.name)) == pid:
-                    found.append(int(entry.name))
-            except (OSError, ValueError, IndexError):  # (gone meanwhile)
-                continue
-    return found
-
-
 async def test_a_visitors_arrival_starts_no_other_process(shared: GameServer) -> None:
     """His game alone: multiprocessing's helper process (an interpreter of its own, a tenth
     of a CPU-second) starts with the computer's worker process, if he ever plays one, not
@@ -148,7 +137,7 @@ async def test_a_visitors_arrival_starts_no_other_process(shared: GameServer) ->
     term = await visit(shared.port, "ann")
     await term.wait_for("Welcome, ann.")
     await term.to_menu()
-    assert children_of(game_of(shared, "ann").pid) == []
+    assert children(game_of(shared, "ann").pid) == []
     await term.close()
 
 

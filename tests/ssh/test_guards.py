@@ -225,7 +225,6 @@ async def test_a_flood_from_one_address_leaves_the_words_for_the_others(
         conn.close()
 
 
-
 # A game that draws without end, as fast as its terminal takes it.
 DRAWING = [sys.executable, "-c", "import os\nwhile True: os.write(1, b'x' * 4096)"]
 

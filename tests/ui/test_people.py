@@ -309,8 +309,8 @@ async def test_new_game_remembers_the_target_of_each_game() -> None:
 
 async def test_the_new_game_form_shows_the_house_rules_of_the_game_chosen() -> None:
     """Opened on the game last played, the form shows that game's house rules from the
-    start (made with the form); another game chosen shows its own, and the match starts
-    with the rules chosen."""
+    start (made with the form); another game chosen shows its own, and the form's options
+    are the rules chosen."""
     from textual.widgets import Select
 
     from tui_domino import rules

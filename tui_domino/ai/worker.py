@@ -103,15 +103,9 @@ def _start_tracker() -> None:
     # lazy: start-up (only a game that makes the pool needs it)
     from multiprocessing import resource_tracker
 
-    shown = sys.stderr
-    if sys.__stderr__ is not None:
-        sys.stderr = sys.__stderr__
-    try:
+    # (failed, the pool's start says what is wrong, and the computer plays in a thread)
+    with contextlib.redirect_stderr(sys.__stderr__), contextlib.suppress(OSError, ValueError):
         resource_tracker.ensure_running()
-    except (OSError, ValueError):
-        pass  # (the pool's start says what is wrong, and the computer plays in a thread)
-    finally:
-        sys.stderr = shown
 
 
 def _get_executor() -> tuple[ProcessPoolExecutor, Flag]:

@@ -460,12 +460,8 @@ class DuelScreen(TableScreen):
         if self.duel.my_turn() and left is not None and left < TURN_WARNING + 1:
             self.show_hint()
 
-    def on_screen_resume(self) -> None:
-        # (this handler runs before the table screen's, which clears ``drawn_on_mount``)
-        if self.taken_off() or self.drawn_on_mount:
-            return
-        self.apply_settings()
-        self.refresh_all()
+    def redraws_on_resume(self) -> bool:
+        return True  # (the duel's own drawing too: its status, the wait, the log)
 
     # -- playing --------------------------------------------------------------------------------
 

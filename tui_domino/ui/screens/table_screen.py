@@ -88,7 +88,7 @@ class TableScreen(Screen[None]):
         self._shape: TileShape | None = None  # the style the table was last drawn in
         # Drawn on mount, with the settings of the moment: the screen's first showing (the
         # resume that follows its mount) has nothing to draw again.
-        self.drawn_on_mount = False
+        self._drawn_on_mount = False
         self.clock: Callable[[], float] = time.monotonic  # (a digit's key: when it came)
 
     @property
@@ -110,7 +110,7 @@ class TableScreen(Screen[None]):
         self.query_one(HandView).focus()
         # drawn at once, not through a message: the first frame shows the table
         self.refresh_all(follow=True)
-        self.drawn_on_mount = True
+        self._drawn_on_mount = True
         self.restore_choice()
         self.call_after_refresh(self.next_step)
 
@@ -513,9 +513,14 @@ class TableScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         if self.taken_off():
             return
-        if self.drawn_on_mount:  # (shown for the first time: drawn as it stands)
-            self.drawn_on_mount = False
+        if self._drawn_on_mount:  # (shown for the first time: drawn as it stands)
+            self._drawn_on_mount = False
             return
         self.apply_settings()
-        if not self.session.state.is_over and not self.thinking:
+        if self.redraws_on_resume():
             self.refresh_all()  # at once: the screen comes back on top as it now stands
+
+    def redraws_on_resume(self) -> bool:
+        """Whether the table is drawn anew as a screen over it closes (the settings may have
+        changed meanwhile): not over, nor the other side's turn, here."""
+        return not self.session.state.is_over and not self.thinking
