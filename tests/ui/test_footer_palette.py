@@ -57,6 +57,47 @@ async def test_the_footers_keys_are_made_anew_only_when_what_they_show_changed()
             i18n.use("en")
 
 
+@pytest.mark.parametrize("language", ["en", "ru"])
+async def test_the_footers_keys_are_styled_once_as_they_are_made(
+        monkeypatch: pytest.MonkeyPatch, language: str) -> None:
+    """A key of the footer took Textual's compactness first and the footer's once shown:
+    its style was worked out again at each change, twice for each key of a footer that is
+    not compact (the menu's in English) each time the keys were made. Now each key is made
+    with its own compactness (the footer's; the palette's, compact always, as Textual has
+    it), in a footer that is not compact and in a compact one (Russian; a game's keys made
+    closer to fit): no key's style is worked out again."""
+    from textual.widgets._footer import FooterKey
+
+    from tui_domino.ui.app import DominoApp
+    from tui_domino.ui.keys import Footer
+    from tui_domino.ui.storage import Settings
+
+    restyled: list[FooterKey] = []
+    restyle = FooterKey.update_node_styles
+
+    def counted(self: FooterKey, animate: bool = True) -> None:
+        restyled.append(self)
+        restyle(self, animate)
+
+    monkeypatch.setattr(FooterKey, "update_node_styles", counted)
+    app = DominoApp(settings=Settings(computer_delay=0.0, language=language), seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        compact = [app.screen.query_one(Footer).compact]
+        await app.push_screen(GameScreen(session_after("classic", 5, 10)))
+        await settle(pilot)
+        compact.append(app.screen.query_one(Footer).compact)
+        assert compact == ([False, True] if language == "en" else [True, True])
+        for screen in app.screen_stack:
+            for footer in screen.query(Footer):
+                keys = list(footer.query(FooterKey))
+                assert keys
+                for key in keys:
+                    expected = footer.compact or key.has_class("-command-palette")
+                    assert key.compact is expected and key.has_class("-compact") is expected
+        assert not restyled, sorted({k.key for k in restyled})
+
+
 async def test_a_footer_mounted_after_its_screen_said_its_keys_shows_them() -> None:
     """Textual's footer shows its screen's keys once the screen says they changed. A screen
     opened as another opens (the hand-over over a new hot-seat match) had said so before its

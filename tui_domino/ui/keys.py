@@ -53,9 +53,13 @@ class Footer(TextualFooter):
             if isinstance(widget, FooterKey):
                 if widget.description:
                     widget.description = _(widget.description)
-                # (styled so from the start: set once shown, each key's style is worked out
-                # again)
-                widget.set_class(self.compact, "-compact", update=False)
+                # Styled so from the start: each change of a key's compactness once it is
+                # shown works out its style again, and a key took Textual's default (compact)
+                # first, then the footer's. Every key follows the footer's but the palette's,
+                # compact always (Textual binds the others to the footer).
+                compact = self.compact or widget.has_class("-command-palette")
+                widget.set_class(compact, "-compact", update=False)
+                widget.set_reactive(FooterKey.compact, compact)
         yield from self.fitted(widgets)
 
     def key_width(self, key: FooterKey) -> int:
@@ -91,6 +95,7 @@ class Footer(TextualFooter):
             self.compact = True  # (the keys closer together)
             for key in keys:
                 key.set_class(True, "-compact", update=False)
+                key.set_reactive(FooterKey.compact, True)
         arrows = [k for k in keys if set(k.key_display) <= ARROWS]
         for key in [*arrows, *(k for k in keys if k not in arrows)]:
             if width() <= room:
