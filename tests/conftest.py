@@ -30,12 +30,13 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 os.environ["TEXTUAL_ANIMATIONS"] = "none"  # the programs the tests start, too
 # Textual's Pilot waits after each key (twice) and each pause until the app is idle, judged
 # by sampling the process's CPU time every 20 ms: at least 40 ms a key, half of the time of
-# the tests that play through the screens. It samples every 5 ms here (the same test of
-# idleness: CPU under a twentieth of the sample). No test counts on the sample's length:
+# the tests that play through the screens. It samples every 2 ms here (the same test of
+# idleness: CPU under a twentieth of the sample; every 5 ms the UI tests took a tenth
+# longer, every 1 ms longer still). No test counts on the sample's length:
 # where a test needs the computer's move, a save, a worker or the next frame done, it waits
 # for that (``settle``, ``until``, ``app.workers.wait_for_complete``). Textual has no
 # public setting for it.
-textual._wait.SLEEP_GRANULARITY = 1 / 200
+textual._wait.SLEEP_GRANULARITY = 1 / 500
 textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
 # A test that reads the game's data without choosing a home of its own reads an empty one,
 # never the machine's (a saved language or match there would change what it sees).
