@@ -12,7 +12,7 @@ from typing import Any
 from textual.widgets import OptionList
 
 from tests.hostile import screen_text
-from tests.ui.conftest import make_app, workers_done
+from tests.ui.conftest import footer_filled, make_app, workers_done
 from tests.ui.helpers import seats
 from tui_domino import rules
 from tui_domino.history import db
@@ -26,13 +26,14 @@ from tui_domino.ui.session import Session
 
 
 async def idle(pilot: Any, until: Any = None, rounds: int = 400) -> None:
-    """Waits for the app's workers (the coach's searches, the history's reads), and for
-    ``until()`` when given."""
+    """Waits for the app's workers (the coach's searches, the history's reads), for
+    ``until()`` when given, and for the screen's footer to show its keys (two frames after
+    the screen opens)."""
     app = pilot.app
     for _ in range(rounds):
         await workers_done(app)
         await pilot.pause()
-        if until is None or until():
+        if (until is None or until()) and footer_filled(app.screen):
             return
         await asyncio.sleep(0.02)  # a worker process's answer is on its way
     raise AssertionError("the screen never got there")
