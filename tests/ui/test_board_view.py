@@ -7,25 +7,36 @@ from typing import Any
 
 import pytest
 
-from tests.ui.conftest import make_app, settle
+from tests.ui.conftest import make_app, settle, until
 from tests.ui.helpers import seats
 from tui_domino import ai
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.session import Session
 
 
-def assert_follows(game: GameScreen, what: str) -> None:
+async def assert_follows(pilot: Any, game: GameScreen, what: str) -> None:
+    """The view shows the last move, and the selected place with it where both fit. The
+    board follows the play after its next frame: that is waited for (up to the deadline)."""
     board = game.board
-    cv = board.canvas()
-    view = board.scrollable_content_region.size
-    if cv.focus is not None:
-        assert board.shows(cv.focus), f"the last move out of view {what}"
-    if cv.sel_focus is not None:
-        both = board.region_of(cv.sel_focus)
-        if cv.focus is not None:
-            both = both.union(board.region_of(cv.focus))
-        if both.width <= view.width and both.height <= view.height:
-            assert board.shows(cv.sel_focus), f"the selected place out of view {what}"
+
+    def problem() -> str | None:
+        cv = board.canvas()
+        view = board.scrollable_content_region.size
+        if cv.focus is not None and not board.shows(cv.focus):
+            return f"the last move out of view {what}"
+        if cv.sel_focus is not None:
+            both = board.region_of(cv.sel_focus)
+            if cv.focus is not None:
+                both = both.union(board.region_of(cv.focus))
+            if (both.width <= view.width and both.height <= view.height
+                    and not board.shows(cv.sel_focus)):
+                return f"the selected place out of view {what}"
+        return None
+
+    try:
+        await until(pilot, lambda: problem() is None, f"the view to follow the play {what}")
+    except AssertionError:
+        raise AssertionError(problem() or f"the view followed late {what}") from None
 
 
 async def play_on_screen(variant: str, seed: int, moves: int) -> int:
@@ -42,12 +53,12 @@ async def play_on_screen(variant: str, seed: int, moves: int) -> int:
         state = session.state
         while made < moves and not state.is_over and app.screen is game:
             what = f"({variant}, seed {seed}, move {len(state.history)})"
-            assert_follows(game, what)
+            await assert_follows(pilot, game, what)
             legal = state.legal_moves()
             if any(m.kind == "place" for m in legal):
                 for _ in range(3):  # other places of the chosen tile
                     await pilot.press("down")
-                    assert_follows(game, what + " on ↓")
+                    await assert_follows(pilot, game, what + " on ↓")
                 move: Any = ai.PLAYERS["greedy"](state.view(0), session.ai_rng(), None)
                 game.apply_move(move)
             else:
@@ -117,4 +128,4 @@ async def test_a_board_smaller_than_the_selected_place_before_any_move_follows_i
         board.styles.width = board.styles.height = "1fr"
         await pilot.pause()
         board.follow_play()
-        assert_follows(game, "(the first move's place)")
+        await assert_follows(pilot, game, "(the first move's place)")
