@@ -59,17 +59,21 @@ async def settle(pilot: object, rounds: int = 50) -> None:
 
 def footer_filled(screen: Screen[object]) -> bool:
     """Whether ``screen``'s footer, if it has one, shows a key when the screen has keys to
-    show. Textual fills a footer two frames after its screen opens (the footer asks for its
-    screen's keys after a frame, then makes them after the next): under load the Pilot's
-    pause, judged by the process's CPU, could end between the two."""
+    show, fitted to the terminal's width. Textual fills a footer two frames after its screen
+    opens (the footer asks for its screen's keys after a frame, then makes them after the
+    next), and the game's footer fits its keys to a new width a frame after a resize: under
+    load the Pilot's pause, judged by the process's CPU, could end in between."""
     from textual.widgets import Footer
 
     from tests.ui.helpers import footer_keys
+    from tui_domino.ui import keys
 
     if not screen.query(Footer) or not any(binding.show for (_node, binding, _enabled, _tip)
                                            in screen.active_bindings.values()):
         return True
-    return bool(footer_keys(screen))
+    width = screen.app.size.width
+    return bool(footer_keys(screen)) and all(
+        footer.fitted_to in (None, width) for footer in screen.query(keys.Footer))
 
 
 async def until(pilots: object, test: Callable[[], object], what: str,

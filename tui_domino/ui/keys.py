@@ -41,6 +41,7 @@ class Footer(TextualFooter):
 
     _compact_in_english: bool | None = None  # as the screen made it
     _shows: tuple[object, ...] | None = None  # what the keys shown were made from
+    fitted_to: int | None = None  # the terminal's width the keys shown were fitted to
 
     def compose(self) -> ComposeResult:
         # Russian and Bulgarian words run longer than the English: the keys sit closer.
@@ -80,10 +81,10 @@ class Footer(TextualFooter):
         palette's key goes (Ctrl+P still opens it), then the keys sit closer, then the
         arrows' words go (the arrows say it), then the other keys' words from the first on,
         each key still shown."""
+        room = self.fitted_to = self.app.size.width
         keys = [w for w in widgets if isinstance(w, FooterKey)]
         if len(keys) != len(widgets):
             return widgets  # (groups of keys: as Textual lays them out)
-        room = self.app.size.width
 
         def width() -> int:
             return sum(self.key_width(k) for k in keys)
