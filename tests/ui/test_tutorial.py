@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import Button, Static
 
-from tests.ui.conftest import make_app, workers_done
+from tests.ui.conftest import make_app, settle, workers_done
 from tests.ui.test_languages import screen_lines
 from tui_domino import i18n
 from tui_domino.ui.app import DominoApp
@@ -38,10 +38,10 @@ def _quick_app() -> DominoApp:
 
 
 async def _wait(pilot: object) -> None:
-    app = pilot.app  # type: ignore[attr-defined]
-    await pilot.pause()  # type: ignore[attr-defined]
-    await workers_done(app)
-    await pilot.pause()  # type: ignore[attr-defined]
+    """The computer's moves made and the screen settled: its footer shows its keys, two frames
+    after it opened, by when the focus given as it opened has told the tutor what it sees
+    (a lesson read after one pause was at times not given yet)."""
+    await settle(pilot)
 
 
 def _box(screen: TutorialScreen) -> tuple[str, str, str]:
