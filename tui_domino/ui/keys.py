@@ -36,6 +36,12 @@ BUTTON_ARROWS = [Binding("left", "app.focus_previous", show=False),
                  Binding("right", "app.focus_next", show=False)]
 
 
+def _made_compact(key: FooterKey, compact: bool) -> None:
+    """``key``, not shown yet, made compact or not without its style worked out again."""
+    key.set_class(compact, "-compact", update=False)
+    key.set_reactive(FooterKey.compact, compact)
+
+
 class Footer(TextualFooter):
     """The footer, its keys' words in the language in use."""
 
@@ -58,9 +64,7 @@ class Footer(TextualFooter):
                 # shown works out its style again, and a key took Textual's default (compact)
                 # first, then the footer's. Every key follows the footer's but the palette's,
                 # compact always (Textual binds the others to the footer).
-                compact = self.compact or widget.has_class("-command-palette")
-                widget.set_class(compact, "-compact", update=False)
-                widget.set_reactive(FooterKey.compact, compact)
+                _made_compact(widget, self.compact or widget.has_class("-command-palette"))
         yield from self.fitted(widgets)
 
     def key_width(self, key: FooterKey) -> int:
@@ -95,8 +99,7 @@ class Footer(TextualFooter):
         if not self.compact and width() > room:
             self.compact = True  # (the keys closer together)
             for key in keys:
-                key.set_class(True, "-compact", update=False)
-                key.set_reactive(FooterKey.compact, True)
+                _made_compact(key, True)
         arrows = [k for k in keys if set(k.key_display) <= ARROWS]
         for key in [*arrows, *(k for k in keys if k not in arrows)]:
             if width() <= room:
