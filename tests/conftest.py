@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import textual._wait
 import textual.constants
+from textual.screen import Screen
 
 from tui_domino import i18n
 
@@ -38,6 +39,27 @@ os.environ["TEXTUAL_ANIMATIONS"] = "none"  # the programs the tests start, too
 # public setting for it.
 textual._wait.SLEEP_GRANULARITY = 1 / 500
 textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
+
+
+def _frame_unseen(screen: Screen[object]) -> None:
+    """A headless app's frame, not drawn: Textual draws each frame's update of the screen
+    shown and then drops it (``App._display`` writes nothing when headless). That drawing was
+    a third of the UI tests' CPU. What a test reads of the screen is drawn in full when it
+    reads it (``helpers.screen_lines``, the snapshots' ``export_screenshot``), from the
+    widgets as they are then; a widget that cannot draw itself fails the test that looks at
+    it (the random-input tests look after every step). Everything else of the frame (the
+    hover, the callbacks after it) happens as before; a terminal's game draws every frame."""
+    app = screen.app
+    if app.is_headless and not app.is_inline and screen is app.screen:
+        screen._compositor._dirty_regions.clear()
+        screen._dirty_widgets.clear()
+        app._update_mouse_over(screen)
+    else:
+        _draw_frame(screen)
+
+
+_draw_frame = Screen._compositor_refresh
+Screen._compositor_refresh = _frame_unseen  # type: ignore[method-assign]
 # A test that reads the game's data without choosing a home of its own reads an empty one,
 # never the machine's (a saved language or match there would change what it sees).
 os.environ.setdefault("TUI_DOMINO_HOME", tempfile.mkdtemp(prefix="tui-domino-tests-"))

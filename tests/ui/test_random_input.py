@@ -13,6 +13,7 @@ import random
 import pytest
 from textual.pilot import OutOfBounds
 
+from tests.ui.helpers import screen_lines
 from tui_domino.ui.app import DominoApp
 from tui_domino.ui.session import Seat
 from tui_domino.ui.storage import DuelForm, Remembered, Settings
@@ -44,6 +45,7 @@ def quiet_settings() -> Settings:
 async def drive(app: DominoApp, rng: random.Random, steps: int) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
+        screen_lines(app)  # what a player sees: looked at first, after every step, at the end
         for i in range(steps):
             r = rng.random()
             if r < 0.04:
@@ -56,7 +58,9 @@ async def drive(app: DominoApp, rng: random.Random, steps: int) -> None:
                 await pilot.press(rng.choice(KEYS))
             if i % 5 == 0:
                 await pilot.pause()
+            screen_lines(app)  # (each widget drawn, or its error raised here)
         await pilot.pause()
+        screen_lines(app)
         assert app.is_running
 
 
@@ -73,3 +77,22 @@ async def test_random_input_in_a_game_never_crashes(variant: str, opponent: str)
     target = {"classic": 50, "spider": 50, "triominos": 200}[variant]
     app.call_later(lambda: app.start_match(variant, [Seat("Ann"), second], target))
     await drive(app, random.Random(variant), 80)
+
+
+async def test_a_widget_that_cannot_draw_itself_fails_a_random_run() -> None:
+    """The tests' headless apps draw no frame that nobody reads (tests/conftest.py): a random
+    run looks at the screen after every step, so a widget that fails to draw still fails
+    it, as it would crash a player's game at its next frame."""
+    from textual.strip import Strip
+    from textual.widget import Widget
+
+    class Broken(Widget):
+        DEFAULT_CSS = "Broken { width: 10; height: 1; }"
+
+        def render_line(self, y: int) -> Strip:
+            raise RuntimeError("cannot draw")
+
+    app = staying(DominoApp(settings=quiet_settings(), seed=2))
+    app.call_later(lambda: app.screen.mount(Broken()))
+    with pytest.raises(RuntimeError, match="cannot draw"):
+        await drive(app, random.Random(2), 5)
