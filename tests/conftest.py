@@ -60,6 +60,7 @@ def _frame_unseen(screen: Screen[object]) -> None:
 
 _draw_frame = Screen._compositor_refresh
 Screen._compositor_refresh = _frame_unseen  # type: ignore[method-assign]
+
 # A test that reads the game's data without choosing a home of its own reads an empty one,
 # never the machine's (a saved language or match there would change what it sees).
 os.environ.setdefault("TUI_DOMINO_HOME", tempfile.mkdtemp(prefix="tui-domino-tests-"))
