@@ -44,7 +44,7 @@ textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
 def _frame_unseen(screen: Screen[object]) -> None:
     """A headless app's frame, not drawn: Textual draws each frame's update of the screen
     shown and then drops it (``App._display`` writes nothing when headless). That drawing was
-    a third of the UI tests' CPU. What a test reads of the screen is drawn in full when it
+    a fifth of the UI tests' CPU. What a test reads of the screen is drawn in full when it
     reads it (``helpers.screen_lines``, the snapshots' ``export_screenshot``), from the
     widgets as they are then; a widget that cannot draw itself fails the test that looks at
     it (the random-input tests look after every step). Everything else of the frame (the
