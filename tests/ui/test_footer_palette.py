@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ui.conftest import make_app, settle
+from tests.ui.conftest import make_app, settle, until
 from tests.ui.test_languages import cut_labels, screen_lines
 from tui_domino.ui.screens.game import GameScreen
 from tui_domino.ui.screenshots import session_after
@@ -114,6 +114,6 @@ async def test_a_footer_mounted_after_its_screen_said_its_keys_shows_them() -> N
         await pilot.pause()
         footer = Footer()
         await app.screen.mount(footer)
-        await pilot.pause()
-        await pilot.pause()
-        assert {k.action for k in footer.query(FooterKey)} >= {"close"}
+        # (made a frame or two later: waited for, up to the deadline; never, before the fix)
+        await until(pilot, lambda: {k.action for k in footer.query(FooterKey)} >= {"close"},
+                    "the screen's keys in the footer")
