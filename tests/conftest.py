@@ -78,7 +78,7 @@ def _rules_parsed_once(self: Stylesheet, css: str, read_from: tuple[str, str],
     them; Textual does not change them once parsed. A style sheet with an error fails as
     before."""
     key = (css, read_from, is_default_rules, tie_breaker, scope,
-           tuple(sorted(self._variables.items())))
+           tuple(self._variables.items()))
     if key not in _parsed:
         _parsed[key] = _parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
     return _parsed[key]

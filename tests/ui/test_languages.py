@@ -146,11 +146,14 @@ def _cut_words(app: DominoApp, widget: Widget, lines: list[str]) -> str | None:
     return None
 
 
-async def cut_labels(app: DominoApp, pilot: Pilot[None]) -> list[str]:
+async def cut_labels(app: DominoApp, pilot: Pilot[None],
+                     lines: list[str] | None = None) -> list[str]:
     """The words of labels, buttons, footer keys and short texts that the screen does not
     show inside their widget (cut off at its edge or hidden past its end). A label scrolled
-    partly or wholly out of view is scrolled into view and looked at there."""
-    lines = screen_lines(app)
+    partly or wholly out of view is scrolled into view and looked at there. ``lines``: the
+    screen as shown now, if the caller has just read it."""
+    if lines is None:
+        lines = screen_lines(app)
     problems = []
     away = []
     for widget in _labels(app):
@@ -208,7 +211,7 @@ async def check_screen(app: DominoApp, pilot: Pilot[None], words: set[str],
     if isinstance(app.screen, TooSmallScreen):
         return [f"too small at {app.size.width}x{app.size.height}"]
     lines = screen_lines(app)
-    problems = [] if overlaid else await cut_labels(app, pilot)
+    problems = [] if overlaid else await cut_labels(app, pilot, lines)
     seen = sorted({w for line in lines for w in re.findall(r"[A-Za-z]{4,}", line)} & words)
     if seen:
         problems.append(f"English words {seen} on\n" + "\n".join(lines))
