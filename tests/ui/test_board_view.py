@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from textual.geometry import Size
 
 from tests.ui.conftest import make_app, settle, until
 from tests.ui.helpers import seats
@@ -15,13 +16,20 @@ from tui_domino.ui.session import Session
 
 
 async def assert_follows(pilot: Any, game: GameScreen, what: str) -> None:
-    """The view shows the last move, and the selected place with it where both fit. The
-    board follows the play after its next frame: that is waited for (up to the deadline)."""
+    """The view shows the last move, and the selected place with it where both fit; the area
+    the view scrolls over is the table's as laid out for the view (its scrollbars counted:
+    one shown or hidden makes the view smaller or larger, and a Triominos table's triangles
+    take their size from it). The board follows the play after its next frame: that is
+    waited for (up to the deadline)."""
     board = game.board
 
     def problem() -> str | None:
         cv = board.canvas()
         view = board.scrollable_content_region.size
+        area = Size(max(cv.width, view.width), max(cv.height, view.height))
+        if board.virtual_size != area:
+            return (f"the board scrolls over {board.virtual_size}, its table laid out for a "
+                    f"view of {view} over {area} {what}")
         if cv.focus is not None and not board.shows(cv.focus):
             return f"the last move out of view {what}"
         if cv.sel_focus is not None:

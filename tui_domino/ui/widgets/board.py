@@ -92,6 +92,7 @@ class BoardView(ScrollView, can_focus=True):
         self._base: Style | None = None  # the widget's own rich style, once per style change
         self._book = StyleBook(self, "board")
         self._follow = True
+        self._refits = 0  # layouts again for a scrollbar shown or hidden, since the last change
         self.ascii_only = False
         self._more = ""
         self.mover = Mover(self)
@@ -104,6 +105,7 @@ class BoardView(ScrollView, can_focus=True):
         self._layout = layout
         self.version += 1
         self._follow = follow
+        self._refits = 0
         self._refresh_layout()
 
     def launch(self, from_x: int | None, from_below: bool) -> None:
@@ -171,7 +173,26 @@ class BoardView(ScrollView, can_focus=True):
             self.call_after_refresh(self.follow_play)
 
     def on_resize(self) -> None:
+        self._refits = 0
         self._refresh_layout()
+
+    def watch_show_vertical_scrollbar(self) -> None:
+        self._scrollbars_changed()
+
+    def watch_show_horizontal_scrollbar(self) -> None:
+        self._scrollbars_changed()
+
+    def _scrollbars_changed(self) -> None:
+        """A scrollbar shown or hidden narrows or widens the view, and Textual sends the board
+        no resize for it: the table, laid out for the view it had (a Triominos table's
+        triangles take their size from it), is laid out again for the view it has, the
+        area it scrolls over with it, and the view follows the play again. The table's scroll
+        area was left a size too large or too small, and a selected place out of reach at
+        its edge. Twice at most after a change: a table that needs a scrollbar only when
+        laid out without one would flip for ever."""
+        if self._refits < 2 and self.is_mounted:
+            self._refits += 1
+            self.call_after_refresh(self._refresh_layout)
 
     def watch_scroll_x(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_x(old_value, new_value)
