@@ -186,10 +186,10 @@ class BoardView(ScrollView, can_focus=True):
         """A scrollbar shown or hidden narrows or widens the view, and Textual sends the board
         no resize for it: the table, laid out for the view it had (a Triominos table's
         triangles take their size from it), is laid out again for the view it has, the
-        area it scrolls over with it, and the view follows the play again. The table's scroll
-        area was left a size too large or too small, and a selected place out of reach at
-        its edge. Twice at most after a change: a table that needs a scrollbar only when
-        laid out without one would flip for ever."""
+        area it scrolls over with it, and the view follows the play again (left as it was, the
+        scroll area was a size too large or too small, and a selected place could sit out of
+        view at its edge). Twice at most after a change: a table that needs a scrollbar only
+        when laid out without one would flip for ever."""
         if self._refits < 2 and self.is_mounted:
             self._refits += 1
             self.call_after_refresh(self._refresh_layout)
