@@ -15,7 +15,7 @@ from tui_domino.ai.search import Budget
 SMALL = Budget(iterations=40)
 
 
-@settings(max_examples=150, deadline=None, derandomize=True,
+@settings(max_examples=150, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(
     variant=st.sampled_from(VARIANTS),

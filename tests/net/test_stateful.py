@@ -141,6 +141,6 @@ class Network(RuleBasedStateMachine):
 
 
 Network.TestCase.settings = settings(
-    max_examples=15, stateful_step_count=40, deadline=None, derandomize=True,
+    max_examples=15, stateful_step_count=40, deadline=None,
     suppress_health_check=list(HealthCheck))
 TestNetwork = Network.TestCase
