@@ -17,6 +17,7 @@ from tui_domino.net import events as ev
 from tui_domino.net import journal as jr
 from tui_domino.net import messages as m
 from tui_domino.net.core import DuelCore, MatchSettings
+from tui_domino.net.deadlines import CLAIM_GRACE
 from tui_domino.net.headless import run_bot
 from tui_domino.net.transport import DuelSession
 
@@ -34,16 +35,17 @@ def _withheld(seed: int = 12):
 def test_a_connected_peer_who_withholds_his_reveal_forfeits_at_the_deadline():
     host, join = _withheld()
     join.deadlines.reveal_timeout = 30.0
-    for t in range(0, 30):  # he answers every ping, for 29 seconds
+    for t in range(0, 33):  # he answers every ping, for the deadline and its grace
         join.tick(100.0 + t)
         join.receive(m.encode(m.Ping(ack=join.link.next_seq - 1)).rstrip(b"\n"))
         assert not join.finished
-    join.tick(130.0)
+    join.tick(100.0 + 30.0 + CLAIM_GRACE)
     [v] = verdicts(join.events())
     assert (v.kind, v.player) == ("forfeit", 0) and "refused to reveal" in v.reason
     assert join.match.result["winner"] == 1 and not join.match.result["verified"]
-    errors = [m.decode(line.rstrip(b"\n")) for line in join.outgoing()]
-    assert any(isinstance(f, m.Error) and f.code == "timeout" for f in errors)  # he is told
+    told = [m.decode(line.rstrip(b"\n")) for line in join.outgoing()]
+    assert any(isinstance(f, m.VerdictF) and (f.kind, f.player) == ("timeout", 0)
+               for f in told)  # he is told, by a frame sent again if he resumes
 
 
 def test_the_reveal_deadline_counts_connected_time_only():
@@ -59,9 +61,9 @@ def test_the_reveal_deadline_counts_connected_time_only():
     join.connection_made()  # he resumes (the joiner sends resume, the host answers)
     join.receive(m.encode(m.Resumed(token=join.tokens.peer_token, ack=0)).rstrip(b"\n"))
     join.tick(501.0)
-    join.tick(510.0)  # 29 s connected in all
+    join.tick(510.0 + CLAIM_GRACE)  # 29 s connected in all, and the grace
     assert not join.finished
-    join.tick(511.5)
+    join.tick(511.5 + CLAIM_GRACE)
     assert join.finished and join.match.verdict.player == 0
 
 
@@ -236,7 +238,7 @@ def test_no_mix_of_connected_and_absent_time_holds_a_move_past_its_bound(spells)
             t += step
             host.tick(t)
     assert host.match.verdict.player == 1
-    assert t <= 6.0 + 4.0 + step
+    assert t <= 6.0 + CLAIM_GRACE + 4.0 + step
 
 
 def test_a_forfeit_by_the_clock_is_in_the_match_log(tmp_path):
@@ -250,7 +252,7 @@ def test_a_forfeit_by_the_clock_is_in_the_match_log(tmp_path):
     join = cores[1]
     join.deadlines.reveal_timeout = 5.0
     join.tick(0.0)
-    join.tick(6.0)
+    join.tick(6.0 + CLAIM_GRACE)
     assert join.finished
     again = jr.replay(jr.load(path))
     assert again.finished and again.match.verdict == join.match.verdict

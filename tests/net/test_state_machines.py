@@ -8,7 +8,7 @@ import pytest
 from tests.net.duel import pair, run
 from tui_domino.net import messages as m
 from tui_domino.net.core import DuelCore
-from tui_domino.net.deadlines import AWAY, REFUSED_TO_REVEAL, Deadlines
+from tui_domino.net.deadlines import AWAY, CLAIM_GRACE, REFUSED_TO_REVEAL, Deadlines, Lapse
 from tui_domino.net.lifecycle import ACCEPTS, Lifecycle, LifecycleError, Phase, Step
 from tui_domino.net.match_state import (
     MATCH_TRANSITIONS,
@@ -181,14 +181,14 @@ def test_the_hosts_tokens_come_from_its_seed():
 def test_the_resume_window_is_the_time_away_over_the_whole_match():
     d = Deadlines()
     d.resume_window = 10.0
-    assert d.tick(0.0, False, None, None, 1) is None
-    assert d.tick(6.0, False, None, None, 1) is None
-    assert d.tick(6.0, True, None, None, 1) is None  # back: 6 s away so far
-    assert d.tick(50.0, True, None, None, 1) is None
-    assert d.tick(51.0, False, None, None, 1) is None  # away since 50, when last seen
+    assert d.tick(0.0, False, None, None, 0) is None
+    assert d.tick(6.0, False, None, None, 0) is None
+    assert d.tick(6.0, True, None, None, 0) is None  # back: 6 s away so far
+    assert d.tick(50.0, True, None, None, 0) is None
+    assert d.tick(51.0, False, None, None, 0) is None  # away since 50, when last seen
     assert d.away(53.0) == 9.0
-    assert d.tick(53.9, False, None, None, 1) is None
-    assert d.tick(54.0, False, None, None, 1) == AWAY  # 10 s in all
+    assert d.tick(53.9, False, None, None, 0) is None
+    assert d.tick(54.0, False, None, None, 0) == Lapse(1, AWAY)  # 10 s in all
 
 
 def test_the_reveal_deadline_counts_connected_time_only():
@@ -199,8 +199,9 @@ def test_the_reveal_deadline_counts_connected_time_only():
     assert r is not None and r.my_reveal_sent and r.peer_reveal is None
     d = Deadlines()
     d.reveal_timeout = 5.0
-    assert d.tick(0.0, True, r, None, 0) is None
-    assert d.tick(4.0, True, r, None, 0) is None
-    assert d.tick(100.0, False, r, None, 0) is None  # away: paused
-    assert d.tick(100.5, True, r, None, 0) is None
-    assert d.tick(101.5, True, r, None, 0) == REFUSED_TO_REVEAL
+    assert d.tick(0.0, True, r, None, 1) is None
+    assert d.tick(4.0, True, r, None, 1) is None
+    assert d.tick(100.0, False, r, None, 1) is None  # away: paused
+    assert d.tick(100.5, True, r, None, 1) is None
+    assert d.tick(101.5 + CLAIM_GRACE - 0.1, True, r, None, 1) is None  # (his grace)
+    assert d.tick(101.5 + CLAIM_GRACE, True, r, None, 1) == Lapse(0, REFUSED_TO_REVEAL)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from tests.net.duel import deliver, pair, run, verdicts
 from tui_domino.net import messages as m
+from tui_domino.net.deadlines import CLAIM_GRACE
 
 
 def _hosts_turn(seed: int = 5):
@@ -24,17 +25,18 @@ def _ping(core) -> None:  # the staller answers every heartbeat
 def test_a_connected_player_who_does_not_move_forfeits_at_the_turn_deadline():
     host, join = _hosts_turn()
     join.deadlines.turn_timeout = 600.0
-    for t in range(0, 600, 5):
+    for t in range(0, 603, 1):  # the deadline, and the grace the staller has to declare it
         join.tick(1000.0 + t)
         _ping(join)
         assert not join.finished
-    join.tick(1600.0)
+    join.tick(1600.0 + CLAIM_GRACE)
     [v] = verdicts(join.events())
     assert (v.kind, v.player) == ("forfeit", 0)
     assert "took more than 10 minutes over one move" in v.reason
     assert join.match.result["winner"] == 1
     told = [m.decode(line.rstrip(b"\n")) for line in join.outgoing()]
-    assert any(isinstance(f, m.Error) and f.code == "timeout" for f in told)
+    assert any(isinstance(f, m.VerdictF) and (f.kind, f.player) == ("timeout", 0)
+               for f in told)
 
 
 def test_chat_does_not_stop_the_turn_count_but_a_move_restarts_it():
@@ -70,16 +72,98 @@ def test_time_away_is_the_resume_windows_not_the_turn_deadlines():
     join.connection_made()
     join.receive(m.encode(m.Resumed(token=join.tokens.peer_token, ack=0)).rstrip(b"\n"))
     join.tick(801.0)
-    join.tick(809.0)  # 58 s connected in all
+    join.tick(809.0 + CLAIM_GRACE)  # 58 s connected in all, and the grace
     assert not join.finished
-    join.tick(811.5)
+    join.tick(811.5 + CLAIM_GRACE)
     assert join.finished and join.match.verdict.player == 0
 
 
-def test_the_side_that_owes_the_step_is_never_forfeited_by_its_own_clock():
-    host, join = _hosts_turn()
-    host.deadlines.turn_timeout = 10.0
-    host.tick(0.0)
-    host.tick(100.0)
-    assert not host.finished and host.turn_left() == 0.0  # its own screen says so
+def _both(host, join, t: float) -> None:
+    for c in (host, join):
+        c.tick(t)
+    deliver([host, join], rounds=20, collect=False)
 
+
+def _one_verdict(host, join) -> tuple[int, str]:
+    """Both sides' verdicts, which must be one: (the loser, the words)."""
+    [vh] = verdicts(host.events())
+    [vj] = verdicts(join.events())
+    assert (vh.kind, vh.player) == (vj.kind, vj.player) == ("forfeit", vh.player)
+    assert host.match.result["winner"] == join.match.result["winner"] == 1 - vh.player
+    return vh.player, vh.reason
+
+
+def test_the_side_that_runs_out_of_time_declares_it_and_both_screens_agree():
+    host, join = _hosts_turn()
+    for c in (host, join):
+        c.deadlines.turn_timeout = 15.0
+    t = 0.0
+    while not (host.finished and join.finished) and t < 30:
+        _both(host, join, t)
+        t += 0.25
+    assert 15.0 <= t <= 15.5  # at the deadline, by the staller's own clock
+    loser, reason = _one_verdict(host, join)
+    assert loser == 0 and reason == "Ann took more than 15 seconds over one move"
+
+
+def test_a_staller_whose_program_stays_silent_loses_on_both_screens_after_the_grace():
+    host, join = _hosts_turn()
+    for c in (host, join):
+        c.deadlines.turn_timeout = 15.0
+    host.tick(0.0)
+    t = 0.0
+    while not join.finished and t < 30:  # the host's program is frozen: it declares nothing
+        join.tick(t)
+        t += 0.25
+    assert 15.0 + CLAIM_GRACE <= t <= 15.0 + CLAIM_GRACE + 0.5
+    host.tick(14.0)  # it wakes, its clock a tick short of the deadline, and hears the claim
+    deliver([host, join], rounds=20, collect=False)
+    assert host.finished
+    loser, _ = _one_verdict(host, join)
+    assert loser == 0
+
+
+def test_a_claim_of_time_the_clock_does_not_bear_out_is_the_claimants_forfeit():
+    host, join = _hosts_turn()
+    host.tick(0.0)
+    host.tick(20.0)  # 20 s of a 10-minute turn
+    host.receive(_numbered(join, m.VerdictF(kind="timeout", player=0, reason="Ann is slow")))
+    [v] = verdicts(host.events())
+    assert (v.kind, v.player) == ("forfeit", 1) and "does not bear out" in v.reason
+
+
+def test_an_older_programs_timeout_error_is_taken_as_the_verdict_when_borne_out():
+    host, join = _hosts_turn()
+    host.deadlines.turn_timeout = 60.0
+    host.tick(0.0)
+    host.tick(58.0)  # within the tolerance of the deadline
+    host.receive(m.encode(m.Error(code="timeout", message="Ann took too long")).rstrip(b"\n"))
+    [v] = verdicts(host.events())
+    assert (v.kind, v.player) == ("forfeit", 0) and "over one move" in v.reason
+
+
+def _numbered(sender, frame) -> bytes:
+    """``frame`` as ``sender``'s next numbered frame, on the wire."""
+    sender.seat.send(frame)
+    [line] = sender.outgoing()
+    return line.rstrip(b"\n")
+
+
+def test_a_judged_claim_replays_from_the_match_log_as_it_was_judged(tmp_path):
+    from tui_domino.net import journal as jr
+    from tui_domino.net.core import DuelCore, MatchSettings
+
+    path = tmp_path / "host.jsonl"
+    host = DuelCore("host", "Ann", b"a" * 32, settings=MatchSettings("classic", 100),
+                    journal=jr.Journal(path, fsync=False))
+    join = DuelCore("join", "Bob", b"b" * 32)
+    for c in (host, join):
+        c.connection_made()
+    run([host, join], seed=3, stop=lambda: host.my_turn())
+    host.deadlines.turn_timeout = 60.0
+    host.tick(0.0)
+    host.tick(57.0)  # its clock bears the claim out, though it has not declared yet
+    host.receive(_numbered(join, m.VerdictF(kind="timeout", player=0, reason="Ann: time")))
+    assert host.finished and host.match.verdict.player == 0
+    again = jr.replay(jr.load(path))  # (a replay has no clock: the judgement is logged)
+    assert again.finished and again.match.verdict == host.match.verdict

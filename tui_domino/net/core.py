@@ -123,9 +123,14 @@ class DuelCore:
         with self._guard():
             if self.finished or not self.started:
                 return
-            gone = self.deadlines.tick(now, self.link.up, self.match.rnd, self.owes(), self.peer)
-            if gone is not None:
-                self.match.peer_gone(gone)
+            lapse = self.deadlines.tick(now, self.link.up, self.match.rnd, self.owes(),
+                                        self.me)
+            if lapse is None:
+                return
+            if lapse.player == self.me:
+                self.match.out_of_time(lapse.reason)
+            else:
+                self.match.peer_gone(lapse.reason)
 
     def owes(self) -> int | None:
         """Who owes the match its next step while the match is in play (me: my move; the
@@ -219,8 +224,18 @@ class DuelCore:
         with self._guard():
             if isinstance(frame, m.Game):
                 self._receive_game(frame)
+            elif (isinstance(frame, m.Error) and frame.code == "timeout" and self.link.authed
+                  and self.started and not self.finished):
+                self.handshake.receive(frame)  # (shown as his words)
+                self.claim(self.me, frame.message)  # (an older program's word of time)
             else:
                 self.handshake.receive(frame)
+
+    def claim(self, player: int, said: str) -> None:
+        """The peer says ``player``'s time ran out: taken as the verdict when this side's
+        own count bears it out (net/deadlines.py), else as his stopping of the match."""
+        bears_out = self.deadlines.bears_out(self.me) if player == self.me else None
+        self.match.claimed(player, bears_out, said[:500])
 
     @contextlib.contextmanager
     def _guard(self) -> Iterator[None]:
@@ -244,6 +259,10 @@ class DuelCore:
             return
         # The peer's chat is shown and logged within its rate and its share of the log.
         if isinstance(f, m.Chat) and (self.finished or not self.match.hear(f)):
+            return
+        if isinstance(f, m.VerdictF) and f.kind == "timeout":
+            # (its judgement is logged, not the frame: a replay has no clock to judge by)
+            self.claim(f.player, f.reason)
             return
         self.seat.record({"k": "in", "frame": m.encode(f).decode()})
         if self.finished or self.match.on_frame(f):

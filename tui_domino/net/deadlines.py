@@ -1,14 +1,24 @@
 """The match's deadlines, counted from the transport's clock: the resume window (the time
 the peer may be away over the whole match: his absences add up), the reveal deadline (while
 he is here and owes his keys) and the turn deadline (while he is here and owes the match its
-next step). Each is a count of seconds (net/clocks.py); ``tick`` says which ran out, the
-core makes the peer forfeit. See docs/protocol.md, section 4.
+next step). Each is a count of seconds (net/clocks.py); ``tick`` says which ran out and who
+loses by it. See docs/protocol.md, section 4.
+
+Both sides count every deadline, so that one verdict ends the match on both screens: the side
+that runs out of time over its own step declares it first (at the deadline itself), the
+waiting side only ``CLAIM_GRACE`` seconds later (for a program that does not declare its own
+lapse: a frozen or a modified one). A side told that its own time ran out takes it as the
+verdict when its own count bears it out (``bears_out``, within ``CLAIM_TOLERANCE`` seconds
+of the deadline); a claim its clock does not bear out counts as the claimant stopping the
+match.
 
 Because absences add up, no mix of connected and absent time holds a step longer than its
 deadline plus the match's resume window: dropping and coming back starts nothing afresh.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from tui_domino.net.clocks import Stopwatch
 from tui_domino.net.context import RoundCtx
@@ -23,8 +33,22 @@ RESUME_WINDOW = 900.0  # seconds away in all, over the whole match
 # losing must cost the match (``--turn-timeout``).
 TURN_TIMEOUT = 600.0
 
+# Seconds the waiting side gives the side that owes a step to declare its own lapse, and
+# how far short of a deadline a side's own count may be when told its time ran out (the two
+# clocks start a step a frame's travel apart, and are read a tick apart).
+CLAIM_GRACE = 3.0
+CLAIM_TOLERANCE = 5.0
+
 REFUSED_TO_REVEAL = "refused to reveal his keys"
 AWAY = "did not come back"
+
+
+class Lapse(NamedTuple):
+    """A deadline that ran out: ``player`` loses the match by it, ``reason`` says why (the
+    words after his name)."""
+
+    player: int
+    reason: str
 
 
 def waiting_for_reveal(r: RoundCtx) -> bool:
@@ -51,6 +75,7 @@ class Deadlines:
         self.away_since: float | None = None  # when the current absence began
         self.away_before = 0.0  # seconds of the match's earlier absences, added up
         self.seen: float | None = None  # the last tick that found him connected
+        self.now = 0.0  # the last tick's time
 
     def away(self, now: float) -> float:
         """Seconds the peer has been away over the match so far."""
@@ -58,9 +83,11 @@ class Deadlines:
         return self.away_before + current
 
     def tick(self, now: float, present: bool, r: RoundCtx | None, owes: int | None,
-             peer: int) -> str | None:
+             me: int) -> Lapse | None:
         """One tick of a match in play (``present``: the peer is connected; ``owes``: who
-        owes the next step): why the peer forfeits, or None."""
+        owes the next step; ``me``: this side): the deadline that ran out, or None."""
+        self.now = now
+        peer = 1 - me
         if not present:
             self.turn.pause()
             self.reveal.pause()
@@ -68,7 +95,7 @@ class Deadlines:
                 # ticks as a connection drops, so that is the moment it dropped)
                 self.away_since = now if self.seen is None else self.seen
             if self.away(now) >= self.resume_window:
-                return AWAY
+                return Lapse(peer, AWAY)
             return None
         if self.away_since is not None:  # he is back: this absence joins the others
             self.away_before = self.away(now)
@@ -76,23 +103,38 @@ class Deadlines:
         self.seen = now
         if r is None or not waiting_for_reveal(r):
             self.reveal.pause()
-            return self.count_turn(now, r, owes, peer)
-        if self.reveal.run(now, (r.round, r.deal)) >= self.reveal_timeout:
-            return REFUSED_TO_REVEAL
+            return self.count_turn(now, r, owes, me)
+        if self.reveal.run(now, (r.round, r.deal)) >= self.reveal_timeout + CLAIM_GRACE:
+            return Lapse(peer, REFUSED_TO_REVEAL)
         return None
 
     def count_turn(self, now: float, r: RoundCtx | None, owes: int | None,
-                   peer: int) -> str | None:
+                   me: int) -> Lapse | None:
         if owes is None or r is None:
             self.turn.pause()
             self.turn.key = None
             return None
         waited = self.turn.run(now, turn_key(r, owes))
-        if owes == peer and waited >= self.turn_timeout:
-            minutes = self.turn_timeout / 60
-            said = (f"{minutes:g} minute{'s' * (minutes != 1)}" if self.turn_timeout >= 60
-                    else f"{self.turn_timeout:g} seconds")
-            return f"took more than {said} over one move"
+        # (mine at the deadline; the peer's only after the grace he has to declare it)
+        if waited >= self.turn_timeout + (0.0 if owes == me else CLAIM_GRACE):
+            return Lapse(owes, self.too_long())
+        return None
+
+    def too_long(self) -> str:
+        """The words of a turn that took too long (after the player's name)."""
+        minutes = self.turn_timeout / 60
+        said = (f"{minutes:g} minute{'s' * (minutes != 1)}" if self.turn_timeout >= 60
+                else f"{self.turn_timeout:g} seconds")
+        return f"took more than {said} over one move"
+
+    def bears_out(self, me: int) -> str | None:
+        """Whether this side's own count bears out the peer's word that this side's time
+        ran out: the words of the deadline that did (for this side's screen), or None."""
+        owes = self.turn.key[-1] if isinstance(self.turn.key, tuple) else None
+        if owes == me and self.turn.waited >= self.turn_timeout - CLAIM_TOLERANCE:
+            return self.too_long()
+        if self.away(self.now) >= self.resume_window - CLAIM_TOLERANCE:
+            return AWAY  # (he saw this side away as long as it saw him)
         return None
 
     def turn_left(self, owes: int | None) -> float | None:

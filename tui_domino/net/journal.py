@@ -127,6 +127,10 @@ def replay(entries: list[JournalEntry]) -> DuelCore:
                     core.dispute()
                 elif e["a"] == "gone":  # a deadline ran out (the resume window, the reveal)
                     core.peer_gone(e["reason"])
+                elif e["a"] == "timeout":  # this side's own time ran out
+                    core.match.out_of_time(e["reason"])
+                elif e["a"] == "claimed":  # the peer said a time ran out, judged then
+                    core.match.claimed(int(e["player"]), e["bears_out"], e["said"])
             elif e["k"] == "channel":  # the sealed channel's resume secret
                 core.keep_channel(bytes.fromhex(e["resume"]).hex())
             elif e["k"] == "internal":

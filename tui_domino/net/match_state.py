@@ -203,7 +203,9 @@ class Match:
         s.emit(ev.MatchOver(self.result))
 
     def peer_gone(self, reason: str) -> None:
-        """The resume window (or a deadline) ran out: the peer forfeits."""
+        """The resume window (or a deadline) ran out: the peer forfeits. He is told by a
+        ``timeout`` verdict (a numbered frame: sent again when he resumes), which his
+        program takes as the verdict when its own clock bears it out."""
         if self.finished or not self.started:
             self.finished = True
             return
@@ -212,9 +214,39 @@ class Match:
         r = self.rnd
         what = "refused to reveal his keys" if r is not None and r.life.state in REVEALS \
             else reason
-        s.send_ctl(m.Error(code="timeout", message=(
-            f"{s.names[s.peer]} {what}: the match is over and he forfeits it")[:500]))
         self.end_by(ev.Verdict("forfeit", s.peer, f"{s.names[s.peer]} {what}"), send=False)
+        s.send(m.VerdictF(kind="timeout", player=s.peer,
+                          reason=f"{s.names[s.peer]} {what}"[:500]))
+
+    def out_of_time(self, reason: str) -> None:
+        """This side's own time ran out over its step (``reason``): it forfeits, and says
+        so to the peer, whose screen then shows the same verdict."""
+        if self.finished or not self.started:
+            return
+        s = self.seat
+        s.record({"k": "local", "a": "timeout", "reason": reason})
+        self.end_by(ev.Verdict("forfeit", s.me, f"{s.name} {reason}"), send=True)
+
+    def claimed(self, player: int, bears_out: str | None, said: str) -> None:
+        """The peer says ``player``'s time ran out (a ``timeout`` verdict, or an error
+        ``timeout`` of an older program; ``said``: his words). Of this side: ``bears_out``
+        is what this side's own count of that deadline says (its words), or None when it
+        does not bear it out: then it is his stopping of the match, and he forfeits it."""
+        if self.finished or not self.started:
+            return
+        s = self.seat
+        s.record({"k": "local", "a": "claimed", "player": player, "bears_out": bears_out,
+                  "said": said})
+        peer = s.names[s.peer]
+        if player == s.me and bears_out is not None:
+            verdict = ev.Verdict("forfeit", s.me, f"{s.name} {bears_out}")
+        elif player == s.me:
+            verdict = ev.Verdict("forfeit", s.peer, f"{peer} stopped the match saying time "
+                                 "ran out, which this side's clock does not bear out")
+        else:  # (his own time, in his words: he forfeits)
+            verdict = ev.Verdict("forfeit", s.peer, f"{peer} ran out of time")
+        self.end_by(verdict, send=False)
+        s.link.closing = True
 
     def failed(self, exc: Exception) -> None:
         """A bug of this program's, whatever the peer sent: the match stops."""

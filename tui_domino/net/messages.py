@@ -180,7 +180,9 @@ class Leave(Game, tag="leave", kw_only=True):
 
 
 class VerdictF(Game, tag="verdict", kw_only=True):
-    kind: Literal["cheat", "forfeit"]
+    # (``timeout``: the sender says ``player``'s time ran out, for him to judge by his own
+    # clock: net/deadlines.py)
+    kind: Literal["cheat", "forfeit", "timeout"]
     player: Annotated[int, Meta(ge=0, le=1)]
     reason: Text
 
