@@ -67,8 +67,9 @@ class SettingsJSON(TypedDict):
 class JournalEntry(TypedDict, total=False):
     """One line of a match log. ``k`` says which: "start" (role, name, seed, settings,
     want), "in" (a frame received), "local" (``a``: play with its move, chat with its text,
-    leave or gone with a reason, dispute), "channel" (the resume secret), "internal" (an
-    error of this program's and where)."""
+    leave, gone or timeout with a reason, dispute, claimed with the player the peer said ran
+    out of time, what this side's clock said of it and the peer's words), "channel" (the
+    resume secret), "internal" (an error of this program's and where)."""
 
     k: str
     role: str
@@ -84,6 +85,9 @@ class JournalEntry(TypedDict, total=False):
     resume: str
     error: str
     at: str
+    player: int
+    bears_out: str | None
+    said: str
 
 
 __all__ = ["ChainEntry", "DuelInfo", "DuelView", "JournalEntry", "MatchResult", "RoundResult",

@@ -115,6 +115,10 @@ def add_serve(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--idle-minutes", type=float, default=d.idle_timeout / 60,
                    help=_("disconnect a visitor idle this long (default {default}; 0: never)")
                    .format(default=f"{d.idle_timeout / 60:g}"))
+    p.add_argument("--seat-seconds", type=float, default=d.seat_window, metavar="S",
+                   help=_("keep an account's seat in a duel this long after his connection "
+                          "drops, for him to come back to (default {default}; 0: never)")
+                   .format(default=f"{d.seat_window:g}"))
     p.add_argument("--stall-seconds", type=float, default=d.stall_timeout,
                    help=_("disconnect a client that takes no output this long "
                           "(default {default})").format(default=f"{d.stall_timeout:g}"))
@@ -177,6 +181,7 @@ def limits_from(args: argparse.Namespace) -> Limits:
         login_grace=max(1.0, args.login_grace),
         idle_timeout=max(0.0, args.idle_minutes * 60),
         stall_timeout=max(1.0, args.stall_seconds),
+        seat_window=max(0.0, args.seat_seconds),
         keepalive_interval=max(0.0, args.keepalive),
         fail_count=max(0, args.max_failures),
         lockout=max(0.0, args.lockout_minutes * 60),

@@ -36,6 +36,7 @@ class LobbyDuelTable(Protocol):
     rematch: Callable[[], None] | None  # asks the lobby for another match
     send_frame: Callable[[dict[str, Any]], None] | None  # the table, for the watchers
     muted: Callable[[], str | None] | None  # why this visitor may not chat now, or None
+    guest: bool  # a visitor without an account: his seat ends with his connection
 
     def watched_by(self, n: int) -> None:
         """``n`` visitors watch this duel."""
@@ -48,6 +49,15 @@ class LobbyDuelTable(Protocol):
 
     def ratings_settled(self, text: str) -> None:
         """The lobby's words on the match's ratings."""
+
+    def peer_away(self, name: str, seconds: float) -> None:
+        """The opponent's connection dropped; his game keeps his seat for ``seconds``."""
+
+    def peer_back(self, name: str) -> None:
+        """The opponent is back at the table."""
+
+    def abandon(self) -> None:
+        """This visitor did not come back in time: his game leaves the duel, saying so."""
 
 
 class DuelUnavailable(Exception):

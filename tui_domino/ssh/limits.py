@@ -42,6 +42,11 @@ class Limits:
     ``keepalive_count_max`` such questions is gone when the next is due (after 30 s by
     default), and its game ends (interval 0: no keepalives)."""
 
+    seat_window: float = 60.0
+    """Seconds an account's game in a lobby duel waits for him after his connection
+    dropped (0: it ends with the connection): back within it, by either door, he is at his
+    table again (ssh/seats.py)."""
+
     @property
     def silent_limit(self) -> float:
         """Seconds of silence after which a client is taken for gone (0: never)."""

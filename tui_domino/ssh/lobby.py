@@ -215,6 +215,7 @@ class Member:
     how: str = "challenge"  # how his duel came about
     rematch: bool = False  # he asked for another match with his duel's opponent
     watching: int | None = None  # the duel he watches
+    away: bool = False  # his connection dropped; his game keeps his seat (ssh/seats.py)
     address: str = ""  # where he connects from
     key: str | None = None  # the fingerprint of the key he signed in with
     operator: bool = False  # signed in with a key of the operators file (ssh/moderation.py)
@@ -235,6 +236,8 @@ class Member:
             out["seek"] = self.seek.public()
         if self.quick is not None:
             out["quick"] = self.quick
+        if self.away:
+            out["away"] = True
         other = others.get(self.opponent) if self.opponent is not None else None
         if other is not None and other.opponent == self.id:  # both still in that duel
             out["with"] = other.name
@@ -373,6 +376,29 @@ class Lobby:
             # side would wait for a port, or for an opponent, forever.
             self._cancel(partner, reason(N_("{name} left."), name=member.name))
         self.broadcast()
+
+    def away(self, member: Member, seconds: float) -> None:
+        """``member``'s connection dropped in his duel: his game keeps his seat for
+        ``seconds`` (ssh/seats.py). His opponent is told."""
+        member.away = True
+        other = self.partner(member)
+        if other is not None:
+            self.send(other, {"t": "away", "name": member.name, "seconds": seconds})
+        self.broadcast()
+
+    def back(self, member: Member, moved: bool = False) -> None:
+        """``member`` is back at his table on a new connection (``moved``: it took the seat
+        over from one still open): his game draws itself anew, his opponent is told."""
+        was_away, member.away = member.away, False
+        other = self.partner(member)
+        if other is not None and was_away and not moved:
+            self.send(other, {"t": "back", "name": member.name})
+        self.send(member, {"t": "attached"})
+        self.broadcast()
+
+    def abandon(self, member: Member) -> None:
+        """``member`` did not come back in time: his game leaves its duel, saying so."""
+        self.send(member, {"t": "abandon"})
 
     def close(self, why: str) -> None:
         if self._broadcast is not None:

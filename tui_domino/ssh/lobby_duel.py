@@ -15,8 +15,9 @@ from typing import Any
 from textual.widgets import Button
 
 from tui_domino.community.rated import Moves
-from tui_domino.i18n import _
+from tui_domino.i18n import _, ngettext
 from tui_domino.net import events as ev
+from tui_domino.net.deadlines import AWAY
 from tui_domino.net.records import MatchResult
 from tui_domino.net.transport import DuelSession
 from tui_domino.ssh.watching import CHAT_LINES, public_frame
@@ -79,6 +80,8 @@ class LobbyDuelScreen(DuelScreen):
         self.chat_lines: list[tuple[int, str]] = []
         # Why this visitor may not chat now (the lobby muted him), or None.
         self.muted: Callable[[], str | None] | None = None
+        self.guest = False  # a visitor without an account: his seat ends with his connection
+        self.peer_gone_for: float | None = None  # the opponent's seat is kept (seconds)
 
     def over_screen(self) -> DuelOverScreen:
         return LobbyDuelOverScreen(self) if self.rematch is not None else super().over_screen()
@@ -146,6 +149,49 @@ class LobbyDuelScreen(DuelScreen):
         return f"{name} {rating}" if rating else name
 
     def on_unmount(self) -> None:
+        self.report_result()
+
+    def handle_connected(self, e: ev.Connected) -> None:
+        super().handle_connected(e)
+        if self.guest:
+            # TRANSLATORS: told at the start of a lobby duel to a visitor without an
+            # account (he came without an ssh key that owns his name)
+            self.note(lambda: _("You play as a guest: if your connection drops, this duel "
+                                "is lost. Sign in with an SSH key to keep your seat."),
+                      "yellow")
+
+    def peer_away(self, name: str, seconds: float) -> None:
+        """The opponent's connection dropped; his game keeps his seat for ``seconds``."""
+        self.peer_gone_for = seconds
+        whole = max(1, round(seconds))
+
+        def text() -> str:
+            # TRANSLATORS: {name} is the opponent's name, {n} a number of seconds
+            return ngettext("{name}'s connection is lost: his seat is kept for {n} second.",
+                            "{name}'s connection is lost: his seat is kept for {n} seconds.",
+                            whole).format(name=name, n=whole)
+
+        self.note(text, "yellow")
+        self.notify(text(), severity="warning", timeout=8)
+        self.table_changed()
+
+    def peer_back(self, name: str) -> None:
+        """The opponent is back at the table."""
+        self.peer_gone_for = None
+        self.note(lambda: _("{name} is back.").format(name=name), "green")
+        self.notify(_("{name} is back.").format(name=name), timeout=4)
+        self.table_changed()
+
+    def shown_state(self) -> str:
+        return "away" if self.peer_gone_for is not None and self.result is None else self.conn
+
+    def abandon(self) -> None:
+        """This visitor did not come back in time: his game leaves the duel, saying so."""
+        self.run_worker(self._abandon(), group="duel-leave")
+
+    async def _abandon(self) -> None:
+        self._leaving = True
+        await self.duel.leave(AWAY)
         self.report_result()
 
     def report_result(self, result: MatchResult | None = None) -> None:

@@ -61,6 +61,7 @@ from tui_domino.ssh.limits import (
 )
 from tui_domino.ssh.lobby import Lobby, Member
 from tui_domino.ssh.moderation import ban_words
+from tui_domino.ssh.seats import Seats
 from tui_domino.ssh.spawn import Arrivals, Spawner
 from tui_domino.ssh.spawn import set_winsize as set_winsize
 from tui_domino.ssh.visit import TERMINAL_RESET as TERMINAL_RESET
@@ -280,6 +281,8 @@ class GameServer:
         self.host_key_created = False
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self.homes = Homes(data_dir())  # each visitor's game's folder
+        # Games kept for a while for accounts whose connection dropped in a duel.
+        self.seats = Seats(self.lobby, self.limits.seat_window, self.homes.give_back)
 
     @property
     def needs_login(self) -> bool:
@@ -323,6 +326,7 @@ class GameServer:
         if self.closing is not None:
             return
         self.closing = reason
+        self.seats.closing = True  # (a connection that drops now keeps no seat)
         if self._acceptor is not None:
             self._acceptor.close()
         self.lobby.close(reason)  # (each game says it in its language)
@@ -330,6 +334,7 @@ class GameServer:
                                      cause="the server closed")
                                for v in list(self.visits)),
                              return_exceptions=True)
+        await self.seats.close()
         # Each client closes its channel once it has the message; a client that hangs up
         # on the disconnect alone (OpenSSH does) would never show it.
         waits = [asyncio.ensure_future(v.closed.wait()) for v in list(self.sessions)]
@@ -402,12 +407,15 @@ class GameServer:
             log.warning("locked out %s for %s after %d failed logins", address,
                         duration_text(self.limits.lockout), self.limits.fail_count)
 
-    def refusal(self, words: gettext.NullTranslations = ENGLISH) -> str | None:
-        """Why a visit cannot start now, or None; in the language of ``words`` (the
-        visitor's catalog)."""
+    def refusal(self, words: gettext.NullTranslations = ENGLISH,
+                account: int | None = None) -> str | None:
+        """Why a visit (of ``account``: None, a guest) cannot start now, or None; in the
+        language of ``words`` (the visitor's catalog). A seat kept for an account that
+        dropped counts as taken, but not against that account's own return."""
         if self.closing is not None:
             return told(words, self.closing)
-        if len(self.visits) >= self.limits.max_visitors:
+        kept = sum(1 for a in self.seats.held if a != account)
+        if len(self.visits) + kept >= self.limits.max_visitors:
             n = self.limits.max_visitors
             # TRANSLATORS: {n} is the most visitors the server seats at once
             return words.ngettext("The table is full ({n} visitor is playing); try again "

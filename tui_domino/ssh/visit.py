@@ -29,6 +29,7 @@ from tui_domino.i18n import N_
 from tui_domino.names import player_name
 from tui_domino.ssh.limits import ENGLISH, InputGate, duration_text
 from tui_domino.ssh.lobby import Member
+from tui_domino.ssh.seats import Game, play_out
 from tui_domino.ssh.spawn import (
     GameProcess,
     set_winsize,
@@ -180,6 +181,7 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.input_gate = InputGate(limits.input_rate, limits.input_burst)
         self._ending: asyncio.Task[None] | None = None
         self.closed = asyncio.Event()
+        self.handed = asyncio.Event()  # its game went on without it (ssh/seats.py)
 
     # -- asyncssh callbacks ------------------------------------------------------------------
 
@@ -237,7 +239,7 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.language = i18n.from_environment(self.server.passed_env(self))
         # Decided here and now, before a later packet (the end of the client's input, as
         # from `ssh -T host </dev/null`) can close the channel unanswered.
-        refusal = self.server.refusal()  # (English, for the log)
+        refusal = self.server.refusal(account=self.account)  # (English, for the log)
         banned = (self.server.banned(self.connection.address, self.account, self.key)
                   if refusal is None else None)
         if banned is not None:
@@ -253,7 +255,8 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             log.info("refused a visit of %s (%s): %s", self.name, self.connection.address,
                      refusal)
             self.ended = True
-            self._say_and_exit(self.server.refusal(self.words) or told(self.words, refusal), 1)
+            self._say_and_exit(self.server.refusal(self.words, self.account)
+                               or told(self.words, refusal), 1)
             return
         self.connection.game_started()
         self.server.visits.add(self)  # the seat is taken now, not when the game is up
@@ -396,6 +399,10 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     async def _play(self) -> None:
         loop = asyncio.get_running_loop()
+        game = self.server.seats.take(self.account)
+        if game is not None:  # his duel's game kept his seat: back at his table
+            await self._adopt(game)
+            return
         async with self.server.arrivals.turn() as turn:  # (a crowd's games start in turn)
             if self.ended:  # the visitor left while he waited for his turn
                 return
@@ -417,10 +424,32 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 key=self.key)
             turn.until(member.up)
         log.info("%s (%s) arrived", member.name, self.connection.address)
-        try:
-            status = await self.proc.wait()
-        finally:
-            self.server.lobby.leave(member)
+        await self._until_over()
+
+    async def _adopt(self, game: Game) -> None:
+        """Plays ``game``, kept for this visitor's account (ssh/seats.py), on this
+        connection: its terminal takes this one's size, it draws itself anew."""
+        self.proc, self.master, self.home, self.member = (game.proc, game.master, game.home,
+                                                          game.member)
+        if self.connection.conn is not None:
+            self._sock = self.connection.conn.get_extra_info("socket")
+        with contextlib.suppress(OSError):
+            set_winsize(self.master, *self.term_size)
+        asyncio.get_running_loop().add_reader(self.master, self._on_output)
+        self._arm_idle()
+        log.info("%s (%s) came back to his table", game.member.name, self.connection.address)
+        await self._until_over()
+
+    async def _until_over(self) -> None:
+        """Plays the game to its end, or until another connection takes it over; then the
+        visit ends (its words said)."""
+        assert self.proc is not None and self.master is not None and self.home is not None
+        assert self.member is not None
+        status = await play_out(self.server.seats, self.account, self,
+                                Game(self.proc, self.master, self.home, self.member),
+                                self.handed)
+        if status is None:
+            return  # handed over: the game plays on without this connection
         self._drain_output()
         if self.ended:
             return
@@ -494,6 +523,10 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.ended:
             return
         self.ended = True
+        if message is None and self._hand_over():
+            if self.chan is not None:
+                self.chan.close()
+            return
         await stop_game(self.proc)
         if message is not None and not self.paused:
             self._say_and_exit(message, status, reset=True)
@@ -515,6 +548,49 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.chan.exit(status)
         except (OSError, asyncssh.Error, BrokenPipeError):
             pass
+
+    def _let_go(self) -> Game | None:
+        """This connection's game, no longer this connection's (its output and input
+        unhooked), for another to play; None when it has none that plays on."""
+        proc, master, home, member = self.proc, self.master, self.home, self.member
+        if (proc is None or master is None or home is None or member is None
+                or proc.returncode is not None):
+            return None
+        loop = asyncio.get_running_loop()
+        loop.remove_reader(master)
+        loop.remove_writer(master)
+        self.proc = self.master = self.home = None
+        self.handed.set()
+        return Game(proc, master, home, member)
+
+    def _hand_over(self) -> bool:
+        """The connection dropped: an account's game in a duel keeps his seat for a while
+        (ssh/seats.py). Whether it did."""
+        seats = self.server.seats
+        if self.account is None or not seats.holdable(self.account, self.member):
+            return False
+        game = self._let_go()
+        if game is None:
+            return False
+        self._set_cause("connection lost; his seat is kept")
+        seats.hold(self.account, game)
+        return True
+
+    def detach(self) -> Game | None:
+        """Another connection of this account takes the game over: this one is told and
+        closed."""
+        if self.ended:
+            return None
+        game = self._let_go()
+        if game is None:
+            return None
+        self.ended = True
+        self._set_cause("his seat moved to a new connection")
+        # TRANSLATORS: told to a connection whose game another connection of the same
+        # account took over
+        self._say_and_exit(told(self.words, N_("Your game continues on your new "
+                                               "connection.")), 0, reset=True)
+        return game
 
     def _cleanup(self) -> None:
         proc = self.proc

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from textual import work
-from textual.app import SystemCommand
+from textual.app import SuspendNotSupported, SystemCommand
 from textual.screen import ModalScreen, Screen
 
 from tui_domino import env
@@ -329,9 +329,39 @@ class VisitorApp(DominoApp):
             self.muted_until, self.mute_text = 0.0, ""
             # TRANSLATORS: an operator opened this visitor's chat again
             self.notify(_("Your chat is open again."))
+        elif kind in ("away", "back", "abandon"):
+            self.seat_message(kind, message)
+        elif kind == "attached":
+            self.attached()
         elif kind == "closing":
             self.notify(said(message.get("why")) or _("The server is closing."),
                         severity="warning", timeout=30)
+
+    def seat_message(self, kind: str, message: dict[str, Any]) -> None:
+        """The lobby's word on a seat (ssh/seats.py): the opponent's connection dropped
+        (``away``) or he is back (``back``); this visitor did not come back (``abandon``)."""
+        screen = self._duel_screen
+        if not isinstance(screen, LobbyDuelTable):
+            return
+        name = one_line(str(message.get("name", "?")))[:20]
+        seconds = message.get("seconds")
+        if kind == "away" and isinstance(seconds, (int, float)) and 0 < seconds < 86400:
+            screen.peer_away(name, float(seconds))
+        elif kind == "back":
+            screen.peer_back(name)
+        elif kind == "abandon":
+            screen.abandon()
+
+    def attached(self) -> None:
+        """A new connection plays this game (its visitor came back, by either door): its
+        terminal is set up anew (the alternate screen, the mouse, the keys' modes) and drawn
+        whole."""
+        with contextlib.suppress(SuspendNotSupported), self.suspend():
+            pass
+        self.refresh(layout=True, repaint=True)
+        if isinstance(self._duel_screen, LobbyDuelTable):
+            # TRANSLATORS: told to a visitor whose connection dropped, as he comes back
+            self.notify(_("Welcome back: your seat was kept."), timeout=5)
 
     def mute(self, message: dict[str, Any]) -> None:
         """The lobby closed this visitor's chat for ``seconds``: his duel chat refuses, in
@@ -511,6 +541,8 @@ class VisitorApp(DominoApp):
             await _close(session)
             return
         self._duel_screen = screen
+        if isinstance(screen, LobbyDuelTable):
+            screen.guest = not self.has_account
         if isinstance(screen, LobbyDuelTable):
             screen.rematch = lambda: self.send({"t": "rematch", "accept": True})
             screen.muted = self.chat_refusal

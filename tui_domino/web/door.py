@@ -272,7 +272,7 @@ class WebDoor:
             await self._refuse(ws, signed)
             return
         name, account = signed
-        refusal = server.refusal(words)
+        refusal = server.refusal(words, account)
         if refusal is not None:
             await self._refuse(ws, refusal)
             return

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from tui_domino.i18n import N_
 from tui_domino.ssh.limits import InputGate
 from tui_domino.ssh.lobby import Member
+from tui_domino.ssh.seats import Game, play_out
 from tui_domino.ssh.spawn import (
     GameProcess,
     set_winsize,
@@ -88,6 +89,8 @@ class WebVisit:
         self._pending = bytearray()
         self._idle: asyncio.TimerHandle | None = None
         self._pump: asyncio.Task[None] | None = None
+        self._closing: asyncio.Task[None] | None = None
+        self.handed = asyncio.Event()  # its game went on without it (ssh/seats.py)
 
     @property
     def words(self) -> gettext.NullTranslations:
@@ -173,6 +176,18 @@ class WebVisit:
             self._set_cause("banned")
             await self._say(reason_text(self.words, banned))
             return
+        game = self.server.seats.take(self.account)
+        if game is not None:  # his duel's game kept his seat: back at his table
+            self.proc, self.master, self.home, self.member = (game.proc, game.master,
+                                                              game.home, game.member)
+            with contextlib.suppress(OSError):
+                set_winsize(self.master, *self.size)
+            self._pump = asyncio.get_running_loop().create_task(
+                self._pump_output(self.master))
+            self._arm_idle()
+            log.info("%s (%s, web) came back to his table", game.member.name, self.address)
+            await self._until_over(game)
+            return
         async with self.server.arrivals.turn() as turn:  # (a crowd's games start in turn)
             if self.ended:  # the browser left while he waited for his turn
                 return
@@ -192,12 +207,17 @@ class WebVisit:
                                                                 self.account)
             turn.until(member.up)
         log.info("%s (%s, web) arrived", member.name, self.address)
-        try:
-            status = await self.proc.wait()
-        finally:
-            self.server.lobby.leave(member)
-        with contextlib.suppress(TimeoutError):  # the game's last words, within a second
-            await asyncio.wait_for(asyncio.shield(self._pump), 1.0)
+        await self._until_over(Game(self.proc, self.master, home, member))
+
+    async def _until_over(self, game: Game) -> None:
+        """Plays ``game`` to its end, or until another connection takes it over; then the
+        visit ends (its words said)."""
+        status = await play_out(self.server.seats, self.account, self, game, self.handed)
+        if status is None:
+            return  # handed over: the game plays on without this connection
+        if self._pump is not None:
+            with contextlib.suppress(TimeoutError):  # its last words, within a second
+                await asyncio.wait_for(asyncio.shield(self._pump), 1.0)
         if self.ended:
             return
         self.ended = True
@@ -270,9 +290,61 @@ class WebVisit:
         if self.ended:
             return
         self.ended = self.ending = True
+        if message is None and self._hand_over():
+            if not self.ws.closed:
+                await self.ws.close()
+            return
         await stop_game(self.proc)
         if message is not None:
             await self._say(message)
+        if not self.ws.closed:
+            await self.ws.close()
+
+    def _let_go(self) -> Game | None:
+        """This tab's game, no longer this tab's (its output no longer read here), for
+        another connection to play; None when it has none that plays on."""
+        proc, master, home, member = self.proc, self.master, self.home, self.member
+        if (proc is None or master is None or home is None or member is None
+                or proc.returncode is not None):
+            return None
+        if self._pump is not None:
+            self._pump.cancel()
+            self._pump = None
+        asyncio.get_running_loop().remove_writer(master)
+        self.proc = self.master = self.home = None
+        self.handed.set()
+        return Game(proc, master, home, member)
+
+    def _hand_over(self) -> bool:
+        """The browser went (a reload, a closed tab, the network): an account's game in a
+        duel keeps his seat for a while (ssh/seats.py). Whether it did."""
+        seats = self.server.seats
+        if self.account is None or not seats.holdable(self.account, self.member):
+            return False
+        game = self._let_go()
+        if game is None:
+            return False
+        self._set_cause("connection lost; his seat is kept")
+        seats.hold(self.account, game)
+        return True
+
+    def detach(self) -> Game | None:
+        """Another connection of this account takes the game over: this tab is told and
+        closed."""
+        if self.ended:
+            return None
+        game = self._let_go()
+        if game is None:
+            return None
+        self.ended = self.ending = True
+        self._set_cause("his seat moved to a new connection")
+        task = asyncio.get_running_loop().create_task(self._said_and_closed(
+            told(self.words, N_("Your game continues on your new connection."))))
+        self._closing = task
+        return game
+
+    async def _said_and_closed(self, text: str) -> None:
+        await self._say(text)
         if not self.ws.closed:
             await self.ws.close()
 

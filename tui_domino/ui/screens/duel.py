@@ -32,7 +32,14 @@ from tui_domino.ui.keys import Key
 from tui_domino.ui.plain import plain
 from tui_domino.ui.screens.duel_end import DuelOverScreen, LeaveScreen, verdict_text
 from tui_domino.ui.screens.duel_log import Note, duel_move_text, log_text
-from tui_domino.ui.screens.duel_words import game_title, status_text, waiting_text
+from tui_domino.ui.screens.duel_words import (
+    ALARM_AT,
+    WARN_AT,
+    clock_text,
+    game_title,
+    status_text,
+    waiting_text,
+)
 from tui_domino.ui.screens.summary import RoundSummary
 from tui_domino.ui.screens.table_screen import TableScreen
 from tui_domino.ui.selection import Selection
@@ -93,6 +100,7 @@ class DuelScreen(TableScreen):
         self._last_error = 0.0
         self._rounds: list[RoundRecord] = []  # the verified rounds, for the history
         self._recorded = False
+        self._warned: set[tuple[object, int]] = set()  # (the turn, the mark) warned of
 
     # -- layout ---------------------------------------------------------------------------------
 
@@ -410,12 +418,25 @@ class DuelScreen(TableScreen):
         """The opponent as the status line names him."""
         return self.table.opponent
 
+    def shown_state(self) -> str:
+        """The connection's state as the status line says it."""
+        return self.conn
+
+    def move_clock(self) -> Text | None:
+        """The move's clock for the status line: whose step and the time left to it (None
+        while nobody owes one)."""
+        core = self.duel.core
+        left, owes = core.turn_left(), core.owes()
+        if left is None or owes is None or self.result is not None:
+            return None
+        return clock_text(left, owes == core.me, self.table.opponent)
+
     def show_status(self) -> None:
         status = self.query_one("#net-status", Static)
         status.update(status_text(
-            self.duel, self.opponent_label(), self.conn, self.result is not None,
+            self.duel, self.opponent_label(), self.shown_state(), self.result is not None,
             muted_of(self, "panel"), width=status.content_region.width or self.app.size.width,
-            watchers=self.watchers))
+            watchers=self.watchers, clock=self.move_clock()))
 
     def waiting_text(self) -> Text:
         return waiting_text(self.duel, self.table.opponent, self.conn, self.problem,
@@ -456,9 +477,31 @@ class DuelScreen(TableScreen):
         return super().hint()
 
     def _count_down(self) -> None:
-        left = self.duel.core.turn_left()
-        if self.duel.my_turn() and left is not None and left < TURN_WARNING + 1:
+        """Every second: the clock on the status line, the hint's count of the last
+        seconds, and the warnings at ``WARN_AT`` and ``ALARM_AT`` seconds left to my move
+        (the bell too, when it is on)."""
+        if not self.is_mounted or self.taken_off():
+            return
+        core = self.duel.core
+        left = core.turn_left()
+        self.show_status()
+        if not self.duel.my_turn() or left is None or self.result is not None:
+            return
+        if left < TURN_WARNING + 1:
             self.show_hint()
+        turn = core.deadlines.turn.key
+        for mark in (WARN_AT, ALARM_AT):
+            if left <= mark and (turn, mark) not in self._warned:
+                self._warned.add((turn, mark))
+                if left > mark - 2:  # (not for a warning whose time is long past)
+                    # TRANSLATORS: a warning when the player's time to move runs short
+                    self.notify(ngettext("{n} second left to move.",
+                                         "{n} seconds left to move.", mark).format(n=mark),
+                                severity="warning" if mark == WARN_AT else "error",
+                                timeout=4)
+                    ring = getattr(self.app, "ring", None)
+                    if callable(ring):
+                        ring()
 
     def redraws_on_resume(self) -> bool:
         return True  # (the duel's own drawing too: its status, the wait, the log)

@@ -25,6 +25,9 @@ STATE_WORDS = {
     "reconnecting": N_("connection lost, reconnecting…"),
     # TRANSLATORS: the connection's state, on the duel's status line (short)
     "closed": N_("closed"),
+    # TRANSLATORS: the opponent's state, on a lobby duel's status line (short): his
+    # connection dropped and the server keeps his seat for him
+    "away": N_("away, seat kept"),
 }
 
 
@@ -61,11 +64,12 @@ def match_words(variant: str, target: int | None) -> str:
 
 
 def status_text(duel: DuelSession, opponent: str, conn: str, over: bool, quiet: str,
-                width: int | None = None, watchers: int = 0) -> Text:
-    """The duel's status line: with whom, the connection, the phrase, the match, and how
-    many watch (a lobby duel). Within ``width`` columns the least needed parts give way:
-    the chat's key, then the match's game and target (the score panel names them too),
-    then the opponent's name."""
+                width: int | None = None, watchers: int = 0,
+                clock: Text | None = None) -> Text:
+    """The duel's status line: with whom, the connection, the move's clock, the phrase,
+    the match, and how many watch (a lobby duel). Within ``width`` columns the least needed
+    parts give way: the chat's key, then the match's game and target (the score panel names
+    them too), then the opponent's name."""
     parts: list[tuple[int, Text]] = []  # (rank: the higher gives way first, the part)
     core = duel.core
     if core.started:
@@ -74,7 +78,7 @@ def status_text(duel: DuelSession, opponent: str, conn: str, over: bool, quiet: 
     t = Text()
     state = conn
     style = {"connected": "green", "reconnecting": "bold yellow", "closed": "red",
-             "waiting": "yellow"}.get(state, "")
+             "waiting": "yellow", "away": "bold yellow"}.get(state, "")
     if over:
         t.append(_("match over"), style="bold")
     elif state == "waiting" and core.seat.role == "host" and not core.started:
@@ -84,6 +88,8 @@ def status_text(duel: DuelSession, opponent: str, conn: str, over: bool, quiet: 
     else:
         t.append(_(STATE_WORDS[state]) if state in STATE_WORDS else state, style=style)
     parts.append((0, t))
+    if clock is not None and not over:
+        parts.append((0, clock))
     if watchers > 0:
         # TRANSLATORS: on a lobby duel's status line: how many visitors watch it
         parts.append((1, Text(ngettext("{n} watching", "{n} watching", watchers).format(
@@ -111,6 +117,25 @@ def status_text(duel: DuelSession, opponent: str, conn: str, over: bool, quiet: 
             parts.remove((rank, part))
         line = joined()
     return line
+
+
+# The move's clock warns at these seconds left (the bell rings, when it is on).
+WARN_AT = 30
+ALARM_AT = 10
+
+
+def clock_text(seconds: float, mine: bool, name: str) -> Text:
+    """The move's clock as the status line shows it: whose move and the time left to it
+    ("⏱ you 0:42", "⏱ bob 0:42"), yellow from ``WARN_AT`` seconds, red from
+    ``ALARM_AT``."""
+    left = max(0, int(seconds + 0.999))  # (0:01 until the last second is gone)
+    shown = f"{left // 60}:{left % 60:02d}"
+    # TRANSLATORS: on the duel's status line, short: the time left to this player's own
+    # move ("0:42"); the opponent's reads "bob 0:42"
+    who = _("you {time}").format(time=shown) if mine else f"{name} {shown}"
+    style = ("bold red" if left <= ALARM_AT else "bold yellow" if left <= WARN_AT
+             else "bold")
+    return Text("⏱ " + who, style=style)
 
 
 def waiting_text(duel: DuelSession, opponent: str, conn: str, problem: str, detail: str,

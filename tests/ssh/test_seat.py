@@ -1,0 +1,130 @@
+"""A seat that survives its connection, with real asyncssh clients and keys: a player whose
+connection drops mid-duel and who comes back with his key within the seat's time is at his
+table again (the same hand, moves and chat), his opponent reads that he is away and back
+and no forfeit, and the match goes on to its end, rated once. A second connection takes the
+seat over from one still open; one who does not come back loses by his own game's word; a
+guest is told at the duel's start that a key keeps his seat."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.ssh.conftest import TEST_LIMITS, Terminal, eventually, visit
+from tests.ssh.playing import SshPlayer, play_out
+from tests.ssh.test_accounts import come, new_key
+from tests.ssh.test_rated_duel import results
+from tui_domino.community import ratings
+from tui_domino.ssh.limits import Limits
+from tui_domino.ssh.server import GameServer
+
+
+def limits(**kw: Any) -> Limits:
+    values = {**TEST_LIMITS.__dict__, **kw}
+    return Limits(**values)
+
+
+async def keyed_duel(server: GameServer) -> tuple[Terminal, Terminal, Any]:
+    """ann and bob, each with his key, in a rated duel that each has made a move in;
+    returns bob's key too."""
+    bob_key = new_key()
+    ann, bob = await come(server, "ann", new_key()), await come(server, "bob", bob_key)
+    await asyncio.gather(ann.wait_for("bob 1500?"), bob.wait_for("ann 1500?"))
+    bob.press("enter")
+    await ann.wait_for("bob challenges you")
+    ann.press("a")
+    await asyncio.gather(ann.wait_for("Your hand"), bob.wait_for("Your hand"))
+    await eventually(lambda: "Your turn" in ann.text() or "Your turn" in bob.text(),
+                     "someone to play")
+    first, second = (ann, bob) if "Your turn" in ann.text() else (bob, ann)
+    first.press("enter")
+    shown = await second.wait_until(
+        lambda s: "Your turn" in s and "Your hand · 7 tiles" in s
+        and ("⏎ play" in s or "press d to draw" in s), "the second player's hint")
+    second.press("enter" if "⏎ play" in shown else "d")
+    await second.wait_until(lambda s: "Your hand · 7 tiles" not in s, "the second move")
+    return ann, bob, bob_key
+
+
+def hand(screen: str) -> str:
+    """The hand's box as the screen shows it (its title and tiles)."""
+    lines = screen.splitlines()
+    start = next(i for i, line in enumerate(lines) if "Your hand" in line)
+    return "\n".join(lines[start:start + 4])
+
+
+async def back(server: GameServer, name: str, key: Any) -> Terminal:
+    """``name`` connects again with ``key`` (his seat is still in the lobby: no wait)."""
+    return await visit(server.port, name, client_keys=[key], password="", kbdint_auth=True)
+
+
+@pytest.fixture
+async def open_server(make_server: Callable[..., Any]) -> GameServer:
+    return await make_server(accounts=True, duel_target=1)
+
+
+async def test_a_dropped_player_comes_back_to_his_table_and_the_match_goes_on(
+        open_server: GameServer) -> None:
+    ann, bob, bob_key = await keyed_duel(open_server)
+    bob.press("t")
+    await bob.wait_for("Say something to ann")
+    bob.press(*"see you")
+    bob.press("enter")
+    await ann.wait_for("see you")
+    before = hand(await bob.wait_for("see you"))
+    bob.conn.abort()  # his client is killed: the connection drops without a word
+    await ann.wait_for("away, seat kept", "bob's connection is")
+    bob = await back(open_server, "bob", bob_key)
+    shown = await bob.wait_for("Your hand", "Welcome back: your seat", "⏱ ")
+    assert hand(shown) == before  # the same hand, the same moves and chat
+    await ann.wait_for("bob is back.")
+    assert "forfeit" not in ann.text()
+    await play_out([SshPlayer(ann), SshPlayer(bob)])
+    await eventually(lambda: results(open_server) == [(1, ratings.RATED)], "rated once")
+    assert "forfeit" not in ann.text() + bob.text()
+    await asyncio.gather(ann.close(), bob.close())
+
+
+async def test_a_new_connection_takes_the_seat_over_from_one_still_open(
+        open_server: GameServer) -> None:
+    ann, bob, bob_key = await keyed_duel(open_server)
+    before = hand(await bob.wait_for("⏱ "))  # (drawn whole: its status line too)
+    again = await back(open_server, "bob", bob_key)  # (his old client never said goodbye)
+    await again.wait_until(lambda s: "Your hand" in s and hand(s) == before, "the same hand")
+    await bob.wait_until(lambda _s: bob.closed.is_set(), "the old connection closed")
+    assert "Your game continues on your new connection." in bob.output()
+    assert "forfeit" not in ann.text() and "connection is lost" not in ann.text()
+    await asyncio.gather(ann.close(), again.close())
+
+
+async def test_a_player_who_does_not_come_back_loses_by_his_own_games_word(
+        make_server: Callable[..., Any]) -> None:
+    server = await make_server(accounts=True, limits=limits(seat_window=1.0))
+    ann, bob, _key = await keyed_duel(server)
+    bob.conn.abort()
+    await ann.wait_for("away, seat kept")
+    shown = await ann.wait_for("Match over")
+    assert re.search(r"bob left the match \(did not come back\)", shown), shown
+    await eventually(lambda: results(server) == [(1, ratings.RATED)], "rated once")
+    await eventually(lambda: not server.seats.held, "the seat given up")
+    await ann.close()
+
+
+async def test_a_guest_is_told_that_a_key_keeps_his_seat(open_server: GameServer) -> None:
+    ann, bob = await come(open_server, "ann"), await come(open_server, "bob")
+    await asyncio.gather(ann.wait_for("bob"), bob.wait_for("ann"))
+    await eventually(lambda: "bob" in ann.text(), "bob listed")
+    bob.press("enter")
+    await ann.wait_for("bob challenges you")
+    ann.press("a")
+    for term in (ann, bob):
+        await term.wait_for("Your hand", "You play as a guest")
+    bob.conn.abort()  # a guest's seat ends with his connection
+    await ann.wait_until(lambda s: "connection is lost" in s or "reconnect" in s.lower()
+                         or "waiting for it" in s, "the drop seen")
+    assert not open_server.seats.held
+    await ann.close()
