@@ -128,3 +128,26 @@ async def test_a_guest_is_told_that_a_key_keeps_his_seat(open_server: GameServer
                          or "waiting for it" in s, "the drop seen")
     assert not open_server.seats.held
     await ann.close()
+
+
+async def test_a_staller_loses_on_both_screens_and_is_rated_once(
+        make_server: Callable[..., Any]) -> None:
+    server = await make_server(accounts=True, turn_seconds=6)
+    ann, bob, _key = await keyed_duel(server)
+    await eventually(lambda: "Your turn" in ann.text() or "Your turn" in bob.text(),
+                     "someone to play")
+    staller, other = (ann, bob) if "Your turn" in ann.text() else (bob, ann)
+    name = "ann" if staller is ann else "bob"
+    said = f"{name} took more than 6 seconds over one move"
+    lost = await staller.wait_for("Match over", "You lose the match:", said.split(" over")[0])
+    won = await other.wait_for("Match over", said.split(" over")[0], "You win the match!")
+    assert "You win" not in lost and "You lose" not in won
+    assert "did not come back" not in staller.text() + other.text()
+    await eventually(lambda: results(server) == [(1, ratings.RATED)], "rated once")
+    store = server.store
+    assert store is not None
+    from tui_domino.community import accounts
+    loser = accounts.account_named(store, name)
+    assert loser is not None
+    assert ratings.standing(store, loser.id, "classic").losses == 1
+    await asyncio.gather(ann.close(), bob.close())

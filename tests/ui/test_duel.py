@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import socket
 import time
 from collections.abc import AsyncIterator
@@ -110,11 +111,14 @@ async def test_host_and_join_from_the_menu_play_and_chat() -> None:
         await until(both, lambda: hosting.table.has_view() and joined.table.has_view()
                     and not hosting.has_class("-waiting") and not joined.has_class("-waiting"),
                     "the deal")
-        assert "Duel with Bob" in text_of(hosting, "#net-status")
+        # the opponent's name first (its "Duel with" gives way to the move's clock)
+        assert text_of(hosting, "#net-status").startswith(("Duel with Bob", "Bob "))
         # the footer of the side that waited for the deal now lists the keys to play with
         await until(both, lambda: {"play", "draw", "pass_turn"} <= footer_actions(hosting),
                     "the host's playing keys")
-        assert "Duel with Ann" in text_of(joined, "#net-status")
+        assert text_of(joined, "#net-status").startswith(("Duel with Ann", "Ann "))
+        for screen in (hosting, joined):  # both players see the move's clock
+            assert re.search(r"⏱ \d+:\d\d", text_of(screen, "#net-status"))
         assert "Bob joined: Classic dominoes" in " ".join(text_of(hosting, "#log").split())
         assert "Duel with Ann: Classic dominoes" in " ".join(text_of(joined, "#log").split())
         assert "connected" in text_of(joined, "#net-status")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from tui_domino import env, i18n
 from tui_domino.i18n import _, ngettext
 from tui_domino.ssh.limits import Limits, duration_text
+from tui_domino.ssh.pairing import MOVE_TIMES, TURN_DEFAULT, TURN_HIGHEST, TURN_LOWEST
 
 if TYPE_CHECKING:
     from tui_domino.ssh.server import Door, GameServer
@@ -35,6 +36,21 @@ def port_number(text: str) -> int:
         raise argparse.ArgumentTypeError(
             _("a port is a number from 0 to 65535, not {text}").format(text=repr(text)))
     return port
+
+
+def turn_seconds(text: str) -> int:
+    """``--turn-seconds``'s value: whole seconds a move, ``TURN_LOWEST`` to
+    ``TURN_HIGHEST``."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if not TURN_LOWEST <= n <= TURN_HIGHEST:
+        raise argparse.ArgumentTypeError(
+            # TRANSLATORS: {value}: what was given; {least}, {most}: 5 and 3600
+            _("{value!r} is not a number of seconds from {least} to {most}").format(
+                value=text, least=TURN_LOWEST, most=TURN_HIGHEST))
+    return n
 
 
 def duel_target(text: str) -> int:
@@ -115,6 +131,11 @@ def add_serve(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--idle-minutes", type=float, default=d.idle_timeout / 60,
                    help=_("disconnect a visitor idle this long (default {default}; 0: never)")
                    .format(default=f"{d.idle_timeout / 60:g}"))
+    p.add_argument("--turn-seconds", type=turn_seconds, default=TURN_DEFAULT, metavar="N",
+                   help=_("a lobby duel's time for each move when a challenge names none "
+                          "(default {default}; challenges and seeks may also choose "
+                          "{choices} seconds)").format(
+                       default=TURN_DEFAULT, choices=", ".join(map(str, MOVE_TIMES))))
     p.add_argument("--seat-seconds", type=float, default=d.seat_window, metavar="S",
                    help=_("keep an account's seat in a duel this long after his connection "
                           "drops, for him to come back to (default {default}; 0: never)")
@@ -308,6 +329,7 @@ def run_serve(args: argparse.Namespace, web: WebDoorMaker | None = None) -> int:
         host_key_path=args.host_key,
         accounts=True,  # (on a server that lets anyone in: names owned by keys)
         duel_target=args.duel_target,
+        turn_seconds=args.turn_seconds,
         operators=operators,
         # (None: as TUI_DOMINO_FORK_SERVER says; on unless it is 0)
         fork_server=None if args.fork_server else False,

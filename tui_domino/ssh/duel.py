@@ -21,6 +21,7 @@ RESUME_WINDOW = 10.0
 # nobody types a code, and another user of the machine who finds the port gets nowhere.
 SECRET_DIGITS = 32
 MAX_TARGET = 10_000  # the most points a lobby duel's target may be (serve --duel-target)
+TURN_TIMEOUT = 60.0  # a lobby duel's seconds a move, when the lobby names none
 
 
 def valid_target(target: object) -> int | None:
@@ -95,9 +96,10 @@ def valid_secret(secret: object) -> str:
 
 async def connect_duel(*, role: str, name: str, variant: str, port: int,
                        on_hosting: Callable[[int], None], secret: object,
-                       target: int | None = None) -> Any:
+                       target: int | None = None, turn: float = TURN_TIMEOUT) -> Any:
     """This side's ``DuelSession``: hosting on loopback (``on_hosting`` gets the port,
-    for the lobby to pass on) or joining ``port``, the channel keyed on ``secret``."""
+    for the lobby to pass on) or joining ``port``, the channel keyed on ``secret``;
+    ``turn`` seconds a move (the lobby's word, the same to both sides)."""
     # lazy: optional (a version without the duel layer: see duel_session_class)
     from tui_domino.net import MatchSettings
 
@@ -107,25 +109,28 @@ async def connect_duel(*, role: str, name: str, variant: str, port: int,
         session = await session_class.host(port=0, addr=LOOPBACK, name=name,
                                            settings=MatchSettings(variant, target),
                                            resume_window=RESUME_WINDOW, code=secret,
-                                           code_tries=None)
+                                           code_tries=None, turn_timeout=turn)
         on_hosting(int(session.port))
         return session
     return await session_class.join(LOOPBACK, port, name=name,
                                     connect_timeout=CONNECT_TIMEOUT,
-                                    resume_window=RESUME_WINDOW, code=secret)
+                                    resume_window=RESUME_WINDOW, code=secret,
+                                    turn_timeout=turn)
 
 
 async def open_duel(*, role: str, name: str, variant: str, port: int,
                     on_hosting: Callable[[int], None], secret: object,
                     report: Callable[[Any, bool], None] | None = None,
                     ratings: tuple[str | None, str | None] = (None, None),
-                    target: int | None = None) -> tuple[Any, Any]:
+                    target: int | None = None,
+                    turn: float = TURN_TIMEOUT) -> tuple[Any, Any]:
     """Opens this side of a lobby duel; returns (session, screen to push). ``report``
     gets the match's result at its end, and whether each side moved; ``ratings`` are the
     seats' (0: the host), shown beside the names; ``target`` the match's (the host's
-    choice: None for the game's usual one)."""
+    choice: None for the game's usual one); ``turn`` the seconds a move."""
     screen_class = duel_screen_class()  # before connecting: fail without a half-open duel
     session = await connect_duel(role=role, name=name, variant=variant, port=port,
-                                 on_hosting=on_hosting, secret=secret, target=target)
+                                 on_hosting=on_hosting, secret=secret, target=target,
+                                 turn=turn)
     session.code_shown = False  # the lobby's key: nobody is to read it out
     return session, screen_class(session, report, ratings)

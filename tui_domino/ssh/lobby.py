@@ -15,14 +15,14 @@ or left before opening it) is cancelled for the other side with ``cancelled``.
 Messages from a game (``"t"`` is the type)::
 
     {"t": "state", "state": "lobby" | "menu" | "game" | "duel", "duel": DUEL}
-    {"t": "challenge", "to": ID, "variant": "classic"}
+    {"t": "challenge", "to": ID, "variant": "classic", "turn": 60}
     {"t": "withdraw"}
     {"t": "answer", "to": ID, "accept": true}
     {"t": "hosting", "duel": DUEL, "port": PORT}
     {"t": "duel_failed", "duel": DUEL}
     {"t": "code"}
     {"t": "leaderboard", "variant": "classic"}
-    {"t": "seek", "variant": "classic", "rated": true, "range": [1400, 1600]}
+    {"t": "seek", "variant": "classic", "rated": true, "range": [1400, 1600], "turn": 60}
     {"t": "unseek"}
     {"t": "take", "seek": ID}
     {"t": "quick", "variant": "classic"}
@@ -39,17 +39,19 @@ Messages from a game (``"t"`` is the type)::
 
 Messages to a game::
 
-    {"t": "welcome", "id": ID, "name": "ann", "account": true, "operator": true}
+    {"t": "welcome", "id": ID, "name": "ann", "account": true, "operator": true,
+     "turn": 60, "turns": [20, 60, 300]}
     {"t": "people", "people": [{"id": ID, "name": "bob", "state": "lobby", "with": "carl",
                                 "ratings": {"classic": "1512?"}, "guest": true,
                                 "seek": {"variant": "classic", "rated": true,
                                          "range": [1400, 1600]}, "quick": "classic"}]}
-    {"t": "challenged", "by": ID, "name": "bob", "variant": "classic", "rated": true}
+    {"t": "challenged", "by": ID, "name": "bob", "variant": "classic", "rated": true,
+     "turn": 60}
     {"t": "withdrawn", "by": ID}
     {"t": "answered", "by": ID, "accept": false, "why": "...", "said": "...", "values": {}}
     {"t": "host", "duel": DUEL, "variant": "classic", "opponent": "bob", "match": MATCH,
      "rated": true, "accounts": [A0, A1], "how": "challenge" | "seek" | "quick" | "rematch",
-     "target": 50}
+     "target": 50, "turn": 60}
     {"t": "join", "duel": DUEL, "variant": "classic", "opponent": "ann", "port": PORT, ...}
     {"t": "rated", "match": MATCH, "rated": true, "text": "ann 1512 (+12) · bob 1488 (−12)"}
     {"t": "cancelled", "duel": DUEL, "why": "...", "said": "...", "values": {}}
@@ -68,6 +70,18 @@ Messages to a game::
     {"t": "notice", "why": "...", "said": "...", "values": {}}
     {"t": "mute", "seconds": 600.0, "why": "...", "said": "...", "values": {}}
     {"t": "unmute"}
+    {"t": "away", "name": "bob", "seconds": 60.0}
+    {"t": "back", "name": "bob"}
+    {"t": "attached"}
+    {"t": "abandon"}
+
+A seat survives its connection (``ssh/seats.py``): when an account's connection drops in a
+duel, his game plays on and his opponent is told (``away``: his seat is kept that many
+seconds); when he is back (by either door), his game is told it has a new terminal
+(``attached``: it draws itself whole) and his opponent that he is back (``back``); when he is
+not back in time, his game is told to leave the duel (``abandon``). Each duel has a move
+time (``turn``, seconds a move: a challenge or a seek names one of ``welcome``'s ``turns``,
+else the server's default ``turn``); whoever runs out of it loses the match.
 
 Seeks and quick pairing (``ssh/pairing.py``) start a duel as an accepted challenge does;
 ``refused`` says why a seek was not posted or taken. At a duel's end either side may ask
@@ -133,7 +147,15 @@ from tui_domino.logs import logged
 from tui_domino.names import player_name, skeleton
 from tui_domino.ssh.limits import RateLimiter
 from tui_domino.ssh.moderation import Moderation, identity
-from tui_domino.ssh.pairing import WAVE, Seek, Waiting, quick_pairs, read_seek
+from tui_domino.ssh.pairing import (
+    TURN_DEFAULT,
+    WAVE,
+    Seek,
+    Waiting,
+    move_times,
+    quick_pairs,
+    read_seek,
+)
 from tui_domino.ssh.rated_report import read_decision
 from tui_domino.ssh.reasons import reason as reason
 
@@ -206,6 +228,7 @@ class Member:
     guest: bool = False  # a visitor without an account, on a server with accounts
     ratings: dict[str, str] = field(default_factory=dict)  # his, by variant: "1512?"
     offer_rated: bool = False  # the challenge he sent is rated
+    turn: int = 0  # the seconds a move of his duel (or of the challenge he sent)
     match: str | None = None  # the match id of his duel (a rated one: until it is settled)
     numbers: dict[str, float] = field(default_factory=dict)  # his ratings, as numbers
     seek: Seek | None = None  # his standing offer of a duel
@@ -299,6 +322,7 @@ class Lobby:
         self._duels = itertools.count(1)
         self.store: Store | None = None  # the community's database, on a server with accounts
         self.duel_target: int | None = None  # every duel's target (None: each game's usual)
+        self.turn_seconds = TURN_DEFAULT  # a move's time when a challenge names none
         self.web = False  # the server has a web door too: a code also signs a browser in
         self.matches: dict[str, Pairing] = {}  # rated lobby duels not settled yet
         self.live: dict[int, LiveDuel] = {}  # duels being played, for their watchers
@@ -332,7 +356,8 @@ class Lobby:
         self.rate(member)
         self.members[member.id] = member
         self.send(member, {"t": "welcome", "id": member.id, "name": member.name,
-                           "account": account is not None,
+                           "account": account is not None, "turn": self.turn_seconds,
+                           "turns": list(move_times(self.turn_seconds)),
                            **({"operator": True} if member.operator else {})})
         self.moderation.arrived(member)
         member.task = asyncio.get_running_loop().create_task(self._listen(member, reader))
@@ -516,7 +541,8 @@ class Lobby:
         if kind == "state" and message.get("state") in STATES:
             self._state(member, message["state"], message.get("duel"))
         elif kind == "challenge":
-            self._challenge(member, message.get("to"), message.get("variant"))
+            self._challenge(member, message.get("to"), message.get("variant"),
+                            message.get("turn"))
         elif kind == "withdraw" and member.challenging is not None:
             target = self.members.get(member.challenging)
             member.challenging = None
@@ -593,7 +619,12 @@ class Lobby:
         member.state = state
         self.broadcast()
 
-    def _challenge(self, member: Member, to: Any, variant: Any) -> None:
+    def move_time(self, turn: Any) -> int:
+        """The move time a visitor asked for, when it is one this lobby offers; else its
+        default."""
+        return turn if turn in move_times(self.turn_seconds) else self.turn_seconds
+
+    def _challenge(self, member: Member, to: Any, variant: Any, turn: Any = None) -> None:
         target = self.members.get(to) if isinstance(to, int) else None
         why: dict[str, Any] | None = None
         if target is None or target is member:
@@ -615,9 +646,11 @@ class Lobby:
             return
         member.challenging = target.id
         member.variant = variant if variant in VARIANTS else "classic"
+        member.turn = self.move_time(turn)
         member.offer_rated = self.rated_between(member, target)
         self.send(target, {"t": "challenged", "by": member.id, "name": member.name,
-                           "variant": member.variant, "rated": member.offer_rated})
+                           "variant": member.variant, "rated": member.offer_rated,
+                           "turn": member.turn})
 
     def _answer(self, member: Member, to: Any, accept: bool) -> None:
         challenger = self.members.get(to) if isinstance(to, int) else None
@@ -633,13 +666,15 @@ class Lobby:
         self.send(challenger, {"t": "answered", "by": member.id, "accept": True, "why": ""})
         # The challenged visitor hosts (seat 0); the challenger joins once the port is known.
         self.start_duel(member, challenger, challenger.variant, challenger.offer_rated,
-                        "challenge")
+                        "challenge", challenger.turn)
 
     def start_duel(self, host: Member, joiner: Member, variant: str, offer_rated: bool,
-                   how: str) -> None:
+                   how: str, turn: int | None = None) -> None:
         """``host`` and ``joiner`` agreed on a duel of ``variant`` (rated when offered so and
-        still allowed): ``host`` is asked to host it, ``joiner`` will be sent the port. A
-        rematch keeps the watchers of the match before."""
+        still allowed), ``turn`` seconds a move (None: the lobby's default): ``host`` is
+        asked to host it, ``joiner`` will be sent the port. A rematch keeps the watchers of
+        the match before."""
+        turn = self.move_time(turn)
         before = self.live.pop(host.duel, None) if how == "rematch" and host.duel else None
         for m in (host, joiner):
             self.unwatch(m)
@@ -652,6 +687,7 @@ class Lobby:
         for seat, (a, b) in enumerate(((host, joiner), (joiner, host))):
             a.state, a.opponent, a.duel, a.playing = "duel", b.id, duel, False
             a.secret, a.match, a.seat, a.how, a.variant = secret, match, seat, how, variant
+            a.turn = turn
             a.seek, a.quick, a.rematch, a.challenging = None, None, False, None
         pairing = Pairing(match, variant, (host.id, joiner.id),
                           (host.account, joiner.account), (host.name, joiner.name),
@@ -670,6 +706,7 @@ class Lobby:
         self.send(host, {"t": "host", "duel": duel, "variant": variant,
                          "opponent": joiner.name, "secret": secret, **pairing.public(),
                          "ratings": seat_ratings(host, joiner, variant), "how": how,
+                         "turn": turn,
                          **({"target": self.duel_target} if self.duel_target else {})})
         self.broadcast()
 
@@ -687,7 +724,7 @@ class Lobby:
         self.send(other, {"t": "join", "duel": duel, "variant": other.variant,
                           "opponent": member.name, "port": port, "secret": other.secret,
                           **public, "ratings": seat_ratings(member, other, other.variant),
-                          "how": other.how})
+                          "how": other.how, "turn": other.turn})
 
     def _duel_failed(self, member: Member, duel: Any) -> None:
         if member.duel is None or duel != member.duel:
@@ -732,7 +769,8 @@ class Lobby:
 
     def _seek(self, member: Member, message: dict[str, Any]) -> None:
         seek = read_seek(message)
-        if seek is None:
+        if seek is None or (seek.turn is not None
+                            and seek.turn not in move_times(self.turn_seconds)):
             return
         if not self.free(member) or not self._offer(member):
             return
@@ -769,7 +807,7 @@ class Lobby:
             self.refuse(member, why or {})
             return
         log.info("%s took %s's seek", member.name, seeker.name)
-        self.start_duel(seeker, member, seek.variant, seek.rated, "seek")
+        self.start_duel(seeker, member, seek.variant, seek.rated, "seek", seek.turn)
 
     def _offer(self, member: Member) -> bool:
         """Whether ``member`` may post one more seek or quick pairing now (else told)."""
@@ -837,10 +875,10 @@ class Lobby:
             timer.cancel()
         host, joiner = (member, other) if member.seat == 1 else (other, member)
         log.info("rematch: %s and %s", host.name, joiner.name)
-        variant = member.variant
+        variant, turn = member.variant, member.turn
         for m in (member, other):
             self._gone(m)  # (settled already: their reports came before they asked)
-        self.start_duel(host, joiner, variant, True, "rematch")
+        self.start_duel(host, joiner, variant, True, "rematch", turn)
 
     def _rematch_lapsed(self, duel: int) -> None:
         self._rematches.pop(duel, None)

@@ -20,6 +20,7 @@ from tui_domino.net import events as ev
 from tui_domino.net.deadlines import AWAY
 from tui_domino.net.records import MatchResult
 from tui_domino.net.transport import DuelSession
+from tui_domino.ssh.lobby_screen import move_time_rule
 from tui_domino.ssh.watching import CHAT_LINES, public_frame
 from tui_domino.ui.keys import Key
 from tui_domino.ui.screens.duel import DuelScreen
@@ -153,6 +154,8 @@ class LobbyDuelScreen(DuelScreen):
 
     def handle_connected(self, e: ev.Connected) -> None:
         super().handle_connected(e)
+        turn = round(self.duel.core.deadlines.turn_timeout)
+        self.note(lambda: move_time_rule(turn), "bold")
         if self.guest:
             # TRANSLATORS: told at the start of a lobby duel to a visitor without an
             # account (he came without an ssh key that owns his name)

@@ -39,9 +39,12 @@ class LobbyApp(Protocol):
     player_name: str
     has_account: bool
     is_operator: bool
+    move_times: tuple[int, ...]  # the move times the lobby offers (seconds a move)
+    move_time: int  # the lobby's default
 
-    def challenge(self, to: int, variant: str) -> None:
-        """Challenge the visitor ``to`` to a duel of ``variant``."""
+    def challenge(self, to: int, variant: str, turn: int | None = None) -> None:
+        """Challenge the visitor ``to`` to a duel of ``variant``, ``turn`` seconds a move
+        (None: the lobby's default)."""
 
     def withdraw(self) -> bool:
         """Withdraw the challenge sent (False: there was none)."""
@@ -125,12 +128,32 @@ def rating_of(person: dict[str, Any], variant: str) -> str | None:
     return None
 
 
+def per_move(seconds: int) -> str:
+    """A move time in words, short: "20 s a move", "1 min a move"."""
+    if seconds % 60 == 0:
+        n = seconds // 60
+        # TRANSLATORS: a duel's move time, short: {n} minutes for each move
+        return ngettext("{n} min a move", "{n} min a move", n).format(n=n)
+    # TRANSLATORS: a duel's move time, short: {n} seconds for each move
+    return ngettext("{n} s a move", "{n} s a move", seconds).format(n=seconds)
+
+
+def move_time_rule(seconds: int) -> str:
+    """The move time as a rule, said before it applies."""
+    # TRANSLATORS: in a challenge's box and at a duel's start; {time} is a move time
+    # ("1 min a move")
+    return _("{time}: whoever runs out of time loses the match.").format(
+        time=per_move(seconds))
+
+
 def seek_text(seek: Seek) -> str:
-    """A seek in words: its game, rated or casual, and the ratings it admits."""
+    """A seek in words: its game, rated or casual, the ratings it admits, its move time."""
     kind = _("rated") if seek.rated else _("casual")
     parts = [game_title(seek.variant), kind]
     if seek.low is not None and seek.high is not None:
         parts.append(f"{seek.low}\u2013{seek.high}")
+    if seek.turn is not None:
+        parts.append(per_move(seek.turn))
     return " · ".join(parts)
 
 
@@ -185,6 +208,7 @@ class LobbyScreen(Screen[None]):
         # TRANSLATORS: the footer: challenge the visitor chosen, or take his seek
         Key("enter", "challenge", "Challenge", key_display="⏎"),
         Key("v", "variant", "Game", show=False),  # (the line under the list says so)
+        Key("m", "move_time", "Move time", show=False),  # (the same line says so)
         # TRANSLATORS: the footer: post (or withdraw) a seek, an offer of a duel to anyone
         Key("s", "seek", "Seek"),
         # TRANSLATORS: the footer: wait for the server to pair this visitor with another
@@ -221,6 +245,7 @@ class LobbyScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.variant = "classic"
+        self.turn: int | None = None  # the move time of a challenge (None: the lobby's)
         self.people: list[dict[str, Any]] = []
         self.my_seek: Seek | None = None
         self.my_quick: str | None = None
@@ -315,12 +340,17 @@ class LobbyScreen(Screen[None]):
             menu.add_option(Option(_("Whoever connects appears here. Press p to play "
                                      "against the computer meanwhile."), disabled=True))
 
+    def chosen_turn(self) -> int:
+        """The move time a challenge from here asks for."""
+        app = lobby_app(self)
+        return self.turn if self.turn in app.move_times else app.move_time
+
     def show_variant(self) -> None:
-        # TRANSLATORS: under the lobby's list: the game a challenge is to ({game}, in bold);
-        # v is the key that changes it
+        # TRANSLATORS: under the lobby's list: the game a challenge is to ({game}, in bold)
+        # and its move time ({time}: "1 min a move"); v and m are the keys that change them
         self.query_one("#variant", Static).update(styled(
-            _("A challenge is to: {game}  (v changes)"),
-            game=(game_title(self.variant), "bold")))
+            _("A challenge is to: {game} · {time}  (v, m change)"),
+            game=(game_title(self.variant), "bold"), time=per_move(self.chosen_turn())))
 
     def put(self, selector: str, content: Text) -> None:
         """Shows ``content`` in the ``Static`` at ``selector`` unless it is there already:
@@ -406,7 +436,7 @@ class LobbyScreen(Screen[None]):
             # TRANSLATORS: {name} is the seeker's
             self.say(_("Taking {name}'s seek…").format(name=person["name"]))
             return
-        lobby_app(self).challenge(int(person["id"]), self.variant)
+        lobby_app(self).challenge(int(person["id"]), self.variant, self.chosen_turn())
         # TRANSLATORS: {name} is the challenged visitor's; Esc is the key's name
         self.say(_("Waiting for {name} to answer… (Esc withdraws)").format(
             name=person["name"]))
@@ -455,6 +485,12 @@ class LobbyScreen(Screen[None]):
         if lobby_app(self).withdraw():
             self.say(_("Challenge withdrawn."))
 
+    def action_move_time(self) -> None:
+        times = lobby_app(self).move_times
+        now = self.chosen_turn()
+        self.turn = times[(times.index(now) + 1) % len(times)] if now in times else times[0]
+        self.show_variant()
+
     def action_variant(self) -> None:
         self.variant = VARIANTS[(VARIANTS.index(self.variant) + 1) % len(VARIANTS)]
         self.show_variant()
@@ -486,7 +522,8 @@ class LobbyScreen(Screen[None]):
             if seek is not None:
                 app.post_seek(seek)
 
-        self.app.push_screen(SeekScreen(self.variant, app.has_account, mine), post)
+        self.app.push_screen(SeekScreen(self.variant, app.has_account, mine,
+                                        app.move_times, self.chosen_turn()), post)
 
     def action_quick(self) -> None:
         app = lobby_app(self)
@@ -532,15 +569,18 @@ class ChallengeScreen(ModalScreen[bool]):
     ChallengeScreen #challenge-text { width: 100%; text-align: center; margin-bottom: 1; }
     ChallengeScreen #challenge-rated { width: 100%; text-align: center; margin-bottom: 1;
                                        color: $accent; }
+    ChallengeScreen #challenge-turn { width: 100%; text-align: center; margin-bottom: 1; }
     ChallengeScreen Horizontal { height: auto; align-horizontal: center; }
     ChallengeScreen Button { margin: 0 1; }
     """
 
-    def __init__(self, challenger: str, variant: str, rated: bool = False) -> None:
+    def __init__(self, challenger: str, variant: str, rated: bool = False,
+                 turn: int | None = None) -> None:
         super().__init__()
         self.challenger = challenger
         self.variant = variant
         self.rated = rated
+        self.turn = turn  # seconds a move
 
     def compose(self) -> ComposeResult:
         with Vertical(id="challenge-box"):
@@ -556,6 +596,8 @@ class ChallengeScreen(ModalScreen[bool]):
                 # TRANSLATORS: in the box of a challenge between two accounts
                 yield Static(_("Rated: the result changes both your ratings."),
                              id="challenge-rated")
+            if self.turn is not None:
+                yield Static(move_time_rule(self.turn), id="challenge-turn")
             with Center(), Horizontal():
                 # TRANSLATORS: buttons; (a) and (d) are their keys, which stay as they are
                 yield Button(_("Accept (a)"), id="accept", variant="primary")
@@ -599,11 +641,14 @@ class SeekScreen(ModalScreen[Seek | None]):
     SeekScreen Button { margin: 0 1; }
     """
 
-    def __init__(self, variant: str, has_account: bool, mine: dict[str, Any]) -> None:
+    def __init__(self, variant: str, has_account: bool, mine: dict[str, Any],
+                 turns: tuple[int, ...] = (), turn: int | None = None) -> None:
         super().__init__()
         self.variant = variant if variant in VARIANTS else "classic"
         self.has_account = has_account
         self.mine = mine  # this visitor in the lobby's list (his ratings)
+        self.turns = turns  # the move times the lobby offers
+        self.turn = turn if turn in turns else (turns[0] if turns else None)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="seek-box") as box:
@@ -624,6 +669,12 @@ class SeekScreen(ModalScreen[Seek | None]):
                 yield Label(_("Opponents"))
                 yield Select(self.range_choices(), value="any", allow_blank=False,
                              id="seek-range", compact=True)
+                if self.turn is not None:
+                    # TRANSLATORS: the seek box's label: the time each move may take
+                    yield Label(_("Move time"))
+                    yield Select([(per_move(t), str(t)) for t in self.turns],
+                                 value=str(self.turn), allow_blank=False, id="seek-turn",
+                                 compact=True)
             # TRANSLATORS: under the seek box's choices; F5 and Esc are keys' names
             yield Static(_("Whoever takes it plays you at once. F5 posts, Esc cancels."),
                          id="seek-note")
@@ -655,12 +706,15 @@ class SeekScreen(ModalScreen[Seek | None]):
     def seek(self) -> Seek:
         kind = self.query_one("#seek-kind", Select).value
         width = self.query_one("#seek-range", Select).value
+        turns = self.query("#seek-turn").results(Select)
+        chosen = next((t.value for t in turns), None)
+        turn = int(chosen) if isinstance(chosen, str) and chosen.isdigit() else None
         mine = self.rating(self.variant)
         if isinstance(width, str) and width.isdigit() and mine is not None:
             n = int(width)
             return Seek(self.variant, kind == "rated", max(LOWEST, mine - n),
-                        min(HIGHEST, mine + n))
-        return Seek(self.variant, kind == "rated")
+                        min(HIGHEST, mine + n), turn=turn)
+        return Seek(self.variant, kind == "rated", turn=turn)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "post":

@@ -23,6 +23,11 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 WAVE = 2.0  # seconds between quick pairing's waves
+# The move times a challenge or a seek may ask for (seconds a move: net/deadlines.py's turn
+# deadline), besides the server's own default (``serve --turn-seconds``).
+MOVE_TIMES = (20, 60, 300)
+TURN_DEFAULT = 60
+TURN_LOWEST, TURN_HIGHEST = 5, 3600  # the server's default is within these
 LOWEST, HIGHEST = 0, 4000  # a range's bounds are ratings within these
 VARIANTS = ("classic", "spider", "triominos")
 
@@ -38,6 +43,7 @@ class Seek:
     rated: bool
     low: int | None = None
     high: int | None = None
+    turn: int | None = None  # seconds a move (None: the server's default)
 
     def admits(self, rating: float | None) -> bool:
         """Whether a taker with ``rating`` in the seek's game (None: he has none) may take
@@ -51,6 +57,8 @@ class Seek:
         out: dict[str, Any] = {"variant": self.variant, "rated": self.rated}
         if self.low is not None and self.high is not None:
             out["range"] = [self.low, self.high]
+        if self.turn is not None:
+            out["turn"] = self.turn
         return out
 
 
@@ -58,15 +66,29 @@ def read_seek(message: dict[str, Any]) -> Seek | None:
     """The seek a game posted (``{"t": "seek", "variant": ..., "rated": ..., "range": [low,
     high]}``), read as any input from a visitor: None when it is not one."""
     variant, rated, span = message.get("variant"), message.get("rated"), message.get("range")
+    turn = message.get("turn")
     if variant not in VARIANTS or not isinstance(rated, bool):
         return None
+    if turn is not None and not valid_turn(turn):
+        return None
     if span is None:
-        return Seek(str(variant), rated)
+        return Seek(str(variant), rated, turn=turn)
     if (not isinstance(span, list) or len(span) != 2
             or not all(type(x) is int and LOWEST <= x <= HIGHEST for x in span)
             or span[0] > span[1]):
         return None
-    return Seek(str(variant), rated, span[0], span[1])
+    return Seek(str(variant), rated, span[0], span[1], turn=turn)
+
+
+def valid_turn(turn: object) -> bool:
+    """Whether ``turn`` is a move time as a message may carry it (whole seconds, within
+    ``TURN_LOWEST``..``TURN_HIGHEST``); the lobby admits only its own choices of them."""
+    return type(turn) is int and TURN_LOWEST <= turn <= TURN_HIGHEST
+
+
+def move_times(default: int) -> tuple[int, ...]:
+    """The move times a lobby offers: ``MOVE_TIMES`` and its ``default``, shortest first."""
+    return tuple(sorted({*MOVE_TIMES, default}))
 
 
 def read_public_seek(raw: object) -> Seek | None:

@@ -61,6 +61,7 @@ from tui_domino.ssh.limits import (
 )
 from tui_domino.ssh.lobby import Lobby, Member
 from tui_domino.ssh.moderation import ban_words
+from tui_domino.ssh.pairing import TURN_DEFAULT
 from tui_domino.ssh.seats import Seats
 from tui_domino.ssh.spawn import Arrivals, Spawner
 from tui_domino.ssh.spawn import set_winsize as set_winsize
@@ -240,6 +241,7 @@ class GameServer:
         command: list[str] | None = None,
         accounts: bool = False,
         duel_target: int | None = None,
+        turn_seconds: int = TURN_DEFAULT,
         operators: frozenset[str] = frozenset(),
         fork_server: bool | None = None,
         spawner: Spawner | None = None,
@@ -268,6 +270,7 @@ class GameServer:
         self.refusals_log = RatedLog("%d more refused connections from %s")
         self.lobby = Lobby()
         self.lobby.duel_target = duel_target  # (the host's game uses it, the joiner's learns it)
+        self.lobby.turn_seconds = turn_seconds  # a move's time, when a challenge names none
         # Moderation (ssh/moderation.py): the operators' keys, and the visits they end.
         self.lobby.moderation.operators = operators
         self.lobby.moderation.dismiss = self.dismiss

@@ -26,7 +26,8 @@ from tui_domino.logs import logged
 from tui_domino.ssh.duel import LobbyDuelTable
 from tui_domino.ssh.leaderboard_screen import LeaderboardScreen
 from tui_domino.ssh.lobby_screen import ChallengeScreen, LobbyScreen
-from tui_domino.ssh.pairing import Seek
+from tui_domino.ssh.pairing import TURN_DEFAULT as MOVE_TIME
+from tui_domino.ssh.pairing import Seek, valid_turn
 from tui_domino.ssh.rated_report import decision_json
 from tui_domino.ssh.watch_screen import WatchScreen, read_names
 from tui_domino.ssh.watching import read_frame
@@ -108,6 +109,9 @@ class VisitorApp(DominoApp):
         self.member_id: int | None = None
         self.has_account = False  # signed in with a key that owns his name
         self.is_operator = False  # signed in with a key of the server's operators file
+        # The move times the lobby offers (seconds a move), and its default.
+        self.move_times: tuple[int, ...] = (MOVE_TIME,)
+        self.move_time = MOVE_TIME
         # The lobby closed this visitor's chat: until then (time.monotonic), and its words.
         self.muted_until = 0.0
         self.mute_text = ""
@@ -252,6 +256,7 @@ class VisitorApp(DominoApp):
             self.player_name = str(message.get("name", self.player_name))
             self.has_account = message.get("account") is True
             self.is_operator = message.get("operator") is True
+            self.read_move_times(message.get("turns"), message.get("turn"))
             if lobby is not None:
                 lobby.refresh_bindings()  # (its key for a code)
                 lobby.show_title()  # (an operator's mark)
@@ -263,9 +268,11 @@ class VisitorApp(DominoApp):
                 lobby.show_people(self.people)
         elif kind == "challenged":
             self.challenger = message.get("by")
+            turn = message.get("turn")
             self.show_challenge(ChallengeScreen(str(message.get("name", "?")),
                                                 str(message.get("variant", "classic")),
-                                                rated=message.get("rated") is True))
+                                                rated=message.get("rated") is True,
+                                                turn=turn if valid_turn(turn) else None))
             self.ring()  # the bell as the player set it (off over ssh unless he turned it on)
         elif kind == "withdrawn":
             if self._challenge_screen is not None and self._challenge_screen.is_attached:
@@ -363,6 +370,16 @@ class VisitorApp(DominoApp):
             # TRANSLATORS: told to a visitor whose connection dropped, as he comes back
             self.notify(_("Welcome back: your seat was kept."), timeout=5)
 
+    def read_move_times(self, turns: object, turn: object) -> None:
+        """The lobby's move times and its default, as its welcome says them (checked)."""
+        if valid_turn(turn):
+            assert isinstance(turn, int)
+            self.move_time = turn
+        if isinstance(turns, list) and 0 < len(turns) <= 8 and all(map(valid_turn, turns)):
+            self.move_times = tuple(sorted(set(turns) | {self.move_time}))
+        else:
+            self.move_times = (self.move_time,)
+
     def mute(self, message: dict[str, Any]) -> None:
         """The lobby closed this visitor's chat for ``seconds``: his duel chat refuses, in
         the lobby's words, until then."""
@@ -405,7 +422,8 @@ class VisitorApp(DominoApp):
             return super().push_screen(screen, callback, wait_for_dismiss, mode=mode)
         self.pop_screen()  # the box (its answer still to come from the new one)
         pushed = super().push_screen(screen, callback, wait_for_dismiss, mode=mode)
-        self.show_challenge(ChallengeScreen(box.challenger, box.variant, rated=box.rated))
+        self.show_challenge(ChallengeScreen(box.challenger, box.variant, rated=box.rated,
+                                            turn=box.turn))
         return pushed
 
     def ask_code(self) -> None:
@@ -490,9 +508,10 @@ class VisitorApp(DominoApp):
             return
         self.send({"t": "wchat", "text": text})
 
-    def challenge(self, to: int, variant: str) -> None:
+    def challenge(self, to: int, variant: str, turn: int | None = None) -> None:
         self.challenging = to
-        self.send({"t": "challenge", "to": to, "variant": variant})
+        self.send({"t": "challenge", "to": to, "variant": variant,
+                   **({"turn": turn} if turn is not None else {})})
 
     def withdraw(self) -> bool:
         if self.challenging is None:
@@ -525,6 +544,7 @@ class VisitorApp(DominoApp):
                 report=self.reporter(message),
                 ratings=seat_ratings(message.get("ratings")),
                 target=valid_target(message.get("target")),
+                turn=float(self.duel_turn(message)),
             )
         except DuelUnavailable as exc:
             self.notify(str(exc), severity="error", timeout=10)
@@ -552,6 +572,11 @@ class VisitorApp(DominoApp):
         # The lobby keeps the duel on until this report: say which duel is open.
         self._sent_state = "duel"
         self.send({"t": "state", "state": "duel", "duel": duel})
+
+    def duel_turn(self, message: dict[str, Any]) -> int:
+        """A duel's seconds a move, as the lobby's ``host`` or ``join`` says (checked)."""
+        turn = message.get("turn")
+        return turn if isinstance(turn, int) and valid_turn(turn) else self.move_time
 
     def reporter(self, message: dict[str, Any]) -> Any:
         """What reports a rated lobby duel's end to the lobby (None for a casual one): this

@@ -423,13 +423,13 @@ class DuelScreen(TableScreen):
         return self.conn
 
     def move_clock(self) -> Text | None:
-        """The move's clock for the status line: whose step and the time left to it (None
-        while nobody owes one)."""
+        """The move's clock for the status line: the time left to the step of the side to
+        play (None while nobody owes one)."""
         core = self.duel.core
         left, owes = core.turn_left(), core.owes()
         if left is None or owes is None or self.result is not None:
             return None
-        return clock_text(left, owes == core.me, self.table.opponent)
+        return clock_text(left)
 
     def show_status(self) -> None:
         status = self.query_one("#net-status", Static)

@@ -39,8 +39,12 @@ def verdict_text(v: ev.Verdict, me: int, seats: list[Seat]) -> str:
     if v.kind == "error":  # this program failed: nobody is blamed, nobody wins
         return _("The match stopped on an error of this program, not of either player: "
                  "{reason}.").format(reason=reason)
-    if v.player == me:
+    if v.player == me and " left " in f" {raw} ":
         return _("You left: {reason}.").format(reason=reason)
+    if v.player == me:  # (his time ran out, or he did not come back)
+        # TRANSLATORS: how a duel ended, for the player who lost it by a deadline;
+        # {reason} is the duel's own sentence ("ann took more than 20 s over one move")
+        return _("You lose the match: {reason}.").format(reason=reason)
     if raw.startswith(f"{who} "):  # "Bob left the match", "Bob did not come back"
         if raw.endswith(" the match"):
             # TRANSLATORS: {reason} is the duel's own sentence, in English, that starts with

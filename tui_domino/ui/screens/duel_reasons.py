@@ -22,6 +22,8 @@ DEEDS: tuple[str, ...] = (
     N_("refused to reveal his keys"),
     N_("left before revealing his keys"),
     N_("stopped the match with an accusation his keys do not bear out"),
+    N_("stopped the match saying time ran out, which this side's clock does not bear out"),
+    N_("ran out of time"),
     N_("claimed a tile not held"),
     N_("claimed a block without a pass before it"),
     N_("moved after the round was blocked"),
@@ -56,6 +58,12 @@ SHAPED = (
      N_("drew while holding a playable tile: {why}")),
     (re.compile(r"passed illegally: (?P<why>.+)"), N_("passed illegally: {why}")),
     (re.compile(r"left the match \((?P<said>.*)\)"), N_("left the match ({said})")),
+    # TRANSLATORS: why a duel ended: a player's move took longer than its time ({n}: "20")
+    (re.compile(r"took more than (?P<n>\d+(?:\.\d+)?) seconds? over one move"),
+     N_("took more than {n} s over one move")),
+    # TRANSLATORS: why a duel ended: a player's move took longer than its time ({n}: "5")
+    (re.compile(r"took more than (?P<n>\d+(?:\.\d+)?) minutes? over one move"),
+     N_("took more than {n} min over one move")),
     (re.compile(r"sent an invalid key \((?P<why>.+)\)"), N_("sent an invalid key ({why})")),
     (re.compile(r"proved (?P<tile>\d(?:-\d)+) with an invalid key \((?P<why>.+)\)"),
      N_("proved {tile} with an invalid key ({why})")),

@@ -124,18 +124,14 @@ WARN_AT = 30
 ALARM_AT = 10
 
 
-def clock_text(seconds: float, mine: bool, name: str) -> Text:
-    """The move's clock as the status line shows it: whose move and the time left to it
-    ("⏱ you 0:42", "⏱ bob 0:42"), yellow from ``WARN_AT`` seconds, red from
-    ``ALARM_AT``."""
+def clock_text(seconds: float) -> Text:
+    """The move's clock as the status line shows it ("⏱ 0:42": the time left to the step
+    of the side to play, whom the score panel marks), yellow from ``WARN_AT`` seconds, red
+    from ``ALARM_AT``."""
     left = max(0, int(seconds + 0.999))  # (0:01 until the last second is gone)
-    shown = f"{left // 60}:{left % 60:02d}"
-    # TRANSLATORS: on the duel's status line, short: the time left to this player's own
-    # move ("0:42"); the opponent's reads "bob 0:42"
-    who = _("you {time}").format(time=shown) if mine else f"{name} {shown}"
     style = ("bold red" if left <= ALARM_AT else "bold yellow" if left <= WARN_AT
              else "bold")
-    return Text("⏱ " + who, style=style)
+    return Text(f"⏱ {left // 60}:{left % 60:02d}", style=style)
 
 
 def waiting_text(duel: DuelSession, opponent: str, conn: str, problem: str, detail: str,
