@@ -78,7 +78,7 @@ async def play_out(players: list[Terminal]) -> None:
     await playing.play_out([SshPlayer(p) for p in players], timeout=60)
 
 
-async def test_a_rematch_declined_sends_the_one_who_asked_back_to_the_lobby(
+async def test_a_rematch_offer_turns_grey_when_the_other_leaves_the_table(
         open_server: GameServer) -> None:
     """(A rematch both accept: tests/ssh/test_restart.py; the seats: test_seeks.py.)"""
     ann = await come(open_server, "ann", new_key())
@@ -102,7 +102,13 @@ async def test_a_rematch_declined_sends_the_one_who_asked_back_to_the_lobby(
             await bob.wait_until(lambda s: "Match over" not in s, "the box gone", 1.5)
             break
     await bob.wait_for("Welcome, bob.")
-    await ann.wait_for("bob left the table.", "Welcome, ann.")
+    # ann stays at the table: the offer is off, and says why; her keys say where they go
+    await ann.wait_for("bob left the table. No rematch.", "⏎ or Esc: back to the lobby")
+    assert "r: ask for a rematch" not in ann.text()
+    ann.press("r")  # nothing is asked of a player who is gone
+    await ann.wait_for("bob left the table. No rematch.")
+    ann.press("escape")
+    await ann.wait_for("Welcome, ann.")
     store = open_server.store
     assert store is not None
     rows = store.db.execute("SELECT rated FROM results").fetchall()

@@ -183,16 +183,29 @@ async def test_a_rematch_both_accept_starts_at_once_with_the_seats_swapped(
         lobby.leave(m)
 
 
-async def test_a_declined_rematch_sends_the_one_who_asked_back_to_the_lobby(
+async def test_one_who_leaves_the_table_ends_the_rematch_and_the_other_is_told(
         store: Store) -> None:
     lobby = Lobby()
     ann, ann_game, bob, bob_game, _ = await at_the_end(lobby, store)
     await ann_game.send({"t": "rematch", "accept": True})
     await bob_game.receive("rematch")
     await bob_game.send({"t": "state", "state": "lobby"})  # bob leaves the table
-    off = await ann_game.receive("rematch_off")
-    assert off["said"] == "{name} left the table." and off["values"] == {"name": "bob"}
-    assert b"rematch_off" not in bob_game.buffer + await recv_all(bob_game)
+    left = await ann_game.receive("table_left")  # ann stays at the table, told why
+    assert left["said"] == "{name} left the table." and left["values"] == {"name": "bob"}
+    assert not ann.rematch and not bob.rematch
+    rest = bob_game.buffer + await recv_all(bob_game)
+    assert b"rematch_off" not in rest and b"table_left" not in rest
+
+
+async def test_the_other_is_told_when_his_opponent_leaves_the_table_unasked(
+        store: Store) -> None:
+    lobby = Lobby()
+    ann, ann_game, bob, bob_game, _ = await at_the_end(lobby, store)
+    await bob_game.send({"t": "state", "state": "lobby"})  # no rematch was asked
+    left = await ann_game.receive("table_left")
+    assert left["values"] == {"name": "bob"}
+    await ann_game.send({"t": "rematch", "accept": True})  # too late: bob is gone
+    assert b'"rematch"' not in bob_game.buffer + await recv_all(bob_game)
     for m in (ann, bob):
         lobby.leave(m)
 

@@ -38,6 +38,7 @@ class LobbyDuelTable(Protocol):
     send_frame: Callable[[dict[str, Any]], None] | None  # the table, for the watchers
     muted: Callable[[], str | None] | None  # why this visitor may not chat now, or None
     guest: bool  # a visitor without an account: his seat ends with his connection
+    match_over: Callable[[], None] | None  # tells the lobby the match is over
 
     def watched_by(self, n: int) -> None:
         """``n`` visitors watch this duel."""
@@ -50,6 +51,9 @@ class LobbyDuelTable(Protocol):
 
     def ratings_settled(self, text: str) -> None:
         """The lobby's words on the match's ratings."""
+
+    def partner_left(self, why: str) -> None:
+        """The opponent left the table (``why``): no rematch is offered any more."""
 
     def peer_away(self, name: str, seconds: float) -> None:
         """The opponent's connection dropped; his game keeps his seat for ``seconds``."""

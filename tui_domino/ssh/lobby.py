@@ -32,6 +32,7 @@ Messages from a game (``"t"`` is the type)::
     {"t": "watch", "duel": DUEL}
     {"t": "unwatch"}
     {"t": "wchat", "text": "nice move"}
+    {"t": "over", "duel": DUEL}
     {"t": "result", "match": MATCH, "decision": {"rated": true, "variant": "classic",
      "accounts": [A0, A1], "score": 1.0, "ending": "end"}}
     {"t": "command", "text": "/mute bob 10m spam"}
@@ -62,6 +63,7 @@ Messages to a game::
     {"t": "refused", "why": "...", "said": "...", "values": {}}
     {"t": "rematch", "by": ID, "name": "bob"}
     {"t": "rematch_off", "why": "...", "said": "...", "values": {}}
+    {"t": "table_left", "why": "...", "said": "...", "values": {}}
     {"t": "watching", "duel": DUEL, "names": ["ann", "bob"], "chat": [["carl", "hi"]]}
     {"t": "frame", "duel": DUEL, "frame": {...}, "watchers": 3}
     {"t": "wchat", "name": "carl", "text": "nice move"}
@@ -86,9 +88,10 @@ else the server's default ``turn``); whoever runs out of it loses the match.
 Seeks and quick pairing (``ssh/pairing.py``) start a duel as an accepted challenge does;
 ``refused`` says why a seek was not posted or taken. At a duel's end either side may ask
 for a rematch (``rematch``, the other is told who asks); once both have, the next match
-starts at once with the seats swapped. Leaving the table, or ``REMATCH_WAIT`` seconds
-without the other's answer, calls it off for both (``rematch_off``): their games go back
-to the lobby.
+starts at once with the seats swapped. ``REMATCH_WAIT`` seconds without the other's answer
+calls it off for both (``rematch_off``): their games go back to the lobby. One who leaves
+the table (or the server) ends the offer: the other, still at the table, is told
+(``table_left``), and his game offers no rematch any more, saying why.
 
 Watching (``ssh/watching.py``): ``people`` also lists the live duels (``"duels": [{"duel":
 DUEL, "variant": "classic", "names": [...], "ratings": [...], "watchers": 3}]``, the highest
@@ -239,6 +242,7 @@ class Member:
     rematch: bool = False  # he asked for another match with his duel's opponent
     watching: int | None = None  # the duel he watches
     away: bool = False  # his connection dropped; his game keeps his seat (ssh/seats.py)
+    over: bool = False  # his game says his duel's match is over (no seat to keep then)
     address: str = ""  # where he connects from
     key: str | None = None  # the fingerprint of the key he signed in with
     operator: bool = False  # signed in with a key of the operators file (ssh/moderation.py)
@@ -393,7 +397,7 @@ class Lobby:
                 self.send(other, {"t": "answered", "by": member.id, "accept": False, **why})
         if member.challenging in self.members:
             self.send(self.members[member.challenging], {"t": "withdrawn", "by": member.id})
-        self._rematch_off(member, reason(N_("{name} left."), name=member.name), left=True)
+        self._left_table(member, reason(N_("{name} left."), name=member.name))
         partner = self.members.get(member.opponent) if member.opponent is not None else None
         if (partner is not None and partner.duel == member.duel
                 and not (member.playing and partner.playing)):
@@ -581,6 +585,9 @@ class Lobby:
             self.broadcast()
         elif kind == "wchat":
             self._watch_chat(member, message.get("text"))
+        elif kind == "over":
+            if message.get("duel") == member.duel and member.duel is not None:
+                member.over = True
         elif kind == "result":
             self._result(member, message.get("match"), message.get("decision"))
         elif kind == "command":
@@ -607,8 +614,8 @@ class Lobby:
                     member.playing = True
             elif member.playing:
                 # TRANSLATORS: {name} is a visitor's name (he left the table after a duel)
-                self._rematch_off(member, reason(N_("{name} left the table."),
-                                                 name=member.name), left=True)
+                self._left_table(member, reason(N_("{name} left the table."),
+                                                name=member.name))
                 member.opponent = member.duel = None  # back from the duel
                 member.playing = False
                 self._gone(member)  # (a report he did not send will not come)
@@ -687,7 +694,7 @@ class Lobby:
         for seat, (a, b) in enumerate(((host, joiner), (joiner, host))):
             a.state, a.opponent, a.duel, a.playing = "duel", b.id, duel, False
             a.secret, a.match, a.seat, a.how, a.variant = secret, match, seat, how, variant
-            a.turn = turn
+            a.turn, a.over = turn, False
             a.seek, a.quick, a.rematch, a.challenging = None, None, False, None
         pairing = Pairing(match, variant, (host.id, joiner.id),
                           (host.account, joiner.account), (host.name, joiner.name),
@@ -886,6 +893,19 @@ class Lobby:
         if asked is not None:
             # TRANSLATORS: nobody answered the offer of another match in time
             self._rematch_off(asked, reason(N_("The rematch was not answered in time.")))
+
+    def _left_table(self, member: Member, why: dict[str, Any]) -> None:
+        """``member`` left his duel's table (``why``): no rematch with him. The other, still
+        at the table, is told (his offer of a rematch turns grey, saying why)."""
+        other = self.partner(member)
+        if member.duel is not None:
+            timer = self._rematches.pop(member.duel, None)
+            if timer is not None:
+                timer.cancel()
+        member.rematch = False
+        if other is not None:
+            other.rematch = False
+            self.send(other, {"t": "table_left", **why})
 
     def _rematch_off(self, member: Member, why: dict[str, Any], left: bool = False) -> None:
         """The rematch ``member``'s table was waiting on is off (``why``): both sides are

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import Button
+from textual.widgets import Button, Static
 
 from tui_domino.community.rated import Moves
 from tui_domino.i18n import _, ngettext
@@ -43,9 +43,27 @@ class LobbyDuelOverScreen(DuelOverScreen):
     def buttons(self) -> list[Button]:
         # TRANSLATORS: a button at a lobby duel's end: another match with the same
         # opponent; (r) is its key, which stays as it is
-        return [*super().buttons(), Button(_("Rematch (r)"), id="rematch", compact=True)]
+        return [*super().buttons(), Button(_("Rematch (r)"), id="rematch", compact=True,
+                                           disabled=self.table.rematch_closed is not None)]
+
+    def footnote(self) -> list[Static]:
+        # TRANSLATORS: at a lobby duel's end, what the keys do before they do it; Enter,
+        # Esc and r are keys' names
+        return [Static(_("⏎ or Esc: back to the lobby · r: ask for a rematch")
+                       if self.table.rematch_closed is None
+                       else _("⏎ or Esc: back to the lobby"), id="over-keys")]
 
     def on_mount(self) -> None:
+        super().on_mount()
+        self.say(self.table.rematch_text())
+
+    def rematch_closed(self) -> None:
+        """The opponent left the table: the rematch's button turns grey, the line says
+        why."""
+        for button in self.query("#rematch").results(Button):
+            button.disabled = True
+        for keys in self.query("#over-keys").results(Static):
+            keys.update(_("⏎ or Esc: back to the lobby"))
         self.say(self.table.rematch_text())
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -55,7 +73,8 @@ class LobbyDuelOverScreen(DuelOverScreen):
             self.action_rematch()
 
     def action_rematch(self) -> None:
-        self.table.ask_rematch()
+        if self.table.rematch_closed is None:
+            self.table.ask_rematch()
         self.say(self.table.rematch_text())
 
 
@@ -74,6 +93,7 @@ class LobbyDuelScreen(DuelScreen):
         self.rematch: Callable[[], None] | None = None  # asks the lobby for another match
         self.rematch_asked = False  # this side asked
         self.rematch_from: str | None = None  # the other side asked (his name)
+        self.rematch_closed: str | None = None  # why no rematch: the other left the table
         self.rated_text = ""  # the new ratings, once the lobby settled the match
         # Watching: the host's game sends the lobby the table as anybody may see it after
         # every change (``ssh/watching.py``); both are told how many watch.
@@ -82,6 +102,7 @@ class LobbyDuelScreen(DuelScreen):
         # Why this visitor may not chat now (the lobby muted him), or None.
         self.muted: Callable[[], str | None] | None = None
         self.guest = False  # a visitor without an account: his seat ends with his connection
+        self.match_over: Callable[[], None] | None = None  # tells the lobby the match is over
         self.peer_gone_for: float | None = None  # the opponent's seat is kept (seconds)
 
     def over_screen(self) -> DuelOverScreen:
@@ -102,15 +123,29 @@ class LobbyDuelScreen(DuelScreen):
         self.rated_text = text
         self._tell_over()
 
-    def _tell_over(self) -> None:
-        over = next((s for s in self.app.screen_stack if isinstance(s, LobbyDuelOverScreen)
+    def partner_left(self, why: str) -> None:
+        """The opponent left the table (``why``): no rematch is offered any more."""
+        self.rematch_closed = why or _("Your opponent left the table.")
+        self.rematch_asked, self.rematch_from = False, None
+        over = self._over()
+        if over is not None:
+            over.rematch_closed()
+
+    def _over(self) -> LobbyDuelOverScreen | None:
+        return next((s for s in self.app.screen_stack if isinstance(s, LobbyDuelOverScreen)
                      and s.table is self), None)
+
+    def _tell_over(self) -> None:
+        over = self._over()
         if over is not None:
             over.say(self.rematch_text())
 
     def rematch_text(self) -> str:
         """What the end of the match says of the ratings and of another match."""
-        if self.rematch_asked:
+        if self.rematch_closed is not None:
+            # TRANSLATORS: at a lobby duel's end, after why ("ann left the table.")
+            rematch = self.rematch_closed + " " + _("No rematch.")
+        elif self.rematch_asked:
             # TRANSLATORS: {name} is the opponent's name
             rematch = _("Waiting for {name} to accept the rematch…").format(
                 name=self.table.opponent)
@@ -128,6 +163,8 @@ class LobbyDuelScreen(DuelScreen):
         if isinstance(e, ev.ChatLine):
             self.chat_lines = [*self.chat_lines[-(CHAT_LINES - 1):], (e.player, e.text)]
         if isinstance(e, ev.MatchOver):
+            if self.match_over is not None:
+                self.match_over()
             self.report_result(e.result)
         self.tell_watchers()
 

@@ -86,9 +86,11 @@ class Seats:
 
     def holdable(self, account: int | None, member: Member | None) -> bool:
         """Whether a game whose connection dropped waits for its visitor: an account's,
-        in a lobby duel, on a server that keeps seats and is not closing."""
+        in a lobby duel whose match is not over, on a server that keeps seats and is not
+        closing."""
         return (account is not None and member is not None and self.window > 0
-                and not self.closing and member.duel is not None and member.state == "duel")
+                and not self.closing and member.duel is not None and member.state == "duel"
+                and not member.over)
 
     def holding(self, account: int | None, holder: Holder) -> None:
         """``holder`` now plays its account's game (a duel may come)."""

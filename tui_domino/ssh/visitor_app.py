@@ -317,6 +317,10 @@ class VisitorApp(DominoApp):
                 self.ring()
         elif kind == "rematch_off":
             self.rematch_off(reason(message))
+        elif kind == "table_left":
+            screen = self._duel_screen
+            if isinstance(screen, LobbyDuelTable):
+                screen.partner_left(reason(message))
         elif kind in ("watching", "frame", "wchat", "watch_over"):
             self.on_watch_message(kind, message)
         elif kind == "watchers":
@@ -563,7 +567,7 @@ class VisitorApp(DominoApp):
         self._duel_screen = screen
         if isinstance(screen, LobbyDuelTable):
             screen.guest = not self.has_account
-        if isinstance(screen, LobbyDuelTable):
+            screen.match_over = lambda: self.send({"t": "over", "duel": duel})
             screen.rematch = lambda: self.send({"t": "rematch", "accept": True})
             screen.muted = self.chat_refusal
             screen.send_frame = lambda frame: self.send({"t": "frame", "duel": duel,

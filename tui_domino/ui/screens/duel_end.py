@@ -75,6 +75,7 @@ class DuelOverScreen(ModalScreen[None]):
     DuelOverScreen Button { margin: 1 1 0 1; }
     DuelOverScreen #over-buttons { width: auto; height: auto; }
     DuelOverScreen #over-status { display: none; margin-top: 1; color: $accent; }
+    DuelOverScreen #over-keys { width: 100%; text-align: center; color: $text-muted; }
     """
 
     def __init__(self, result: MatchResult, verdict: ev.Verdict | None, me: int,
@@ -117,6 +118,11 @@ class DuelOverScreen(ModalScreen[None]):
             yield Static("", id="over-status")
             with Center(), Horizontal(id="over-buttons"):
                 yield from self.buttons()
+            yield from self.footnote()
+
+    def footnote(self) -> list[Static]:
+        """What stands under the buttons (nothing here)."""
+        return []
 
     def buttons(self) -> list[Button]:
         """The screen's buttons (the first has the focus)."""
