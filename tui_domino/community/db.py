@@ -24,7 +24,7 @@ from tui_domino.files import data_dir
 from tui_domino.sqlite import open_database, transaction, version
 
 DB_NAME = "community.sqlite3"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 Clock = Callable[[], float]
 
@@ -108,7 +108,28 @@ def _v2(db: sqlite3.Connection) -> None:
         PRIMARY KEY (account, other))""")
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _v1, 1: _v2}
+def _v3(db: sqlite3.Connection) -> None:
+    # Conduct in lobby duels (tui_domino.community.playban): each offence of an account (an
+    # abort, a stall, a walk-away) as it happened, and the bans from pairing it earned:
+    # from ``at`` until ``until``, and the offences that earned it.
+    db.execute("""CREATE TABLE offences (
+        id INTEGER PRIMARY KEY,
+        at REAL NOT NULL,
+        account INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        match_id TEXT NOT NULL,
+        UNIQUE (account, match_id))""")
+    db.execute("CREATE INDEX offences_by_account ON offences(account, at)")
+    db.execute("""CREATE TABLE playbans (
+        id INTEGER PRIMARY KEY,
+        at REAL NOT NULL,
+        account INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        until REAL NOT NULL,
+        offences INTEGER NOT NULL)""")
+    db.execute("CREATE INDEX playbans_by_account ON playbans(account, until)")
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _v1, 1: _v2, 2: _v3}
 
 
 def db_path(folder: Path | None = None) -> Path:

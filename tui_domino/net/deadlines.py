@@ -18,6 +18,7 @@ deadline plus the match's resume window: dropping and coming back starts nothing
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from tui_domino.net.clocks import Stopwatch
@@ -41,6 +42,7 @@ CLAIM_TOLERANCE = 5.0
 
 REFUSED_TO_REVEAL = "refused to reveal his keys"
 AWAY = "did not come back"
+TOO_LONG = re.compile(r"took more than \S+ (?:minutes?|seconds) over one move$")
 
 
 class Lapse(NamedTuple):

@@ -38,7 +38,7 @@ class LobbyDuelTable(Protocol):
     send_frame: Callable[[dict[str, Any]], None] | None  # the table, for the watchers
     muted: Callable[[], str | None] | None  # why this visitor may not chat now, or None
     guest: bool  # a visitor without an account: his seat ends with his connection
-    match_over: Callable[[], None] | None  # tells the lobby the match is over
+    match_over: Callable[[str | None], None] | None  # the match is over (this side's offence)
 
     def watched_by(self, n: int) -> None:
         """``n`` visitors watch this duel."""

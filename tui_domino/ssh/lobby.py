@@ -33,6 +33,7 @@ Messages from a game (``"t"`` is the type)::
     {"t": "unwatch"}
     {"t": "wchat", "text": "nice move"}
     {"t": "over", "duel": DUEL}
+    {"t": "conduct", "duel": DUEL, "offence": "abort" | "stall" | "walkaway"}
     {"t": "result", "match": MATCH, "decision": {"rated": true, "variant": "classic",
      "accounts": [A0, A1], "score": 1.0, "ending": "end"}}
     {"t": "command", "text": "/mute bob 10m spam"}
@@ -72,6 +73,7 @@ Messages to a game::
     {"t": "notice", "why": "...", "said": "...", "values": {}}
     {"t": "mute", "seconds": 600.0, "why": "...", "said": "...", "values": {}}
     {"t": "unmute"}
+    {"t": "playban", "seconds": 600.0, "offences": 3}
     {"t": "away", "name": "bob", "seconds": 60.0}
     {"t": "back", "name": "bob"}
     {"t": "attached"}
@@ -138,7 +140,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from tui_domino.community import accounts
+from tui_domino.community import accounts, playban
 from tui_domino.community.db import Store
 from tui_domino.community.display import rated_name, rating_text
 from tui_domino.community.glicko2 import Rating, newcomer
@@ -243,6 +245,7 @@ class Member:
     watching: int | None = None  # the duel he watches
     away: bool = False  # his connection dropped; his game keeps his seat (ssh/seats.py)
     over: bool = False  # his game says his duel's match is over (no seat to keep then)
+    match_key: str = ""  # his duel's match id, kept after it is settled (his conduct's key)
     address: str = ""  # where he connects from
     key: str | None = None  # the fingerprint of the key he signed in with
     operator: bool = False  # signed in with a key of the operators file (ssh/moderation.py)
@@ -405,6 +408,39 @@ class Lobby:
             # side would wait for a port, or for an opponent, forever.
             self._cancel(partner, reason(N_("{name} left."), name=member.name))
         self.broadcast()
+
+    # -- conduct: aborts, stalls and walk-aways cost something (community.playban) -----------
+
+    def _conduct(self, member: Member, duel: Any, offence: Any) -> None:
+        """``member``'s game says how his duel's match ended for him: an offence of his
+        (``playban.KINDS``) is kept, and a ban from pairing it earns is told to him."""
+        if (self.store is None or member.account is None or offence not in playban.KINDS
+                or duel != member.duel or not member.match_key):
+            return
+        log.info("%s's conduct in match %s: %s", member.name, member.match_key, offence)
+        ban = playban.offend(self.store, member.account, str(offence), member.match_key)
+        if ban is not None:
+            log.info("%s is banned from pairing for %.0f s (%d offences within a day)",
+                     member.name, ban.until - self.store.now(), ban.offences)
+            self.tell_playban(member, ban)
+
+    def tell_playban(self, member: Member, ban: playban.Playban) -> None:
+        assert self.store is not None
+        self.send(member, {"t": "playban", "seconds": max(1.0, ban.until - self.store.now()),
+                           "offences": ban.offences})
+
+    def playbanned(self, member: Member) -> bool:
+        """Whether ``member`` is banned from pairing now (then he is told why, for how
+        long)."""
+        if self.store is None or member.account is None:
+            return False
+        ban = playban.current(self.store, member.account)
+        if ban is None:
+            return False
+        self.tell_playban(member, ban)
+        return True
+
+    # -- seats (ssh/seats.py) -----------------------------------------------------------------
 
     def away(self, member: Member, seconds: float) -> None:
         """``member``'s connection dropped in his duel: his game keeps his seat for
@@ -585,6 +621,8 @@ class Lobby:
             self.broadcast()
         elif kind == "wchat":
             self._watch_chat(member, message.get("text"))
+        elif kind == "conduct":
+            self._conduct(member, message.get("duel"), message.get("offence"))
         elif kind == "over":
             if message.get("duel") == member.duel and member.duel is not None:
                 member.over = True
@@ -640,6 +678,8 @@ class Lobby:
             why = reason(N_("{name} is busy."), name=target.name)
         elif member.challenging is not None:
             why = reason(N_("You are already waiting for an answer."))
+        elif self.playbanned(member):
+            return
         elif any(m.challenging == target.id for m in self.members.values()):
             why = reason(N_("{name} is answering another challenge."), name=target.name)
         elif not self.challenges.allow(str(member.id)):
@@ -664,6 +704,11 @@ class Lobby:
         if challenger is None or challenger.challenging != member.id:
             return
         challenger.challenging = None
+        if accept and self.playbanned(member):
+            # TRANSLATORS: {name} accepted a challenge but may not play duels for a while
+            why = reason(N_("{name} cannot play duels for a while."), name=member.name)
+            self.send(challenger, {"t": "answered", "by": member.id, "accept": False, **why})
+            return
         if not accept:
             # TRANSLATORS: {name} is the challenged visitor's name (a label: "Declined: {name}"
             # avoids a verb that agrees with the name's gender)
@@ -694,7 +739,7 @@ class Lobby:
         for seat, (a, b) in enumerate(((host, joiner), (joiner, host))):
             a.state, a.opponent, a.duel, a.playing = "duel", b.id, duel, False
             a.secret, a.match, a.seat, a.how, a.variant = secret, match, seat, how, variant
-            a.turn, a.over = turn, False
+            a.turn, a.over, a.match_key = turn, False, match
             a.seek, a.quick, a.rematch, a.challenging = None, None, False, None
         pairing = Pairing(match, variant, (host.id, joiner.id),
                           (host.account, joiner.account), (host.name, joiner.name),
@@ -779,7 +824,7 @@ class Lobby:
         if seek is None or (seek.turn is not None
                             and seek.turn not in move_times(self.turn_seconds)):
             return
-        if not self.free(member) or not self._offer(member):
+        if not self.free(member) or self.playbanned(member) or not self._offer(member):
             return
         if seek.rated and (self.store is None or member.account is None):
             # TRANSLATORS: a guest (no account, no ssh key) tried to post a rated seek
@@ -813,6 +858,8 @@ class Lobby:
         if why is not None or seeker is None or seek is None:
             self.refuse(member, why or {})
             return
+        if self.playbanned(member):
+            return
         log.info("%s took %s's seek", member.name, seeker.name)
         self.start_duel(seeker, member, seek.variant, seek.rated, "seek", seek.turn)
 
@@ -826,7 +873,8 @@ class Lobby:
         return False
 
     def _quick(self, member: Member, variant: Any) -> None:
-        if variant not in VARIANTS or not self.free(member) or not self._offer(member):
+        if (variant not in VARIANTS or not self.free(member) or self.playbanned(member)
+                or not self._offer(member)):
             return
         member.quick, member.quick_since, member.seek = str(variant), self.clock(), None
         self.broadcast()

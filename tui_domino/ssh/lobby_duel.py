@@ -14,10 +14,11 @@ from typing import Any
 
 from textual.widgets import Button, Static
 
+from tui_domino.community.playban import ABORT, STALL, WALKAWAY
 from tui_domino.community.rated import Moves
 from tui_domino.i18n import _, ngettext
 from tui_domino.net import events as ev
-from tui_domino.net.deadlines import AWAY
+from tui_domino.net.deadlines import AWAY, TOO_LONG
 from tui_domino.net.records import MatchResult
 from tui_domino.net.transport import DuelSession
 from tui_domino.ssh.lobby_screen import move_time_rule
@@ -27,6 +28,22 @@ from tui_domino.ui.screens.duel import DuelScreen
 from tui_domino.ui.screens.duel_end import DuelOverScreen
 
 Report = Callable[[MatchResult, bool], None]  # (the result, whether each seat moved)
+
+
+def offence_of(verdict: ev.Verdict | None, me: int, moved: bool) -> str | None:
+    """This side's offence in a match that ended with ``verdict`` (``community.playban``):
+    a forfeit before its first move is an abort, one by the move clock a stall, one by not
+    coming back a walk-away; None for anything else (a match played out, resigned after
+    moving, or lost by the other)."""
+    if verdict is None or verdict.kind != "forfeit" or verdict.player != me:
+        return None
+    if verdict.reason.endswith(AWAY):
+        return WALKAWAY
+    if not moved:
+        return ABORT
+    if TOO_LONG.search(verdict.reason):
+        return STALL
+    return None
 
 
 class LobbyDuelOverScreen(DuelOverScreen):
@@ -102,7 +119,8 @@ class LobbyDuelScreen(DuelScreen):
         # Why this visitor may not chat now (the lobby muted him), or None.
         self.muted: Callable[[], str | None] | None = None
         self.guest = False  # a visitor without an account: his seat ends with his connection
-        self.match_over: Callable[[], None] | None = None  # tells the lobby the match is over
+        # Tells the lobby the match is over, and this side's offence in it (or None).
+        self.match_over: Callable[[str | None], None] | None = None
         self.peer_gone_for: float | None = None  # the opponent's seat is kept (seconds)
 
     def over_screen(self) -> DuelOverScreen:
@@ -164,7 +182,8 @@ class LobbyDuelScreen(DuelScreen):
             self.chat_lines = [*self.chat_lines[-(CHAT_LINES - 1):], (e.player, e.text)]
         if isinstance(e, ev.MatchOver):
             if self.match_over is not None:
-                self.match_over()
+                self.match_over(offence_of(self.verdict, self.duel.core.me,
+                                           self.moves.moved[self.duel.core.me]))
             self.report_result(e.result)
         self.tell_watchers()
 

@@ -25,6 +25,7 @@ from tui_domino.i18n import N_, _, ngettext
 from tui_domino.logs import logged
 from tui_domino.ssh.duel import LobbyDuelTable
 from tui_domino.ssh.leaderboard_screen import LeaderboardScreen
+from tui_domino.ssh.limits import duration_text
 from tui_domino.ssh.lobby_screen import ChallengeScreen, LobbyScreen
 from tui_domino.ssh.pairing import TURN_DEFAULT as MOVE_TIME
 from tui_domino.ssh.pairing import Seek, valid_turn
@@ -342,6 +343,8 @@ class VisitorApp(DominoApp):
             self.notify(_("Your chat is open again."))
         elif kind in ("away", "back", "abandon"):
             self.seat_message(kind, message)
+        elif kind == "playban":
+            self.playban(message)
         elif kind == "attached":
             self.attached()
         elif kind == "closing":
@@ -567,7 +570,7 @@ class VisitorApp(DominoApp):
         self._duel_screen = screen
         if isinstance(screen, LobbyDuelTable):
             screen.guest = not self.has_account
-            screen.match_over = lambda: self.send({"t": "over", "duel": duel})
+            screen.match_over = lambda offence: self.match_over(duel, offence)
             screen.rematch = lambda: self.send({"t": "rematch", "accept": True})
             screen.muted = self.chat_refusal
             screen.send_frame = lambda frame: self.send({"t": "frame", "duel": duel,
@@ -581,6 +584,33 @@ class VisitorApp(DominoApp):
         """A duel's seconds a move, as the lobby's ``host`` or ``join`` says (checked)."""
         turn = message.get("turn")
         return turn if isinstance(turn, int) and valid_turn(turn) else self.move_time
+
+    def match_over(self, duel: Any, offence: str | None) -> None:
+        """The lobby duel's match is over: the lobby is told, with this visitor's offence in
+        it (``community.playban``), if any."""
+        self.send({"t": "over", "duel": duel})
+        if offence is not None:
+            self.send({"t": "conduct", "duel": duel, "offence": offence})
+
+    def playban(self, message: dict[str, Any]) -> None:
+        """The lobby closed pairing to this visitor for ``seconds``: why, and how long."""
+        seconds, n = message.get("seconds"), message.get("offences")
+        if not (isinstance(seconds, (int, float)) and not isinstance(seconds, bool)
+                and 0 < seconds <= MAX_MUTE and type(n) is int and 0 < n < 1000):
+            return
+        # TRANSLATORS: {n}: how many duels this visitor left or stalled within a day;
+        # {time}: how long challenges, seeks and rated games stay closed to him ("10
+        # minutes")
+        text = ngettext("You left or stalled {n} duel within a day: challenges, seeks and "
+                        "rated games are closed to you for {time}.",
+                        "You left or stalled {n} duels within a day: challenges, seeks and "
+                        "rated games are closed to you for {time}.", n).format(
+            n=n, time=duration_text(seconds, ngettext))
+        self.challenging = None
+        self.notify(text, severity="warning", timeout=20)
+        lobby = self.lobby_screen()
+        if lobby is not None:
+            lobby.say(text)
 
     def reporter(self, message: dict[str, Any]) -> Any:
         """What reports a rated lobby duel's end to the lobby (None for a casual one): this
