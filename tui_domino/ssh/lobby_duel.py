@@ -241,6 +241,11 @@ class LobbyDuelScreen(DuelScreen):
         self.notify(_("{name} is back.").format(name=name), timeout=4)
         self.table_changed()
 
+    def shown_phrase(self) -> str:
+        # Both games run on the server, their channel keyed on the lobby's secret: there
+        # is nobody between them to catch, and the phrase would only take the line's room.
+        return ""
+
     def shown_state(self) -> str:
         return "away" if self.peer_gone_for is not None and self.result is None else self.conn
 

@@ -256,7 +256,7 @@ class DuelScreen(TableScreen):
             return text.format(name=name, game=game_title(variant), target=target)
 
         self.note(joined, "green")
-        phrase = self.duel.phrase
+        phrase = self.shown_phrase()
         if phrase:
             # TRANSLATORS: {phrase} is a few words both screens show alike (kept as they
             # are), {name} the opponent's name ("the opponent's ({name}) screen" avoids
@@ -418,6 +418,10 @@ class DuelScreen(TableScreen):
         """The opponent as the status line names him."""
         return self.table.opponent
 
+    def shown_phrase(self) -> str:
+        """The channel's verification phrase as this screen shows it ("": none)."""
+        return self.duel.phrase
+
     def shown_state(self) -> str:
         """The connection's state as the status line says it."""
         return self.conn
@@ -436,7 +440,7 @@ class DuelScreen(TableScreen):
         status.update(status_text(
             self.duel, self.opponent_label(), self.shown_state(), self.result is not None,
             muted_of(self, "panel"), width=status.content_region.width or self.app.size.width,
-            watchers=self.watchers, clock=self.move_clock()))
+            watchers=self.watchers, clock=self.move_clock(), phrase=self.shown_phrase()))
 
     def waiting_text(self) -> Text:
         return waiting_text(self.duel, self.table.opponent, self.conn, self.problem,

@@ -65,11 +65,12 @@ def match_words(variant: str, target: int | None) -> str:
 
 def status_text(duel: DuelSession, opponent: str, conn: str, over: bool, quiet: str,
                 width: int | None = None, watchers: int = 0,
-                clock: Text | None = None) -> Text:
+                clock: Text | None = None, phrase: str | None = None) -> Text:
     """The duel's status line: with whom, the connection, the move's clock, the phrase,
     the match, and how many watch (a lobby duel). Within ``width`` columns the least needed
     parts give way: the chat's key, then the match's game and target (the score panel names
-    them too), then the opponent's name."""
+    them too), then the opponent's name. ``phrase``: the verification phrase shown (None:
+    the session's)."""
     parts: list[tuple[int, Text]] = []  # (rank: the higher gives way first, the part)
     core = duel.core
     if core.started:
@@ -94,10 +95,11 @@ def status_text(duel: DuelSession, opponent: str, conn: str, over: bool, quiet: 
         # TRANSLATORS: on a lobby duel's status line: how many visitors watch it
         parts.append((1, Text(ngettext("{n} watching", "{n} watching", watchers).format(
             n=watchers), style="bold")))
-    if core.started and duel.phrase:  # the channel's verification phrase
+    phrase = duel.phrase if phrase is None else phrase  # ("": none shown)
+    if core.started and phrase:  # the channel's verification phrase
         # TRANSLATORS: {phrase} is the channel's verification phrase (words that both
         # players' screens show alike: they stay as they are)
-        parts.append((0, Text(_("phrase: {phrase}").format(phrase=duel.phrase), style="bold")))
+        parts.append((0, Text(_("phrase: {phrase}").format(phrase=phrase), style="bold")))
     if core.started and core.settings is not None:
         s = core.settings
         parts.append((3, Text(match_words(s.variant, s.target), style=quiet)))
