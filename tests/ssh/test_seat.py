@@ -51,10 +51,13 @@ async def keyed_duel(server: GameServer) -> tuple[Terminal, Terminal, Any]:
 
 
 def hand(screen: str) -> str:
-    """The hand's box as the screen shows it (its title and tiles)."""
+    """The hand as the screen shows it: its title's words and its tiles (whatever the
+    terminal's width)."""
     lines = screen.splitlines()
     start = next(i for i, line in enumerate(lines) if "Your hand" in line)
-    return "\n".join(lines[start:start + 4])
+    title = re.search(r"Your hand · \d+ tiles?", lines[start])
+    assert title is not None
+    return "\n".join([title.group(0), *(line.rstrip() for line in lines[start + 1:start + 4])])
 
 
 async def back(server: GameServer, name: str, key: Any) -> Terminal:

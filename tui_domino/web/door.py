@@ -12,9 +12,9 @@ The websocket (``/ws``) is only accepted from the page's own origin (its ``Origi
 ``Host`` it was asked of: no other site's page can open it), its frames are bounded
 (``MAX_FRAME``), and it costs a game only once the visitor is signed in: the first frame,
 within ``login_grace`` seconds, is ``{"t": "hello", "name": ..., "code": ...,
-"password": ...,
-"cols": 80, "rows": 24}``. The server answers ``{"t": "ready"}`` (the game starts) or
-``{"t": "refused", "text": ...}`` and closes.
+"password": ..., "resume": ..., "cols": 80, "rows": 24}``. The server answers
+``{"t": "ready"}`` (the game starts; to an account, with ``"resume"``: the tab's pass back
+in after a reload, ``Passes``) or ``{"t": "refused", "text": ...}`` and closes.
 
 Who is who: a name alone is a guest's (checked as an SSH visitor's is: what shows of it, and
 a name an account owns, or a look-alike of it, is refused); an account's owner signs in with
@@ -27,11 +27,15 @@ import asyncio
 import contextlib
 import functools
 import gettext
+import hashlib
 import hmac
 import html
 import json
 import logging
+import secrets
 import ssl
+import time
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
@@ -179,6 +183,7 @@ class WebDoor:
         self.ssl_context = ssl_context
         self.runner: web.AppRunner | None = None
         server.lobby.web = True  # (a code from the lobby signs a browser in too)
+        self.passes = Passes()  # a signed-in tab's way back in after a reload
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_FRAME)
@@ -282,7 +287,10 @@ class WebDoor:
         visit = WebVisit(server, ws, address, name, account, language, size)
         visit.take_seat()  # (now: no other visitor is let in past the cap meanwhile)
         game = asyncio.get_running_loop().create_task(visit.run())
-        await ws.send_str(json.dumps({"t": "ready"}))
+        ready: dict[str, Any] = {"t": "ready"}
+        if account is not None:  # (the tab keeps it: a reload comes back as him)
+            ready["resume"] = self.passes.issue(account, name)
+        await ws.send_str(json.dumps(ready))
         async for frame in ws:
             if frame.type in (WSMsgType.BINARY, WSMsgType.TEXT):
                 visit.received(frame.data)
@@ -312,6 +320,13 @@ class WebDoor:
         store = server.store
         if store is None:
             return name, None
+        kept = self.passes.take(hello.get("resume", ""))
+        if kept is not None:  # a tab signed in before (reloaded): the same visitor
+            account_id, shown = kept
+            known = accounts.account_by_id(store, account_id)
+            if known is not None:
+                log.info("%s came back by his tab's pass (%s, web)", known.name, address)
+                return known.name, known.id
         code = accounts.normal_code(hello.get("code", ""))
         signed = (accounts.sign_in_by_code(store, name, code) if code
                   else accounts.sign_in(store, name, None))
@@ -342,6 +357,42 @@ class WebDoor:
         await ws.close()
 
 
+class Passes:
+    """The passes of signed-in tabs: a tab that signed in to an account is given one (in
+    ``ready``), keeps it in its session's storage, and shows it in its next hello when it
+    is reloaded, instead of a code: it comes back as the same visitor (to his table, when
+    his seat is kept: ssh/seats.py). A pass is good once (each use gives a new one), for
+    ``LIFETIME`` seconds, and only while the server runs; only its hash is kept."""
+
+    LIFETIME = 12 * 3600.0
+    MOST = 4096  # passes kept at once (the oldest go first)
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._kept: dict[str, tuple[int, str, float]] = {}  # by hash: account, name, expiry
+
+    @staticmethod
+    def _hash(token: str) -> str:
+        return hashlib.sha256(token.encode()).hexdigest()
+
+    def issue(self, account: int, name: str) -> str:
+        token = secrets.token_urlsafe(24)
+        while len(self._kept) >= self.MOST:
+            del self._kept[next(iter(self._kept))]
+        self._kept[self._hash(token)] = (account, name, self.clock() + self.LIFETIME)
+        return token
+
+    def take(self, token: object) -> tuple[int, str] | None:
+        """The account and name of a pass (used up), or None when it is none (wrong, used,
+        or too old)."""
+        if not isinstance(token, str) or not token:
+            return None
+        kept = self._kept.pop(self._hash(token), None)
+        if kept is None or kept[2] < self.clock():
+            return None
+        return kept[0], kept[1]
+
+
 def _hello(msg: Any) -> dict[str, Any] | None:
     """The hello's fields (strings cut at ``MAX_FIELD``; the size as numbers), or None when
     the frame is no hello."""
@@ -354,7 +405,7 @@ def _hello(msg: Any) -> dict[str, Any] | None:
     if not isinstance(data, dict) or data.get("t") != "hello":
         return None
     out: dict[str, Any] = {}
-    for key in ("name", "code", "password"):
+    for key in ("name", "code", "password", "resume"):
         value = data.get(key, "")
         out[key] = value[:MAX_FIELD] if isinstance(value, str) else ""
     for key in ("cols", "rows"):

@@ -61,6 +61,20 @@
     document.getElementById("name").focus();
   }
 
+  // A signed-in tab's pass back in (the server's "resume"), kept for this tab alone.
+  const PASS = "tui-domino-pass";
+
+  function keepPass(token) {
+    try {
+      if (token) window.sessionStorage.setItem(PASS, token);
+      else window.sessionStorage.removeItem(PASS);
+    } catch (e) { /* storage refused: a reload signs in again */ }
+  }
+
+  function keptPass() {
+    try { return window.sessionStorage.getItem(PASS) || ""; } catch (e) { return ""; }
+  }
+
   function play(hello) {
     const url = new URL("ws", window.location.href);
     url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
@@ -81,9 +95,13 @@
       if (said.t === "ready") {
         playing = true;
         form.hidden = true;
+        // The pass back in: a reload of this tab comes back as the same visitor.
+        if (typeof said.resume === "string") keepPass(said.resume);
+        else keepPass("");
         term.focus();
       } else if (said.t === "refused" || said.t === "bye") {
         playing = false;
+        keepPass("");
         if (said.t === "bye") term.reset();
         showMessage(said.text);
       }
@@ -119,6 +137,11 @@
         socket.send(JSON.stringify({ t: "resize", cols: size.cols, rows: size.rows }));
       }
     });
+    const pass = keptPass();
+    if (pass) {  // a reload: back in as the same visitor, without the form
+      form.hidden = true;
+      play({ t: "hello", name: "", code: "", password: "", resume: pass });
+    }
     document.body.dataset.ready = "1";
   });
 })();
