@@ -122,7 +122,7 @@ SAME_IN_ENGLISH = {
     "{name} joined: {game}, limit {target}.", "{name} joined: {game}, to {target}.",
     "Duel with {name}: {game}, limit {target}.", "Duel with {name}: {game}, to {target}.",
     "{n} s left to move", "{game} limit {target}", "{game} to {target}", "({n} stay)",
-    "{n} watching",
+    "{n} watching", "{n} min a move", "{n} s a move",
 }
 
 

@@ -82,7 +82,7 @@ async def test_a_dropped_player_comes_back_to_his_table_and_the_match_goes_on(
     bob.conn.abort()  # his client is killed: the connection drops without a word
     await ann.wait_for("away, seat kept", "bob's connection is")
     bob = await back(open_server, "bob", bob_key)
-    shown = await bob.wait_for("Your hand", "Welcome back: your seat", "⏱ ")
+    shown = await bob.wait_for("Your hand", "Welcome back: your seat", "◷ ")
     assert hand(shown) == before  # the same hand, the same moves and chat
     await ann.wait_for("bob is back.")
     assert "forfeit" not in ann.text()
@@ -95,7 +95,7 @@ async def test_a_dropped_player_comes_back_to_his_table_and_the_match_goes_on(
 async def test_a_new_connection_takes_the_seat_over_from_one_still_open(
         open_server: GameServer) -> None:
     ann, bob, bob_key = await keyed_duel(open_server)
-    before = hand(await bob.wait_for("⏱ "))  # (drawn whole: its status line too)
+    before = hand(await bob.wait_for("◷ "))  # (drawn whole: its status line too)
     again = await back(open_server, "bob", bob_key)  # (his old client never said goodbye)
     await again.wait_until(lambda s: "Your hand" in s and hand(s) == before, "the same hand")
     await bob.wait_until(lambda _s: bob.closed.is_set(), "the old connection closed")

@@ -118,7 +118,7 @@ async def test_host_and_join_from_the_menu_play_and_chat() -> None:
                     "the host's playing keys")
         assert text_of(joined, "#net-status").startswith(("Duel with Ann", "Ann "))
         for screen in (hosting, joined):  # both players see the move's clock
-            assert re.search(r"⏱ \d+:\d\d", text_of(screen, "#net-status"))
+            assert re.search(r"◷ \d+:\d\d", text_of(screen, "#net-status"))
         assert "Bob joined: Classic dominoes" in " ".join(text_of(hosting, "#log").split())
         assert "Duel with Ann: Classic dominoes" in " ".join(text_of(joined, "#log").split())
         assert "connected" in text_of(joined, "#net-status")

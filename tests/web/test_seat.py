@@ -67,12 +67,12 @@ async def test_a_browser_reload_mid_duel_comes_back_to_the_same_table(
         await tab.press("Enter")  # bob challenges ann
         await ann.wait_for("bob challenges you")
         ann.press("a")
-        await asyncio.gather(ann.wait_for("Your hand"), tab.wait_for("Your hand", "⏱"))
+        await asyncio.gather(ann.wait_for("Your hand"), tab.wait_for("Your hand", "◷"))
         await one_move_each([SshPlayer(ann), tab])
-        before = hand(await tab.wait_for("Your hand", "⏱"))
+        before = hand(await tab.wait_for("Your hand", "◷"))
         await tab.page.reload()  # the tab reloads: its pass brings bob back
         await tab.page.wait_for_selector("body[data-ready='1']")
-        shown = await tab.wait_for("Your hand", "⏱")
+        shown = await tab.wait_for("Your hand", "◷")
         assert hand(shown) == before
         await ann.wait_for("bob is back")
         assert "forfeit" not in ann.text()
@@ -93,14 +93,14 @@ async def test_a_player_who_dropped_his_ssh_connection_comes_back_by_the_browser
     bob.press("a")
     await asyncio.gather(ann.wait_for("Your hand"), bob.wait_for("Your hand"))
     await one_move_each([SshPlayer(ann), SshPlayer(bob)])
-    before = hand(await ann.wait_for("Your hand", "⏱"))
+    before = hand(await ann.wait_for("Your hand", "◷"))
     ann.conn.abort()  # her ssh client is gone
     await bob.wait_for("away, seat kept")
     async with chromium(tmp_path / "profile") as context:
         tab = Tab(await context.new_page())
         await tab.open(web.url)
         await tab.sign_in("ann", code=code_for(web, "ann", ann_key))
-        shown = await tab.wait_for("Your hand", "⏱")
+        shown = await tab.wait_for("Your hand", "◷")
         assert hand(shown) == before
         await bob.wait_for("ann is back")
         await play_out([tab, SshPlayer(bob)])

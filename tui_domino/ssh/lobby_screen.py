@@ -346,10 +346,11 @@ class LobbyScreen(Screen[None]):
         return self.turn if self.turn in app.move_times else app.move_time
 
     def show_variant(self) -> None:
-        # TRANSLATORS: under the lobby's list: the game a challenge is to ({game}, in bold)
-        # and its move time ({time}: "1 min a move"); v and m are the keys that change them
+        # TRANSLATORS: under the lobby's list (at most 60 columns): the game a challenge
+        # from here is to ({game}, in bold) and its move time ({time}: "1 min a move"); v
+        # and m are the keys that change them
         self.query_one("#variant", Static).update(styled(
-            _("A challenge is to: {game} · {time}  (v, m change)"),
+            _("Challenges: {game} · {time}  (v, m change)"),
             game=(game_title(self.variant), "bold"), time=per_move(self.chosen_turn())))
 
     def put(self, selector: str, content: Text) -> None:

@@ -127,13 +127,13 @@ ALARM_AT = 10
 
 
 def clock_text(seconds: float) -> Text:
-    """The move's clock as the status line shows it ("⏱ 0:42": the time left to the step
+    """The move's clock as the status line shows it ("◷ 0:42": the time left to the step
     of the side to play, whom the score panel marks), yellow from ``WARN_AT`` seconds, red
     from ``ALARM_AT``."""
     left = max(0, int(seconds + 0.999))  # (0:01 until the last second is gone)
     style = ("bold red" if left <= ALARM_AT else "bold yellow" if left <= WARN_AT
              else "bold")
-    return Text(f"⏱ {left // 60}:{left % 60:02d}", style=style)
+    return Text(f"◷ {left // 60}:{left % 60:02d}", style=style)
 
 
 def waiting_text(duel: DuelSession, opponent: str, conn: str, problem: str, detail: str,
