@@ -60,6 +60,22 @@ def hand(screen: str) -> str:
     return "\n".join([title.group(0), *(line.rstrip() for line in lines[start + 1:start + 4])])
 
 
+async def still(term: Terminal, *texts: str, quiet: float = 0.3) -> str:
+    """The screen once it shows ``texts`` and has not changed for ``quiet`` seconds (a
+    frame can reach the client in pieces)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 30
+    shown, since = term.text(), loop.time()
+    while True:
+        await asyncio.sleep(0.05)
+        now = term.text()
+        if now != shown:
+            shown, since = now, loop.time()
+        elif loop.time() - since >= quiet and all(t in shown for t in texts):
+            return shown
+        assert loop.time() < deadline, f"never still with {texts!r}:\n{shown}"
+
+
 async def back(server: GameServer, name: str, key: Any) -> Terminal:
     """``name`` connects again with ``key`` (his seat is still in the lobby: no wait)."""
     return await visit(server.port, name, client_keys=[key], password="", kbdint_auth=True)
@@ -78,7 +94,7 @@ async def test_a_dropped_player_comes_back_to_his_table_and_the_match_goes_on(
     bob.press(*"see you")
     bob.press("enter")
     await ann.wait_for("see you")
-    before = hand(await bob.wait_for("see you"))
+    before = hand(await still(bob, "see you"))
     bob.conn.abort()  # his client is killed: the connection drops without a word
     await ann.wait_for("away, seat kept", "bob's connection is")
     bob = await back(open_server, "bob", bob_key)
@@ -95,9 +111,10 @@ async def test_a_dropped_player_comes_back_to_his_table_and_the_match_goes_on(
 async def test_a_new_connection_takes_the_seat_over_from_one_still_open(
         open_server: GameServer) -> None:
     ann, bob, bob_key = await keyed_duel(open_server)
-    before = hand(await bob.wait_for("◷ "))  # (drawn whole: its status line too)
+    before = hand(await still(bob, "◷ "))
     again = await back(open_server, "bob", bob_key)  # (his old client never said goodbye)
-    await again.wait_until(lambda s: "Your hand" in s and hand(s) == before, "the same hand")
+    await again.wait_until(lambda s: "Your hand" in s and hand(s) == before,
+                           f"the same hand as\n{before}")
     await bob.wait_until(lambda _s: bob.closed.is_set(), "the old connection closed")
     assert "Your game continues on your new connection." in bob.output()
     assert "forfeit" not in ann.text() and "connection is lost" not in ann.text()

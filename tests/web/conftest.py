@@ -68,9 +68,10 @@ class Browser:
         self.screen = Screen(cols, rows)
         self.said: list[dict[str, Any]] = []
 
-    async def hello(self, name: str, code: str = "", password: str = "") -> dict[str, Any]:
+    async def hello(self, name: str, code: str = "", password: str = "",
+                    resume: str = "") -> dict[str, Any]:
         await self.ws.send_str(json.dumps({"t": "hello", "name": name, "code": code,
-                                           "password": password,
+                                           "password": password, "resume": resume,
                                            "cols": self.screen.cols, "rows": self.screen.rows}))
         return await self.next_said()
 

@@ -52,7 +52,8 @@ async def test_an_owner_signs_a_browser_in_with_his_lobbys_code(web: Served) -> 
     # visitor would be ann-2)
     await eventually(lambda: not web.server.lobby.members, "ann's visit over")
     browser = await open_browser(web)
-    assert await browser.hello("ann", code=code) == {"t": "ready"}
+    ready = await browser.hello("ann", code=code)
+    assert ready["t"] == "ready" and isinstance(ready["resume"], str)  # (her tab's pass)
     await browser.wait_for("Welcome, ann.")
     member = next(iter(web.server.lobby.members.values()))
     store = web.server.store
@@ -63,6 +64,18 @@ async def test_an_owner_signs_a_browser_in_with_his_lobbys_code(web: Served) -> 
     said = await again.hello("ann", code=code)
     assert said["t"] == "refused" and "That code does not sign in ann" in said["text"]
     await again.close()
+    await eventually(lambda: not web.server.lobby.members, "ann's visit over")
+    # the pass signs her tab in again, as her (a reload), once: each use gives the next
+    for name in ("", "bob"):  # (whatever name comes with it)
+        reloaded = await open_browser(web)
+        said = await reloaded.hello(name, resume=ready["resume"])
+        if name == "":
+            assert said["t"] == "ready" and said["resume"] != ready["resume"]
+            await reloaded.wait_for("Welcome, ann.")
+        else:  # spent: refused, and the page shows its form again
+            assert said["t"] == "refused" and "sign in again" in said["text"]
+        await reloaded.close()
+        await eventually(lambda: not web.server.lobby.members, "the visit over")
 
 
 @pytest.mark.parametrize("name", ["ann", "аnn", "ann\u200b"])

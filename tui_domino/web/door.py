@@ -108,6 +108,9 @@ KEYS_ONLY = N_("This server lets in only the SSH keys it knows: a browser cannot
 # TRANSLATORS: the web page: {name}: a player's name; c is the key to press in the lobby
 TAKEN = N_("The name {name} belongs to a player with an account. Choose another name; or, "
            "if it is yours, press c in your SSH lobby and give the code here.")
+# TRANSLATORS: the web page, when a reloaded tab's sign-in is no longer good (used, too
+# old, or the server restarted); c is the key to press in the lobby
+PASS_GONE = N_("Your sign-in has ended: sign in again (c in your SSH lobby gives a code).")
 
 
 def same_origin(origin: str | None, host: str | None) -> bool:
@@ -320,13 +323,13 @@ class WebDoor:
         store = server.store
         if store is None:
             return name, None
-        kept = self.passes.take(hello.get("resume", ""))
-        if kept is not None:  # a tab signed in before (reloaded): the same visitor
-            account_id, shown = kept
-            known = accounts.account_by_id(store, account_id)
-            if known is not None:
-                log.info("%s came back by his tab's pass (%s, web)", known.name, address)
-                return known.name, known.id
+        if hello.get("resume"):  # a tab signed in before (reloaded): the same visitor
+            kept = self.passes.take(hello["resume"])
+            known = accounts.account_by_id(store, kept[0]) if kept is not None else None
+            if known is None:  # (spent, too old, or the server's restarted since)
+                return told(words, PASS_GONE)
+            log.info("%s came back by his tab's pass (%s, web)", known.name, address)
+            return known.name, known.id
         code = accounts.normal_code(hello.get("code", ""))
         signed = (accounts.sign_in_by_code(store, name, code) if code
                   else accounts.sign_in(store, name, None))
