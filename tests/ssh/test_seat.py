@@ -8,7 +8,9 @@ guest is told at the duel's start that a key keeps his seat."""
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import signal
 from collections.abc import Callable
 from typing import Any
 
@@ -171,3 +173,45 @@ async def test_a_staller_loses_on_both_screens_and_is_rated_once(
     assert loser is not None
     assert ratings.standing(store, loser.id, "classic").losses == 1
     await asyncio.gather(ann.close(), bob.close())
+
+
+def kill_game(server: GameServer, name: str) -> None:
+    """Kills ``name``'s game process (as a crash would end it), not his connection."""
+    visit = next(v for v in server.visits if v.member is not None and v.member.name == name)
+    proc = getattr(visit, "proc", None)
+    assert proc is not None
+    os.killpg(proc.pid, signal.SIGKILL)
+
+
+async def test_a_game_killed_mid_duel_is_taken_up_from_its_log_by_a_fresh_one(
+        open_server: GameServer) -> None:
+    ann, bob, bob_key = await keyed_duel(open_server)
+    before = hand(await still(bob, "◷ "))
+    kill_game(open_server, "bob")
+    told = await bob.wait_for("The game stopped unexpectedly",
+                              where=lambda t: t.output().replace("\r\n", " "))
+    assert "Your duel waits for you" in bob.output().replace("\r\n", " ")
+    await ann.wait_for("away, seat kept")
+    assert told
+    await eventually(lambda: bob.closed.is_set(), "bob's visit over")
+    again = await back(open_server, "bob", bob_key)  # a fresh game, in the lobby
+    await again.wait_for("Your duel with ann waits for you: b takes you back")
+    again.press("b")
+    shown = await again.wait_for("Your hand", "◷ ")
+    await again.wait_until(lambda s: hand(s) == before, f"the same hand as\n{before}")
+    await ann.wait_for("bob is back")
+    assert "forfeit" not in ann.text() and "forfeit" not in shown
+    await play_out([SshPlayer(ann), SshPlayer(again)])
+    await eventually(lambda: results(open_server) == [(1, ratings.RATED)], "rated once")
+    await asyncio.gather(ann.close(), again.close())
+
+
+async def test_a_killed_game_not_taken_up_in_time_loses_on_the_others_word(
+        make_server: Callable[..., Any]) -> None:
+    server = await make_server(accounts=True, limits=limits(seat_window=1.0))
+    ann, bob, _key = await keyed_duel(server)
+    kill_game(server, "bob")
+    shown = await ann.wait_for("Match over", "You win the match!")
+    assert "bob did not come back" in shown.replace("\n", " ") or "did not come" in shown
+    await eventually(lambda: results(server) == [(1, ratings.RATED)], "rated once")
+    await ann.close()

@@ -127,18 +127,21 @@ class DuelSession:
         code: str | None = None,
         code_tries: int | None = CODE_TRIES,
         code_penalty: float = CODE_PENALTY,
+        fsync: bool = True,
         **kw: float,  # the timings of __init__
     ) -> DuelSession:
         """Listens on ``addr:port`` (port 0: any free port, see ``.port``). With ``code``
         (``channel.new_code()``) only a joiner who has it gets in, over a sealed channel;
         after ``code_tries`` wrong tries (None: no limit) a new code replaces it
-        (``Invitation`` event, ``.code``). Without, the duel is open and in plain text."""
-        core, notice = _resume(journal_path)
+        (``Invitation`` event, ``.code``). Without, the duel is open and in plain text.
+        ``fsync``: each entry of the match log is on the disk before the match goes on (a
+        log that need outlive only this process, not the machine, may do without)."""
+        core, notice = _resume(journal_path, fsync)
         resumed = core is not None
         if core is None:
             if journal_path and Path(journal_path).exists():
                 Path(journal_path).unlink()
-            journal = jr.Journal(journal_path) if journal_path else None
+            journal = jr.Journal(journal_path, fsync=fsync) if journal_path else None
             core = DuelCore("host", name, seed or os.urandom(32),
                             settings=settings or MatchSettings(), journal=journal)
         self = cls(core, **kw)
@@ -170,19 +173,20 @@ class DuelSession:
         seed: bytes | None = None,
         connect_timeout: float = 10.0,
         code: str | None = None,
+        fsync: bool = True,
         **kw: float,  # the timings of __init__
     ) -> DuelSession:
         """Connects to a host; raises OSError (refused, unreachable, timed out) when the
         first connection cannot be made, ``channel.Refused`` (a ConnectionError) when the
         host refuses it in words (a wrong code, say). With ``code`` the connection runs the
         channel's handshake first; so does a match logged in a channel, on its resume
-        secret."""
-        core, notice = _resume(journal_path)
+        secret. ``fsync`` as ``host``'s."""
+        core, notice = _resume(journal_path, fsync)
         resumed = core is not None
         if core is None:
             if journal_path and Path(journal_path).exists():
                 Path(journal_path).unlink()
-            journal = jr.Journal(journal_path) if journal_path else None
+            journal = jr.Journal(journal_path, fsync=fsync) if journal_path else None
             core = DuelCore("join", name, seed or os.urandom(32), want=want, journal=journal)
         self = cls(core, **kw)
         self.resumed = resumed
@@ -260,6 +264,12 @@ class DuelSession:
         self.core.leave(reason)
         self._pump()
         await self.close()
+
+    def peer_gone(self, reason: str) -> None:
+        """The peer is known to be gone for good (a lobby saw his game stop and no new one
+        take the match up): he forfeits now, not when the resume window ends."""
+        self.core.peer_gone(reason)
+        self._pump()
 
     async def dispute(self) -> None:
         """Asks for the keys before the round is over (see ``DuelCore.dispute``)."""
@@ -625,13 +635,14 @@ class DuelSession:
             self.emit(ev.ConnectionState(state))
 
 
-def _resume(journal_path: str | os.PathLike[str] | None) -> tuple[DuelCore | None, str]:
+def _resume(journal_path: str | os.PathLike[str] | None,
+            fsync: bool = True) -> tuple[DuelCore | None, str]:
     """The unfinished match logged at ``journal_path`` (None when there is none), and a
     notice for the player when its log could not be read (it was moved aside)."""
     if not journal_path:
         return None, ""
     try:
-        return jr.resume(journal_path), ""
+        return jr.resume(journal_path, fsync=fsync), ""
     except jr.UnreadableLog as exc:
         return None, str(exc)
 

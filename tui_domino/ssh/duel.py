@@ -5,23 +5,35 @@ players (``tui_domino.net``), on the game's own duel screen."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from tui_domino.i18n import _
 
 LOOPBACK = "127.0.0.1"
 CONNECT_TIMEOUT = 30.0
-# How long a lobby duel waits for a dropped opponent before he forfeits. Both games run on
-# this server and talk over loopback, so a dropped connection means the other visitor's game
-# has ended (his ssh connection went); a new ssh session cannot take the match up (it keeps no
-# log and has other keys), so the long wait of a duel over the internet would only keep the
-# one who stayed looking at "reconnecting" for 15 minutes.
+# How long a lobby duel waits for a dropped opponent before he forfeits, when the lobby says
+# nothing else. Both games run on this server and talk over loopback, so a dropped connection
+# means the other visitor's game has ended. A guest's game keeps no log: nothing can take his
+# match up. An account's game logs the match in his folder, and the lobby gives such a duel
+# its seat's time and a margin (``window``): a fresh game of his takes the match up from the
+# log (ssh/seats.py says when).
 RESUME_WINDOW = 10.0
+# The most seconds a lobby may give a duel's resume window (its seat's time and a margin).
+MAX_WINDOW = 3600.0
 # A lobby duel's channel is keyed on a secret the lobby hands to both games (32 hex digits):
 # nobody types a code, and another user of the machine who finds the port gets nowhere.
 SECRET_DIGITS = 32
 MAX_TARGET = 10_000  # the most points a lobby duel's target may be (serve --duel-target)
 TURN_TIMEOUT = 60.0  # a lobby duel's seconds a move, when the lobby names none
+
+
+def valid_window(window: object) -> float:
+    """A lobby duel's resume window as the lobby sent it (seconds), checked."""
+    if isinstance(window, (int, float)) and not isinstance(window, bool) \
+            and 1 <= window <= MAX_WINDOW:
+        return float(window)
+    return RESUME_WINDOW
 
 
 def valid_target(target: object) -> int | None:
@@ -64,6 +76,9 @@ class LobbyDuelTable(Protocol):
     def abandon(self) -> None:
         """This visitor did not come back in time: his game leaves the duel, saying so."""
 
+    def peer_left_for_good(self) -> None:
+        """The opponent's game stopped and no new one took the match up: he forfeits."""
+
 
 class DuelUnavailable(Exception):
     """This version of the game cannot play duels (the duel layer or screen is missing)."""
@@ -100,26 +115,30 @@ def valid_secret(secret: object) -> str:
 
 async def connect_duel(*, role: str, name: str, variant: str, port: int,
                        on_hosting: Callable[[int], None], secret: object,
-                       target: int | None = None, turn: float = TURN_TIMEOUT) -> Any:
+                       target: int | None = None, turn: float = TURN_TIMEOUT,
+                       window: float = RESUME_WINDOW, journal: Path | None = None) -> Any:
     """This side's ``DuelSession``: hosting on loopback (``on_hosting`` gets the port,
-    for the lobby to pass on) or joining ``port``, the channel keyed on ``secret``;
-    ``turn`` seconds a move (the lobby's word, the same to both sides)."""
+    for the lobby to pass on; a resumed host listens on ``port`` again) or joining
+    ``port``, the channel keyed on ``secret``; ``turn`` seconds a move (the lobby's word,
+    the same to both sides), ``window`` the seconds a dropped side may be away; ``journal``:
+    the match's log, from which a game started afresh takes the match up."""
     # lazy: optional (a version without the duel layer: see duel_session_class)
     from tui_domino.net import MatchSettings
 
     secret = valid_secret(secret)
     session_class = duel_session_class()
     if role == "host":
-        session = await session_class.host(port=0, addr=LOOPBACK, name=name,
+        session = await session_class.host(port=port, addr=LOOPBACK, name=name,
                                            settings=MatchSettings(variant, target),
-                                           resume_window=RESUME_WINDOW, code=secret,
-                                           code_tries=None, turn_timeout=turn)
+                                           resume_window=window, code=secret,
+                                           code_tries=None, turn_timeout=turn,
+                                           journal_path=journal, fsync=False)
         on_hosting(int(session.port))
         return session
     return await session_class.join(LOOPBACK, port, name=name,
                                     connect_timeout=CONNECT_TIMEOUT,
-                                    resume_window=RESUME_WINDOW, code=secret,
-                                    turn_timeout=turn)
+                                    resume_window=window, code=secret,
+                                    turn_timeout=turn, journal_path=journal, fsync=False)
 
 
 async def open_duel(*, role: str, name: str, variant: str, port: int,
@@ -127,7 +146,8 @@ async def open_duel(*, role: str, name: str, variant: str, port: int,
                     report: Callable[[Any, bool], None] | None = None,
                     ratings: tuple[str | None, str | None] = (None, None),
                     target: int | None = None,
-                    turn: float = TURN_TIMEOUT) -> tuple[Any, Any]:
+                    turn: float = TURN_TIMEOUT, window: float = RESUME_WINDOW,
+                    journal: Path | None = None) -> tuple[Any, Any]:
     """Opens this side of a lobby duel; returns (session, screen to push). ``report``
     gets the match's result at its end, and whether each side moved; ``ratings`` are the
     seats' (0: the host), shown beside the names; ``target`` the match's (the host's
@@ -135,6 +155,6 @@ async def open_duel(*, role: str, name: str, variant: str, port: int,
     screen_class = duel_screen_class()  # before connecting: fail without a half-open duel
     session = await connect_duel(role=role, name=name, variant=variant, port=port,
                                  on_hosting=on_hosting, secret=secret, target=target,
-                                 turn=turn)
+                                 turn=turn, window=window, journal=journal)
     session.code_shown = False  # the lobby's key: nobody is to read it out
     return session, screen_class(session, report, ratings)

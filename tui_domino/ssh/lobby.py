@@ -33,6 +33,7 @@ Messages from a game (``"t"`` is the type)::
     {"t": "unwatch"}
     {"t": "wchat", "text": "nice move"}
     {"t": "over", "duel": DUEL}
+    {"t": "resume_duel"}
     {"t": "conduct", "duel": DUEL, "offence": "abort" | "stall" | "walkaway"}
     {"t": "result", "match": MATCH, "decision": {"rated": true, "variant": "classic",
      "accounts": [A0, A1], "score": 1.0, "ending": "end"}}
@@ -75,6 +76,8 @@ Messages to a game::
     {"t": "unmute"}
     {"t": "playban", "seconds": 600.0, "offences": 3}
     {"t": "away", "name": "bob", "seconds": 60.0}
+    {"t": "duel_waits", "name": "ann", "variant": "classic", "seconds": 52.0}
+    {"t": "gone", "name": "bob"}
     {"t": "back", "name": "bob"}
     {"t": "attached"}
     {"t": "abandon"}
@@ -184,11 +187,23 @@ LOOKUPS, LOOKUP_WINDOW = 10, 10.0  # a visitor's leaderboards in ten seconds
 OFFERS, OFFER_WINDOW = 10, 60.0  # a visitor's seeks and quick pairings posted a minute
 BOARD_PLACES = 50  # the leaderboard's places a game is sent
 REMATCH_WAIT = 30.0  # seconds a rematch waits for the other side's answer
+DUEL_WINDOW = 10.0  # a duel's resume window when no fresh game can take it up (a guest's)
+RETURN_MARGIN = 30.0  # a duel waits this much longer than the seat (its game's start)
 # The people and duels are sent once for all the changes within this many seconds; and,
 # each list costing every game in the lobby a redraw, the next list not sooner than this
 # many seconds more for each 8 visitors present (32: a list a second while a crowd arrives).
 BROADCAST_DELAY = 0.2
 BROADCAST_GAP_PER_8 = 0.4
+
+
+@dataclass(eq=False)
+class Return:
+    """A duel whose player's game stopped, waiting for a fresh game of his (until
+    ``until``, on the lobby's clock): his member as it was."""
+
+    member: Member
+    timer: asyncio.TimerHandle
+    until: float
 
 
 @dataclass(eq=False)
@@ -246,6 +261,8 @@ class Member:
     away: bool = False  # his connection dropped; his game keeps his seat (ssh/seats.py)
     over: bool = False  # his game says his duel's match is over (no seat to keep then)
     match_key: str = ""  # his duel's match id, kept after it is settled (his conduct's key)
+    port: int = 0  # his duel's port on the loopback (its host's)
+    resuming: bool = False  # his game takes a duel up again from its log (no new join)
     address: str = ""  # where he connects from
     key: str | None = None  # the fingerprint of the key he signed in with
     operator: bool = False  # signed in with a key of the operators file (ssh/moderation.py)
@@ -330,6 +347,11 @@ class Lobby:
         self.store: Store | None = None  # the community's database, on a server with accounts
         self.duel_target: int | None = None  # every duel's target (None: each game's usual)
         self.turn_seconds = TURN_DEFAULT  # a move's time when a challenge names none
+        # Seconds an account's duel waits for him when his game stopped (ssh/seats.py's
+        # window; 0: it does not), and the duels waiting, by account.
+        self.seat_window = 0.0
+        self.returns: dict[int, Return] = {}
+        self.closing = False
         self.web = False  # the server has a web door too: a code also signs a browser in
         self.matches: dict[str, Pairing] = {}  # rated lobby duels not settled yet
         self.live: dict[int, LiveDuel] = {}  # duels being played, for their watchers
@@ -367,6 +389,7 @@ class Lobby:
                            "turns": list(move_times(self.turn_seconds)),
                            **({"operator": True} if member.operator else {})})
         self.moderation.arrived(member)
+        self._tell_waiting(member)
         member.task = asyncio.get_running_loop().create_task(self._listen(member, reader))
         self.broadcast()
         return member
@@ -388,6 +411,12 @@ class Lobby:
         if self.members.pop(member.id, None) is None:
             return
         self.unwatch(member)
+        if self._await_return(member):
+            if member.task is not None:
+                member.task.cancel()
+            member.writer.close()
+            self.broadcast()
+            return
         self._gone(member)
         if member.task is not None:
             member.task.cancel()
@@ -407,6 +436,98 @@ class Lobby:
             # The duel was being set up, so the two never met: without this, the other
             # side would wait for a port, or for an opponent, forever.
             self._cancel(partner, reason(N_("{name} left."), name=member.name))
+        self.broadcast()
+
+    # -- a duel whose game stopped: a fresh game of his takes it up from its log --------------
+
+    def duel_window(self, opponent: Member) -> float:
+        """How long a duel's side waits for ``opponent`` to come back (its duel's resume
+        window): an account's game logs the match, and a fresh one may take it up within
+        the seat's time (and a margin); a guest's cannot."""
+        if opponent.account is None or self.store is None or self.seat_window <= 0:
+            return DUEL_WINDOW
+        return self.seat_window + RETURN_MARGIN
+
+    def _await_return(self, member: Member) -> bool:
+        """``member``'s game stopped in the middle of his duel (killed, crashed): an
+        account's duel waits ``seat_window`` seconds for a fresh game of his to take it up
+        from its log (``resume_duel``); his opponent is told he is away. Whether it waits."""
+        if (self.closing or member.account is None or self.store is None
+                or self.seat_window <= 0 or member.duel is None or not member.playing
+                or member.over or member.port <= 0 or member.account in self.returns):
+            return False
+        other = self.partner(member)
+        if other is None:
+            return False
+        log.info("%s's game stopped in his duel with %s; it waits %gs for him", member.name,
+                 other.name, self.seat_window)
+        timer = asyncio.get_running_loop().call_later(self.seat_window, self._not_back,
+                                                      member.account)
+        self.returns[member.account] = Return(member, timer, self.clock() + self.seat_window)
+        self.away(member, self.seat_window)
+        return True
+
+    def _not_back(self, account: int) -> None:
+        gone = self.returns.pop(account, None)
+        if gone is not None:
+            log.info("%s did not take his duel up again", gone.member.name)
+            other = self.partner(gone.member)
+            if other is not None:  # (his game declares it: the one who went has no screen)
+                self.send(other, {"t": "gone", "name": gone.member.name})
+            self._gone(gone.member)
+            self._left_table(gone.member, reason(N_("{name} left."), name=gone.member.name))
+            self.broadcast()
+
+    def _tell_waiting(self, member: Member) -> None:
+        """Tells an arriving ``member`` that a duel of his waits for him."""
+        waiting = self.returns.get(member.account) if member.account is not None else None
+        if waiting is None:
+            return
+        other = self.partner(waiting.member)
+        self.send(member, {"t": "duel_waits", "name": other.name if other else "?",
+                           "variant": waiting.member.variant,
+                           "seconds": max(0.0, waiting.until - self.clock())})
+
+    def _resume_duel(self, member: Member) -> None:
+        """``member`` takes up the duel that waits for him: his new game opens it from its
+        log (a ``host`` or ``join`` marked ``resume``), his opponent's game sees him
+        resume."""
+        waiting = self.returns.get(member.account) if member.account is not None else None
+        if waiting is None or not self.free(member):
+            return
+        old = waiting.member
+        other = self.partner(old)
+        del self.returns[old.account or 0]
+        waiting.timer.cancel()
+        if other is None:
+            self._gone(old)
+            return
+        log.info("%s takes his duel with %s up again", member.name, other.name)
+        for name in ("duel", "secret", "match", "seat", "how", "variant", "turn", "match_key",
+                     "port"):
+            setattr(member, name, getattr(old, name))
+        member.state, member.opponent, member.playing, member.over = "duel", other.id, False, False
+        member.resuming, member.away, member.seek, member.quick = True, False, None, None
+        other.opponent = member.id
+        pairing = self.matches.get(old.match or "")
+        if pairing is not None:
+            pairing.members = tuple(member.id if m == old.id else m
+                                    for m in pairing.members)  # type: ignore[assignment]
+        live = self.live.get(old.duel or 0)
+        if live is not None:
+            live.players = tuple(member.id if p == old.id else p
+                                 for p in live.players)  # type: ignore[assignment]
+        host, joiner = (member, other) if member.seat == 0 else (other, member)
+        public = pairing.public() if pairing is not None else {"match": member.match,
+                                                                 "rated": False}
+        self.send(member, {"t": "host" if member.seat == 0 else "join", "duel": member.duel,
+                           "variant": member.variant, "opponent": other.name,
+                           "port": member.port, "secret": member.secret, **public,
+                           "ratings": seat_ratings(host, joiner, member.variant),
+                           "how": member.how, "turn": member.turn, "resume": True,
+                           "window": self.duel_window(other),
+                           **({"target": self.duel_target} if self.duel_target else {})})
+        self.back(member)
         self.broadcast()
 
     # -- conduct: aborts, stalls and walk-aways cost something (community.playban) -----------
@@ -466,6 +587,10 @@ class Lobby:
         self.send(member, {"t": "abandon"})
 
     def close(self, why: str) -> None:
+        self.closing = True
+        for waiting in self.returns.values():
+            waiting.timer.cancel()
+        self.returns.clear()
         if self._broadcast is not None:
             self._broadcast.cancel()
             self._broadcast = None
@@ -621,6 +746,8 @@ class Lobby:
             self.broadcast()
         elif kind == "wchat":
             self._watch_chat(member, message.get("text"))
+        elif kind == "resume_duel":
+            self._resume_duel(member)
         elif kind == "conduct":
             self._conduct(member, message.get("duel"), message.get("offence"))
         elif kind == "over":
@@ -649,7 +776,7 @@ class Lobby:
         if member.duel is not None:
             if state == "duel":
                 if duel == member.duel:
-                    member.playing = True
+                    member.playing, member.resuming = True, False
             elif member.playing:
                 # TRANSLATORS: {name} is a visitor's name (he left the table after a duel)
                 self._left_table(member, reason(N_("{name} left the table."),
@@ -758,25 +885,29 @@ class Lobby:
         self.send(host, {"t": "host", "duel": duel, "variant": variant,
                          "opponent": joiner.name, "secret": secret, **pairing.public(),
                          "ratings": seat_ratings(host, joiner, variant), "how": how,
-                         "turn": turn,
+                         "turn": turn, "window": self.duel_window(joiner),
                          **({"target": self.duel_target} if self.duel_target else {})})
         self.broadcast()
 
     def _hosting(self, member: Member, duel: Any, port: Any) -> None:
         if member.duel is None or duel != member.duel or not isinstance(port, int):
             return
+        if member.resuming:
+            return  # (a duel taken up again: its joiner reconnects to the same port)
         other = self.members.get(member.opponent) if member.opponent is not None else None
         if other is None or other.duel != duel:
             self._cancel(member, reason(N_("Your opponent is gone.")))
             self.broadcast()
             return
+        member.port = other.port = port
         pairing = self.matches.get(other.match or "")
         public = pairing.public() if pairing is not None else {"match": other.match,
                                                                  "rated": False}
         self.send(other, {"t": "join", "duel": duel, "variant": other.variant,
                           "opponent": member.name, "port": port, "secret": other.secret,
                           **public, "ratings": seat_ratings(member, other, other.variant),
-                          "how": other.how, "turn": other.turn})
+                          "how": other.how, "turn": other.turn,
+                          "window": self.duel_window(member)})
 
     def _duel_failed(self, member: Member, duel: Any) -> None:
         if member.duel is None or duel != member.duel:

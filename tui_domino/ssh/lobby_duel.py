@@ -249,6 +249,11 @@ class LobbyDuelScreen(DuelScreen):
     def shown_state(self) -> str:
         return "away" if self.peer_gone_for is not None and self.result is None else self.conn
 
+    def peer_left_for_good(self) -> None:
+        """The opponent's game stopped and no new one took the match up: he forfeits."""
+        self.peer_gone_for = None
+        self.duel.peer_gone(AWAY)
+
     def abandon(self) -> None:
         """This visitor did not come back in time: his game leaves the duel, saying so."""
         self.run_worker(self._abandon(), group="duel-leave")

@@ -3,6 +3,7 @@ one; posting a seek, quick pairing, the leaderboard."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from rich.text import Text
@@ -24,6 +25,7 @@ from tui_domino.ui.session import VARIANT_TITLES
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
+    from textual.timer import Timer
 
 VARIANTS = tuple(VARIANT_TITLES)
 
@@ -41,6 +43,11 @@ class LobbyApp(Protocol):
     is_operator: bool
     move_times: tuple[int, ...]  # the move times the lobby offers (seconds a move)
     move_time: int  # the lobby's default
+    waiting_duel: tuple[str, float] | None  # a duel of his that waits: opponent, until when
+    clock: Callable[[], float]  # (``waiting_duel``'s)
+
+    def back_to_duel(self) -> None:
+        """Take up the duel that waits for this visitor."""
 
     def challenge(self, to: int, variant: str, turn: int | None = None) -> None:
         """Challenge the visitor ``to`` to a duel of ``variant``, ``turn`` seconds a move
@@ -209,6 +216,7 @@ class LobbyScreen(Screen[None]):
         Key("enter", "challenge", "Challenge", key_display="⏎"),
         Key("v", "variant", "Game", show=False),  # (the line under the list says so)
         Key("m", "move_time", "Move time", show=False),  # (the same line says so)
+        Key("b", "back_to_duel", "Back to your duel"),  # (only while one waits)
         # TRANSLATORS: the footer: post (or withdraw) a seek, an offer of a duel to anyone
         Key("s", "seek", "Seek"),
         # TRANSLATORS: the footer: wait for the server to pair this visitor with another
@@ -232,6 +240,9 @@ class LobbyScreen(Screen[None]):
     LobbyScreen #lobby-title { width: 100%; text-align: center; text-style: bold;
                                color: $accent; }
     LobbyScreen #welcome { width: 100%; text-align: center; margin-bottom: 1; }
+    LobbyScreen #duel-waits { width: 100%; text-align: center; margin-bottom: 1;
+                              color: $warning; text-style: bold; display: none; }
+    LobbyScreen #duel-waits.-shown { display: block; }
     LobbyScreen OptionList { height: auto; max-height: 12; border: round $primary; }
     LobbyScreen #duels { max-height: 7; }
     LobbyScreen #duels-title { color: $text-muted; margin-top: 1; }
@@ -246,6 +257,7 @@ class LobbyScreen(Screen[None]):
         super().__init__()
         self.variant = "classic"
         self.turn: int | None = None  # the move time of a challenge (None: the lobby's)
+        self._waiting_timer: Timer | None = None  # counts a waiting duel's seconds down
         self.people: list[dict[str, Any]] = []
         self.my_seek: Seek | None = None
         self.my_quick: str | None = None
@@ -255,6 +267,7 @@ class LobbyScreen(Screen[None]):
         with Vertical(id="lobby-box"):
             yield Static(self._title(), id="lobby-title")
             yield Static("", id="welcome")
+            yield Static("", id="duel-waits")
             yield PeopleList(id="people")
             # TRANSLATORS: above the lobby's list of duels being played
             yield Static(_("Live duels: ⏎ watches"), id="duels-title")
@@ -281,7 +294,42 @@ class LobbyScreen(Screen[None]):
         for title in self.query("#lobby-title").results(Static):  # (none before compose)
             title.update(self._title())
 
+    def show_waiting(self) -> None:
+        """The duel that waits for this visitor, first thing (``b`` takes him back), with
+        the seconds it still waits; counted down every second while it waits."""
+        if not self.is_mounted:
+            return
+        app = lobby_app(self)
+        line = self.query_one("#duel-waits", Static)
+        waiting = app.waiting_duel
+        left = int(waiting[1] - app.clock()) if waiting is not None else -1
+        if waiting is None or left <= 0:
+            line.remove_class("-shown")
+            if self._waiting_timer is not None:
+                self._waiting_timer.stop()
+                self._waiting_timer = None
+            self.refresh_bindings()
+            return
+        # TRANSLATORS: first in the lobby when this visitor's game stopped in the middle of
+        # a duel; {name} is the opponent's, b the key that goes back, {n} seconds left
+        line.update(plain(ngettext("Your duel with {name} waits for you: b takes you back "
+                                   "({n} second left).",
+                                   "Your duel with {name} waits for you: b takes you back "
+                                   "({n} seconds left).", left).format(name=waiting[0], n=left)))
+        line.add_class("-shown")
+        self.refresh_bindings()
+        if self._waiting_timer is None:
+            self._waiting_timer = self.set_interval(1.0, self.show_waiting)
+
+    def action_back_to_duel(self) -> None:
+        if lobby_app(self).waiting_duel is not None:
+            lobby_app(self).back_to_duel()
+            self.show_waiting()
+            # TRANSLATORS: the lobby, as this visitor goes back to the duel that waited
+            self.say(_("Back to your duel…"))
+
     def on_mount(self) -> None:
+        self.call_after_refresh(self.show_waiting)  # (mounted then: a duel that waits)
         self.show_title()  # (the lobby's welcome may have come between compose and now)
         self.show_people(lobby_app(self).people)
         self.show_variant()
@@ -502,6 +550,8 @@ class LobbyScreen(Screen[None]):
         # leaderboard: only a server with accounts has one
         if action == "code":
             return lobby_app(self).has_account
+        if action == "back_to_duel":
+            return lobby_app(self).waiting_duel is not None
         if action == "leaderboard":
             return any("ratings" in p or p.get("guest") is True
                        for p in lobby_app(self).people) or lobby_app(self).has_account

@@ -286,6 +286,7 @@ class GameServer:
         self.homes = Homes(data_dir())  # each visitor's game's folder
         # Games kept for a while for accounts whose connection dropped in a duel.
         self.seats = Seats(self.lobby, self.limits.seat_window, self.homes.give_back)
+        self.lobby.seat_window = self.limits.seat_window  # (a stopped game's duel waits too)
 
     @property
     def needs_login(self) -> bool:

@@ -114,6 +114,15 @@ def game_over_words(words: gettext.NullTranslations, status: int) -> tuple[str, 
     return told(words, N_("Thanks for playing.")), "quit"
 
 
+def duel_waits_words(words: gettext.NullTranslations, seconds: float) -> str:
+    """What a visitor whose game stopped in the middle of a duel is told besides: the duel
+    waits for him (``seconds``), and how to take it up."""
+    # TRANSLATORS: after "The game stopped unexpectedly (…)."; {time}: how long ("1 minute")
+    return told(words, N_("Your duel waits for you for {time}: connect again and press b in "
+                          "the lobby to take it up.")).format(
+        time=duration_text(seconds, words.ngettext))
+
+
 def idle_words(words: gettext.NullTranslations, limit: float) -> tuple[str, str]:
     """What a visitor idle for ``limit`` seconds is told as his visit ends, and the cause
     for the log (English)."""
@@ -455,6 +464,9 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             return
         self.ended = True
         said, cause = game_over_words(self.words, status)
+        waiting = self.server.lobby.returns.get(self.account or 0)
+        if status != 0 and waiting is not None:
+            said += " " + duel_waits_words(self.words, waiting.until - self.server.lobby.clock())
         self._set_cause(cause)
         # A game that stopped on its own leaves the terminal as it had set it (the alternate
         # screen, mouse reports, the cursor hidden): the server puts it back.

@@ -8,6 +8,7 @@ import contextlib
 import functools
 import inspect
 import json
+import os
 import re
 import socket
 import time
@@ -87,6 +88,7 @@ MODERATION = {
 }
 
 RATING = re.compile(r"\d{1,4}\??")  # how a rating reads beside a name: "1512", "1512?"
+MATCH_ID = re.compile(r"[0-9a-f]{32}")  # a lobby duel's match id
 
 
 def seat_ratings(raw: object) -> tuple[str | None, str | None]:
@@ -110,6 +112,9 @@ class VisitorApp(DominoApp):
         self.member_id: int | None = None
         self.has_account = False  # signed in with a key that owns his name
         self.is_operator = False  # signed in with a key of the server's operators file
+        # A duel of his that waits for him to take it up (his game stopped in it): the
+        # opponent's name and until when (``clock``).
+        self.waiting_duel: tuple[str, float] | None = None
         # The move times the lobby offers (seconds a move), and its default.
         self.move_times: tuple[int, ...] = (MOVE_TIME,)
         self.move_time = MOVE_TIME
@@ -341,8 +346,10 @@ class VisitorApp(DominoApp):
             self.muted_until, self.mute_text = 0.0, ""
             # TRANSLATORS: an operator opened this visitor's chat again
             self.notify(_("Your chat is open again."))
-        elif kind in ("away", "back", "abandon"):
+        elif kind in ("away", "back", "abandon", "gone"):
             self.seat_message(kind, message)
+        elif kind == "duel_waits":
+            self.duel_waits(message)
         elif kind == "playban":
             self.playban(message)
         elif kind == "attached":
@@ -365,6 +372,26 @@ class VisitorApp(DominoApp):
             screen.peer_back(name)
         elif kind == "abandon":
             screen.abandon()
+        elif kind == "gone":
+            screen.peer_left_for_good()
+
+    def duel_waits(self, message: dict[str, Any]) -> None:
+        """A duel of this visitor's waits for him (his game stopped in it): the lobby says
+        so first, and ``b`` takes him back to it (``resume_duel``)."""
+        name, seconds = message.get("name"), message.get("seconds")
+        if not (isinstance(name, str) and isinstance(seconds, (int, float))
+                and not isinstance(seconds, bool) and 0 <= seconds <= 86400):
+            return
+        self.waiting_duel = (one_line(name)[:20], self.clock() + float(seconds))
+        lobby = self.lobby_screen()
+        if lobby is not None:
+            lobby.show_waiting()
+
+    def back_to_duel(self) -> None:
+        """Takes the duel that waits for this visitor up again."""
+        if self.waiting_duel is not None:
+            self.waiting_duel = None
+            self.send({"t": "resume_duel"})
 
     def attached(self) -> None:
         """A new connection plays this game (its visitor came back, by either door): its
@@ -539,7 +566,7 @@ class VisitorApp(DominoApp):
     @work(exclusive=True, group="duel")
     async def start_duel(self, message: dict[str, Any]) -> None:
         # lazy: start-up (the duel's modules load with the first duel)
-        from tui_domino.ssh.duel import DuelUnavailable, open_duel, valid_target
+        from tui_domino.ssh.duel import DuelUnavailable, open_duel, valid_target, valid_window
 
         try:
             session, screen = await open_duel(
@@ -552,6 +579,8 @@ class VisitorApp(DominoApp):
                 ratings=seat_ratings(message.get("ratings")),
                 target=valid_target(message.get("target")),
                 turn=float(self.duel_turn(message)),
+                window=valid_window(message.get("window")),
+                journal=self.duel_log(message),
             )
         except DuelUnavailable as exc:
             self.notify(str(exc), severity="error", timeout=10)
@@ -579,6 +608,21 @@ class VisitorApp(DominoApp):
         # The lobby keeps the duel on until this report: say which duel is open.
         self._sent_state = "duel"
         self.send({"t": "state", "state": "duel", "duel": duel})
+
+    def duel_log(self, message: dict[str, Any]) -> Path | None:
+        """Where an account's game logs a lobby duel's match (in his folder, which is kept:
+        a fresh game of his takes the match up from it); None for a guest. Other duels'
+        logs go as this one starts."""
+        match = message.get("match")
+        if not self.has_account or not isinstance(match, str) or not MATCH_ID.fullmatch(match):
+            return None
+        folder = Path(os.environ.get(env.HOME) or ".") / "duels"
+        path = folder / f"{match}.jsonl"
+        with contextlib.suppress(OSError):
+            for old in folder.glob("*.jsonl"):
+                if old != path:
+                    old.unlink()
+        return path
 
     def duel_turn(self, message: dict[str, Any]) -> int:
         """A duel's seconds a move, as the lobby's ``host`` or ``join`` says (checked)."""

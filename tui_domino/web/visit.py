@@ -38,6 +38,7 @@ from tui_domino.ssh.spawn import (
 )
 from tui_domino.ssh.visit import (
     catalog,
+    duel_waits_words,
     game_over_words,
     idle_words,
     reason_text,
@@ -222,6 +223,9 @@ class WebVisit:
             return
         self.ended = True
         said, cause = game_over_words(self.words, status)
+        waiting = self.server.lobby.returns.get(self.account or 0)
+        if status != 0 and waiting is not None:
+            said += " " + duel_waits_words(self.words, waiting.until - self.server.lobby.clock())
         self._set_cause(cause)
         await self._say(said)
 

@@ -101,7 +101,7 @@
         term.focus();
       } else if (said.t === "refused" || said.t === "bye") {
         playing = false;
-        keepPass("");
+        if (said.t === "refused") keepPass("");  // (after a bye, a reload signs in again)
         if (said.t === "bye") term.reset();
         showMessage(said.text);
       }
