@@ -167,3 +167,25 @@ def test_a_judged_claim_replays_from_the_match_log_as_it_was_judged(tmp_path):
     assert host.finished and host.match.verdict.player == 0
     again = jr.replay(jr.load(path))  # (a replay has no clock: the judgement is logged)
     assert again.finished and again.match.verdict == host.match.verdict
+
+
+def test_the_resume_window_ends_in_one_verdict_when_the_absent_side_comes_back():
+    """The resume window, fired on the side that stayed while the other was away: the one
+    who was away, back, is sent the verdict again and takes it (his clock saw the absence
+    as long)."""
+    host, join = _hosts_turn()
+    host.deadlines.resume_window = join.deadlines.resume_window = 20.0
+    for c in (host, join):
+        c.tick(0.0)
+        c.connection_lost()
+    for t in range(1, 20):  # both see the link down; the host's count runs out first
+        host.tick(float(t))
+        join.tick(float(t) - 0.5)
+    host.tick(20.0)
+    assert host.finished and not join.finished
+    join.connection_made()  # the joiner resumes, and is sent what he missed
+    host.connection_made()
+    host.receive(join.outgoing()[0].rstrip(b"\n"))
+    deliver([host, join], rounds=20, collect=False)
+    loser, reason = _one_verdict(host, join)
+    assert loser == 1 and reason == "Bob did not come back"

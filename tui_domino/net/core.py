@@ -234,7 +234,8 @@ class DuelCore:
     def claim(self, player: int, said: str) -> None:
         """The peer says ``player``'s time ran out: taken as the verdict when this side's
         own count bears it out (net/deadlines.py), else as his stopping of the match."""
-        bears_out = self.deadlines.bears_out(self.me) if player == self.me else None
+        bears_out = (self.deadlines.bears_out(self.me, self.match.rnd) if player == self.me
+                     else None)
         self.match.claimed(player, bears_out, said[:500])
 
     @contextlib.contextmanager

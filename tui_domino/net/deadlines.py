@@ -129,12 +129,16 @@ class Deadlines:
                 else f"{self.turn_timeout:g} seconds")
         return f"took more than {said} over one move"
 
-    def bears_out(self, me: int) -> str | None:
+    def bears_out(self, me: int, r: RoundCtx | None) -> str | None:
         """Whether this side's own count bears out the peer's word that this side's time
-        ran out: the words of the deadline that did (for this side's screen), or None."""
+        ran out: the words of the deadline that did (for this side's screen), or None. Its
+        own reveal still unsent (a program frozen through the deadline) bears out a claim
+        of the reveal's deadline."""
         owes = self.turn.key[-1] if isinstance(self.turn.key, tuple) else None
         if owes == me and self.turn.waited >= self.turn_timeout - CLAIM_TOLERANCE:
             return self.too_long()
+        if r is not None and r.life.state in REVEALS and not r.my_reveal_sent:
+            return REFUSED_TO_REVEAL
         if self.away(self.now) >= self.resume_window - CLAIM_TOLERANCE:
             return AWAY  # (he saw this side away as long as it saw him)
         return None
