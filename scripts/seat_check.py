@@ -39,6 +39,7 @@ from ssh_load import Server  # noqa: E402
 
 from tests.ssh.conftest import Terminal  # noqa: E402
 from tests.ssh.playing import key_for  # noqa: E402
+from tests.ssh.test_seat import hand, still  # noqa: E402
 
 
 async def come(port: int, name: str, key: Any) -> Terminal:
@@ -50,28 +51,6 @@ async def come(port: int, name: str, key: Any) -> Terminal:
                                             encoding=None)
     term.conn = conn
     return term
-
-
-def hand(screen: str) -> str:
-    lines = screen.splitlines()
-    start = next(i for i, line in enumerate(lines) if "Your hand" in line)
-    title = re.search(r"Your hand · \d+ tiles?", lines[start])
-    return "\n".join([title.group(0) if title else "",
-                      *(line.rstrip() for line in lines[start + 1:start + 4])])
-
-
-async def still(term: Terminal, *texts: str, quiet: float = 0.4) -> str:
-    deadline = time.monotonic() + 60
-    shown, since = term.text(), time.monotonic()
-    while True:
-        await asyncio.sleep(0.05)
-        now = term.text()
-        if now != shown:
-            shown, since = now, time.monotonic()
-        elif time.monotonic() - since >= quiet and all(t in shown for t in texts):
-            return shown
-        if time.monotonic() > deadline:
-            raise SystemExit(f"never still with {texts!r}:\n{shown}")
 
 
 async def move(term: Terminal) -> None:

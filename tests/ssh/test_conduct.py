@@ -6,39 +6,21 @@ end maps to an offence: ``offence_of``."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.community.test_playban import Clock
+from tests.community.test_playban import clock as clock  # (the fixtures)
+from tests.community.test_playban import store as store
 from tests.ssh.test_duel import until
 from tests.ssh.test_rated_lobby import meet
 from tests.ssh.test_seeks import arrive
 from tui_domino.community import playban
-from tui_domino.community.db import Store, db_path, open_store
+from tui_domino.community.db import Store
 from tui_domino.net import events as ev
 from tui_domino.ssh.lobby import Lobby
 from tui_domino.ssh.lobby_duel import offence_of
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 2_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def store(tmp_path: Path, clock: Clock) -> Store:
-    s = open_store(db_path(tmp_path), now=clock)
-    yield s
-    s.close()
 
 
 async def test_the_third_offence_in_a_day_closes_pairing_for_ten_minutes(

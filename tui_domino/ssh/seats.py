@@ -102,6 +102,19 @@ class Seats:
         if account is not None and self.holders.get(account) is holder:
             del self.holders[account]
 
+    def keep(self, account: int | None, member: Member | None,
+             let_go: Callable[[], Game | None]) -> bool:
+        """A connection of ``account`` dropped: when its game may wait for him
+        (``holdable``), ``let_go`` unhooks the game from the connection and it is held.
+        Whether it was."""
+        if account is None or not self.holdable(account, member):
+            return False
+        game = let_go()
+        if game is None:
+            return False
+        self.hold(account, game)
+        return True
+
     def hold(self, account: int, game: Game) -> None:
         """Keeps ``game`` for ``window`` seconds: its connection dropped."""
         loop = asyncio.get_running_loop()

@@ -535,7 +535,10 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.ended:
             return
         self.ended = True
-        if message is None and self._hand_over():
+        if message is None and self.server.seats.keep(self.account, self.member,
+                                                       self._let_go):
+            # (the connection dropped: an account's game in a duel keeps his seat a while)
+            self._set_cause("connection lost; his seat is kept")
             if self.chan is not None:
                 self.chan.close()
             return
@@ -574,19 +577,6 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.proc = self.master = self.home = None
         self.handed.set()
         return Game(proc, master, home, member)
-
-    def _hand_over(self) -> bool:
-        """The connection dropped: an account's game in a duel keeps his seat for a while
-        (ssh/seats.py). Whether it did."""
-        seats = self.server.seats
-        if self.account is None or not seats.holdable(self.account, self.member):
-            return False
-        game = self._let_go()
-        if game is None:
-            return False
-        self._set_cause("connection lost; his seat is kept")
-        seats.hold(self.account, game)
-        return True
 
     def detach(self) -> Game | None:
         """Another connection of this account takes the game over: this one is told and

@@ -294,7 +294,10 @@ class WebVisit:
         if self.ended:
             return
         self.ended = self.ending = True
-        if message is None and self._hand_over():
+        if message is None and self.server.seats.keep(self.account, self.member,
+                                                       self._let_go):
+            # (the connection dropped: an account's game in a duel keeps his seat a while)
+            self._set_cause("connection lost; his seat is kept")
             if not self.ws.closed:
                 await self.ws.close()
             return
@@ -318,19 +321,6 @@ class WebVisit:
         self.proc = self.master = self.home = None
         self.handed.set()
         return Game(proc, master, home, member)
-
-    def _hand_over(self) -> bool:
-        """The browser went (a reload, a closed tab, the network): an account's game in a
-        duel keeps his seat for a while (ssh/seats.py). Whether it did."""
-        seats = self.server.seats
-        if self.account is None or not seats.holdable(self.account, self.member):
-            return False
-        game = self._let_go()
-        if game is None:
-            return False
-        self._set_cause("connection lost; his seat is kept")
-        seats.hold(self.account, game)
-        return True
 
     def detach(self) -> Game | None:
         """Another connection of this account takes the game over: this tab is told and
