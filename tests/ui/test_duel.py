@@ -543,17 +543,21 @@ def test_a_verdict_of_this_programs_error_blames_nobody() -> None:
         assert "left" not in text and "cheat" not in text and reason in text
 
 
-async def test_the_hint_line_counts_down_the_last_minute_of_a_turn() -> None:
+async def test_the_hint_line_counts_down_the_last_seconds_of_a_turn() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot, \
             hosting_a_bot(app, MatchSettings("classic", target=5)) as (session, screen, bot):
         await until([pilot], lambda: session.my_turn() and screen.table.has_view(), "my turn")
         assert "left to move" not in screen.hint()  # ten minutes: nothing to count yet
-        session.core.deadlines.turn_timeout = 45.0
+        session.core.deadlines.turn_timeout = 45.0  # (not yet: the status line's clock)
+        await until([pilot], lambda: re.search(r"◷ 0:4\d", text_of(screen, "#net-status")),
+                    "the clock, within the second")
+        assert "left to move" not in screen.hint()
+        session.core.deadlines.turn_timeout = 25.0  # the last 30 seconds
         await until([pilot], lambda: "s left to move · " in text_of(screen, "#hint"),
                     "the count-down")
         left = int(text_of(screen, "#hint").split(" s left")[0])
-        assert 0 < left <= 45
+        assert 0 < left <= 25
 
 
 async def test_a_finished_duel_is_kept_in_the_history(home: Any) -> None:

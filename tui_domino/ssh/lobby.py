@@ -527,8 +527,7 @@ class Lobby:
                            "how": member.how, "turn": member.turn, "resume": True,
                            "window": self.duel_window(other),
                            **({"target": self.duel_target} if self.duel_target else {})})
-        self.back(member)
-        self.broadcast()
+        self.broadcast()  # (his opponent's game sees him resume: it says he is back)
 
     # -- conduct: aborts, stalls and walk-aways cost something (community.playban) -----------
 

@@ -208,6 +208,11 @@ class LobbyDuelScreen(DuelScreen):
     def on_unmount(self) -> None:
         self.report_result()
 
+    def handle_connection_state(self, e: ev.ConnectionState) -> None:
+        if e.state == "connected":
+            self.peer_gone_for = None  # (his game resumed the duel: he is back)
+        super().handle_connection_state(e)
+
     def handle_connected(self, e: ev.Connected) -> None:
         super().handle_connected(e)
         turn = round(self.duel.core.deadlines.turn_timeout)

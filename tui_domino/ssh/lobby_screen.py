@@ -216,7 +216,7 @@ class LobbyScreen(Screen[None]):
         Key("enter", "challenge", "Challenge", key_display="⏎"),
         Key("v", "variant", "Game", show=False),  # (the line under the list says so)
         Key("m", "move_time", "Move time", show=False),  # (the same line says so)
-        Key("b", "back_to_duel", "Back to your duel"),  # (only while one waits)
+        Key("b", "back_to_duel", "Your duel"),  # (only while one waits)
         # TRANSLATORS: the footer: post (or withdraw) a seek, an offer of a duel to anyone
         Key("s", "seek", "Seek"),
         # TRANSLATORS: the footer: wait for the server to pair this visitor with another

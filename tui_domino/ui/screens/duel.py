@@ -50,8 +50,9 @@ if TYPE_CHECKING:
     from tui_domino.net.transport import DuelSession
 
 
-# The hint line counts down the last seconds of the turn deadline (net/core.TURN_TIMEOUT).
-TURN_WARNING = 60
+# The hint line counts down the last seconds of the turn deadline (net/core.TURN_TIMEOUT);
+# the status line's clock shows it all along.
+TURN_WARNING = WARN_AT
 
 # Refusals that end a duel before it starts, in the player's words.
 PROBLEMS = {
