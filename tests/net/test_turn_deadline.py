@@ -189,3 +189,47 @@ def test_the_resume_window_ends_in_one_verdict_when_the_absent_side_comes_back()
     deliver([host, join], rounds=20, collect=False)
     loser, reason = _one_verdict(host, join)
     assert loser == 1 and reason == "Bob did not come back"
+
+
+def _taken_up_on_its_move(path):
+    """Ann's process, hosting and on her move, killed and taken up from its log; Bob resumed
+    with it."""
+    from tui_domino.net import journal as jr
+    from tui_domino.net.core import DuelCore, MatchSettings
+
+    host = DuelCore("host", "Ann", b"a" * 32, settings=MatchSettings("classic", 100),
+                    journal=jr.Journal(path, fsync=False))
+    join = DuelCore("join", "Bob", b"b" * 32)
+    for c in (host, join):
+        c.connection_made()
+    run([host, join], seed=3, stop=lambda: host.my_turn())
+    again = jr.replay(jr.load(path))
+    again.deadlines.turn_timeout = 60.0
+    join.connection_lost()
+    again.connection_made()
+    join.connection_made()  # the joiner resumes with the taken-up host
+    again.receive(join.outgoing()[0].rstrip(b"\n"))
+    deliver([again, join], rounds=5, collect=False)
+    assert again.link.up and again.my_turn() and not again.finished
+    return again, join
+
+
+def test_a_side_taken_up_from_its_log_on_its_own_move_takes_the_claim_of_that_move(
+        tmp_path):
+    """Its process killed on its own move and taken up from the log, a side counts that
+    move from its resume: the other's count, longer, is the one that can say when it ran
+    out, and the side taken up takes its claim (one verdict)."""
+    again, join = _taken_up_on_its_move(tmp_path / "host.jsonl")
+    again.tick(41.0)  # 40 s of Ann's move went by before her process was killed
+    again.tick(55.0)
+    again.receive(_numbered(join, m.VerdictF(kind="timeout", player=0, reason="Ann: time")))
+    assert again.finished and again.match.verdict.player == 0
+
+
+def test_a_move_begun_after_the_resume_is_counted_whole(tmp_path):
+    again, join = _taken_up_on_its_move(tmp_path / "host.jsonl")
+    again.tick(0.0)
+    again.deadlines.unknown_step = None  # (as for a move begun after the resume)
+    again.tick(10.0)
+    again.receive(_numbered(join, m.VerdictF(kind="timeout", player=0, reason="Ann: time")))
+    assert again.finished and again.match.verdict.player == 1  # too early: refuted

@@ -78,6 +78,10 @@ class Deadlines:
         self.away_before = 0.0  # seconds of the match's earlier absences, added up
         self.seen: float | None = None  # the last tick that found him connected
         self.now = 0.0  # the last tick's time
+        # Taken up from its log (a fresh process): the step under way then began at a time
+        # this side does not know, so its own count of that step cannot refute a claim.
+        self.replayed = False
+        self.unknown_step: object = None
 
     def away(self, now: float) -> float:
         """Seconds the peer has been away over the match so far."""
@@ -116,7 +120,10 @@ class Deadlines:
             self.turn.pause()
             self.turn.key = None
             return None
-        waited = self.turn.run(now, turn_key(r, owes))
+        key = turn_key(r, owes)
+        if self.replayed:  # (the first step counted after a replay began before it)
+            self.replayed, self.unknown_step = False, key
+        waited = self.turn.run(now, key)
         # (mine at the deadline; the peer's only after the grace he has to declare it)
         if waited >= self.turn_timeout + (0.0 if owes == me else CLAIM_GRACE):
             return Lapse(owes, self.too_long())
@@ -135,7 +142,8 @@ class Deadlines:
         own reveal still unsent (a program frozen through the deadline) bears out a claim
         of the reveal's deadline."""
         owes = self.turn.key[-1] if isinstance(self.turn.key, tuple) else None
-        if owes == me and self.turn.waited >= self.turn_timeout - CLAIM_TOLERANCE:
+        if owes == me and (self.turn.waited >= self.turn_timeout - CLAIM_TOLERANCE
+                           or self.turn.key == self.unknown_step):
             return self.too_long()
         if r is not None and r.life.state in REVEALS and not r.my_reveal_sent:
             return REFUSED_TO_REVEAL

@@ -138,6 +138,7 @@ def replay(entries: list[JournalEntry]) -> DuelCore:
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"a malformed entry: {exc!r}") from exc
     core.outgoing()
+    core.deadlines.replayed = True  # (the step under way began before: when, it cannot say)
     # what the match said before the log was replayed: its chat, shown again on resume
     core.replayed = [e for e in core.events() if isinstance(e, ev.ChatLine)]
     return core
