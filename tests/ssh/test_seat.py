@@ -8,6 +8,7 @@ guest is told at the duel's start that a key keeps his seat."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import signal
@@ -215,3 +216,46 @@ async def test_a_killed_game_not_taken_up_in_time_loses_on_the_others_word(
     assert "bob did not come back" in shown.replace("\n", " ") or "did not come" in shown
     await eventually(lambda: results(server) == [(1, ratings.RATED)], "rated once")
     await ann.close()
+
+
+async def test_three_aborts_in_a_day_close_pairing_and_the_player_is_told_why(
+        open_server: GameServer) -> None:
+    """Leaving three duels before one's first move (his game reports it at each end): the
+    third bans pairing, and he is told why and for how long, then and at each try."""
+    ann = await come(open_server, "ann", new_key())
+    bob = await come(open_server, "bob", new_key())
+    await asyncio.gather(ann.wait_for("bob 1500?"), bob.wait_for("ann 1500?"))
+    for n in range(3):
+        ann.press("enter")  # ann challenges bob
+        await bob.wait_for("ann challenges you")
+        bob.press("a")
+        await bob.wait_for("Your hand", "◷")
+        bob.press("escape")  # bob looks at his hand and leaves
+        await bob.wait_for("Leave the duel?")
+        bob.press("y")
+        await bob.wait_for("Welcome, bob.")
+        await ann.wait_for("Match over")
+        for _ in range(10):  # ann back to the lobby (a key as the box came is not taken)
+            ann.press("escape")
+            with contextlib.suppress(AssertionError):
+                await ann.wait_for("Welcome, ann.", timeout=1.5)
+                break
+        await eventually(lambda k=n: len(offences(open_server, "bob")) == k + 1,
+                         f"offence {n + 1} kept")
+    await bob.wait_until(lambda _s: "You left or stalled 3 duels" in bob.output(),
+                         "told at once (his screen, as drawn)")
+    said = bob.output().count("stalled 3 duels")
+    bob.press("k")  # quick pairing: refused, and told again
+    await bob.wait_until(lambda _s: bob.output().count("stalled 3 duels") > said,
+                         "told again")
+    bob_member = next(m for m in open_server.lobby.members.values() if m.name == "bob")
+    assert bob_member.quick is None and bob_member.seek is None
+    await asyncio.gather(ann.close(), bob.close())
+
+
+def offences(server: GameServer, name: str) -> list[tuple[float, str]]:
+    from tui_domino.community import accounts, playban
+
+    assert server.store is not None
+    account = accounts.account_named(server.store, name)
+    return playban.offences(server.store, account.id) if account is not None else []
