@@ -259,3 +259,25 @@ def offences(server: GameServer, name: str) -> list[tuple[float, str]]:
     assert server.store is not None
     account = accounts.account_named(server.store, name)
     return playban.offences(server.store, account.id) if account is not None else []
+
+
+async def test_a_new_connection_takes_over_the_duel_not_another_game_of_the_account(
+        open_server: GameServer) -> None:
+    key = new_key()
+    ann = await come(open_server, "ann", key)
+    other = await back(open_server, "ann", key)  # her second window, in the lobby
+    await other.wait_for("Welcome, ann-2.")
+    bob = await come(open_server, "bob", new_key())
+    await ann.wait_for("bob 1500?")
+    await eventually(lambda: "bob" in ann.text(), "bob listed")
+    await bob.wait_until(lambda s: re.search(r"ann 1500\?", s) is not None, "ann listed")
+    bob.press("enter")  # bob challenges the first listed: ann's first window
+    await ann.wait_for("bob challenges you")
+    ann.press("a")
+    await ann.wait_for("Your hand", "◷")
+    before = hand(await still(ann, "◷ "))
+    third = await back(open_server, "ann", key)
+    await third.wait_until(lambda s: "Your hand" in s and hand(s) == before, "her table")
+    await ann.wait_until(lambda _s: ann.closed.is_set(), "the first window closed")
+    assert "Welcome, ann-2." in other.text() and not other.closed.is_set()  # untouched
+    await asyncio.gather(third.close(), other.close(), bob.close())

@@ -56,6 +56,9 @@ class Game:
 class Holder(Protocol):
     """A connection that holds a seat (either door's visit)."""
 
+    @property
+    def member(self) -> Member | None: ...
+
     def detach(self) -> Game | None:
         """Gives up its game to another connection of the same account (it is told so and
         closed); None when it has none to give."""
@@ -80,7 +83,7 @@ class Seats:
         self.window = window
         self.give_back = give_back  # a home no game uses any more
         self.held: dict[int, Held] = {}
-        self.holders: dict[int, Holder] = {}  # the connection holding each account's duel
+        self.holders: dict[int, set[Holder]] = {}  # each account's connections playing
         self.closing = False
         self._ending: set[asyncio.Task[None]] = set()
 
@@ -93,14 +96,17 @@ class Seats:
                 and not member.over)
 
     def holding(self, account: int | None, holder: Holder) -> None:
-        """``holder`` now plays its account's game (a duel may come)."""
+        """``holder`` now plays a game of its account's (a duel may come)."""
         if account is not None:
-            self.holders[account] = holder
+            self.holders.setdefault(account, set()).add(holder)
 
     def released(self, account: int | None, holder: Holder) -> None:
         """``holder``'s connection ended (its game stopped, or held)."""
-        if account is not None and self.holders.get(account) is holder:
-            del self.holders[account]
+        if account is not None:
+            left = self.holders.get(account, set())
+            left.discard(holder)
+            if not left:
+                self.holders.pop(account, None)
 
     def keep(self, account: int | None, member: Member | None,
              let_go: Callable[[], Game | None]) -> bool:
@@ -133,12 +139,13 @@ class Seats:
         if account is None:
             return None
         held = self.held.pop(account, None)
-        if held is None:
-            holder = self.holders.get(account)
+        if held is None:  # (his connection in a duel, if one is: not one in the lobby)
+            holder = next((h for h in self.holders.get(account, set())
+                           if self.holdable(account, h.member)), None)
             game = holder.detach() if holder is not None else None
-            if game is None:
+            if holder is None or game is None:
                 return None
-            self.holders.pop(account, None)
+            self.released(account, holder)
             log.info("%s's seat moved to a new connection", game.member.name)
             self.lobby.back(game.member, moved=True)
             return game
