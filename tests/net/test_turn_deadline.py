@@ -5,6 +5,8 @@ window's. The core's clock is driven by hand."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.net.duel import deliver, pair, run, verdicts
 from tui_domino.net import messages as m
 from tui_domino.net.deadlines import CLAIM_GRACE
@@ -203,6 +205,9 @@ def _taken_up_on_its_move(path):
     for c in (host, join):
         c.connection_made()
     run([host, join], seed=3, stop=lambda: host.my_turn())
+    join.deadlines.turn_timeout = 60.0
+    join.tick(0.0)
+    join.tick(40.0)  # 40 s of Ann's move went by before her process was killed
     again = jr.replay(jr.load(path))
     again.deadlines.turn_timeout = 60.0
     join.connection_lost()
@@ -220,7 +225,8 @@ def test_a_side_taken_up_from_its_log_on_its_own_move_takes_the_claim_of_that_mo
     move from its resume: the other's count, longer, is the one that can say when it ran
     out, and the side taken up takes its claim (one verdict)."""
     again, join = _taken_up_on_its_move(tmp_path / "host.jsonl")
-    again.tick(41.0)  # 40 s of Ann's move went by before her process was killed
+    again.deadlines.peer_count = None  # (as from an older peer, who says nothing of it)
+    again.tick(41.0)
     again.tick(55.0)
     again.receive(_numbered(join, m.VerdictF(kind="timeout", player=0, reason="Ann: time")))
     assert again.finished and again.match.verdict.player == 0
@@ -233,3 +239,13 @@ def test_a_move_begun_after_the_resume_is_counted_whole(tmp_path):
     again.tick(10.0)
     again.receive(_numbered(join, m.VerdictF(kind="timeout", player=0, reason="Ann: time")))
     assert again.finished and again.match.verdict.player == 1  # too early: refuted
+
+
+def test_a_side_taken_up_from_its_log_shows_the_time_its_peer_counted_of_the_move(tmp_path):
+    """The peer says, as the match resumes, how long the move under way has taken: the side
+    taken up shows what is really left of it, and runs out of it with the peer."""
+    again, join = _taken_up_on_its_move(tmp_path / "host.jsonl")
+    again.tick(100.0)
+    assert again.turn_left() == pytest.approx(20.0)  # 60 s a move, 40 s gone before
+    again.tick(120.0)
+    assert again.finished and again.match.verdict.player == 0  # at the deadline, its own

@@ -55,8 +55,8 @@ class DuelCore:
         self.tokens = Tokens.for_host(seed) if role == "host" else Tokens()
         self.match = Match(self.seat, self.tokens, deal)
         self.table = Table(self.seat, self.match)
-        self.handshake = Handshake(self.seat, self.tokens, self.match)
         self.deadlines = dl.Deadlines()
+        self.handshake = Handshake(self.seat, self.tokens, self.match, self.deadlines)
         # the chat lines of a match resumed from its log (``journal.replay``), said before
         self.replayed: list[ev.Event] = []
         self.seat.record({"k": "start", "role": role, "name": self.seat.name, "seed": seed.hex(),

@@ -82,6 +82,7 @@ class Deadlines:
         # this side does not know, so its own count of that step cannot refute a claim.
         self.replayed = False
         self.unknown_step: object = None
+        self.peer_count: float | None = None  # the peer's count of that step, as he said
 
     def away(self, now: float) -> float:
         """Seconds the peer has been away over the match so far."""
@@ -121,13 +122,30 @@ class Deadlines:
             self.turn.key = None
             return None
         key = turn_key(r, owes)
-        if self.replayed:  # (the first step counted after a replay began before it)
-            self.replayed, self.unknown_step = False, key
         waited = self.turn.run(now, key)
+        if self.replayed:  # (the first step counted after a replay began before it: the
+            # peer's count of it, when he said it as the match resumed, is the one to go by)
+            self.replayed, self.unknown_step = False, key
+            if self.peer_count is not None:
+                self.turn.waited = waited = max(waited, self.peer_count)
+            self.peer_count = None
         # (mine at the deadline; the peer's only after the grace he has to declare it)
         if waited >= self.turn_timeout + (0.0 if owes == me else CLAIM_GRACE):
             return Lapse(owes, self.too_long())
         return None
+
+    def step_waited(self) -> float | None:
+        """This side's count of the step under way, to tell a peer that resumes (None when
+        it has none: no step, or a count begun at its own replay)."""
+        if self.replayed or self.turn.key is None or self.turn.key == self.unknown_step:
+            return None
+        return round(self.turn.waited, 3)
+
+    def peer_said(self, waited: float | None) -> None:
+        """The peer's count of the step under way, as he resumed the match with this side:
+        taken when this side was taken up from its log and has not counted the step yet."""
+        if self.replayed and waited is not None:
+            self.peer_count = min(waited, self.turn_timeout)
 
     def too_long(self) -> str:
         """The words of a turn that took too long (after the player's name)."""

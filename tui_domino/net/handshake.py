@@ -13,6 +13,7 @@ from tui_domino.net import events as ev
 from tui_domino.net import mental_poker as mp
 from tui_domino.net import messages as m
 from tui_domino.net.context import HANDED_BACK, MatchSettings, Refused, Seat
+from tui_domino.net.deadlines import Deadlines
 from tui_domino.net.match_state import Match
 from tui_domino.net.sequencing import Tokens
 
@@ -20,11 +21,13 @@ from tui_domino.net.sequencing import Tokens
 class Handshake:
     """One side's control frames, in and out."""
 
-    def __init__(self, seat: Seat, tokens: Tokens, match: Match) -> None:
+    def __init__(self, seat: Seat, tokens: Tokens, match: Match,
+                 deadlines: Deadlines | None = None) -> None:
         self.seat = seat
         self.link = seat.link
         self.tokens = tokens
         self.match = match
+        self.deadlines = deadlines or Deadlines()  # (the step's count, told on resume)
 
     def greet(self) -> None:
         """A new connection: the joiner greets (or resumes); the host waits."""
@@ -38,7 +41,8 @@ class Handshake:
                                options=None))
         else:
             s.send_ctl(m.Resume(proto=m.PROTOCOL, match=t.match_id, token=t.token,
-                                ack=self.link.received))
+                                ack=self.link.received,
+                                waited=self.deadlines.step_waited()))
 
     def lost(self) -> None:
         self.link.lost()
@@ -198,7 +202,9 @@ class Handshake:
             link.closing = True
             return
         link.authed = True
-        s.send_ctl(m.Resumed(token=t.peer_token, ack=link.received))
+        self.deadlines.peer_said(f.waited)
+        s.send_ctl(m.Resumed(token=t.peer_token, ack=link.received,
+                             waited=self.deadlines.step_waited()))
         link.resend(f.ack)
         s.emit(ev.ConnectionState("connected"))
 
@@ -210,6 +216,7 @@ class Handshake:
             s.send_ctl(m.Error(code="token", message="the host showed the wrong token"))
             link.closing = True
             return
+        self.deadlines.peer_said(f.waited)
         link.authed = True
         link.resend(f.ack)
         s.emit(ev.ConnectionState("connected"))

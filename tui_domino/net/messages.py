@@ -27,6 +27,7 @@ Token = Annotated[str, Meta(pattern="^[0-9a-f]{32}$")]
 Name = Annotated[str, Meta(min_length=1, max_length=40)]
 Seq = Annotated[int, Meta(ge=1, le=2**53)]
 Ack = Annotated[int, Meta(ge=0, le=2**53)]
+Waited = Annotated[float, Meta(ge=0, le=86_400)]  # seconds of a step counted by the sender
 RoundNo = Annotated[int, Meta(ge=1, le=100_000)]
 DealNo = Annotated[int, Meta(ge=1, le=1000)]
 Pos = Annotated[int, Meta(ge=0, le=55)]
@@ -79,11 +80,15 @@ class Resume(Frame, tag="resume", kw_only=True):
     match: Token
     token: Token
     ack: Ack
+    # (the connected seconds the sender has counted of the step under way: a side taken up
+    # from its log begins its count of that step there, section 9)
+    waited: Waited | None = None
 
 
 class Resumed(Frame, tag="resumed", kw_only=True):
     token: Token
     ack: Ack
+    waited: Waited | None = None
 
 
 class Ping(Frame, tag="ping", kw_only=True):
