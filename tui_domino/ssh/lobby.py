@@ -226,6 +226,12 @@ class Pairing:
         return {"match": self.match, "rated": self.rated, "accounts": list(self.accounts)}
 
 
+def swapped(ids: tuple[int, int], old: int, new: int) -> tuple[int, int]:
+    """A duel's two members, ``old`` replaced by ``new`` (his fresh game's member)."""
+    first, second = ids
+    return (new if first == old else first, new if second == old else second)
+
+
 def seat_ratings(host: Member, joiner: Member, variant: str) -> list[str | None]:
     """The ratings of a duel's seats (0: the host) in its game, as they read beside a name
     ("1512?"; None for a guest), for the duel screen."""
@@ -511,12 +517,10 @@ class Lobby:
         other.opponent = member.id
         pairing = self.matches.get(old.match or "")
         if pairing is not None:
-            pairing.members = tuple(member.id if m == old.id else m
-                                    for m in pairing.members)  # type: ignore[assignment]
+            pairing.members = swapped(pairing.members, old.id, member.id)
         live = self.live.get(old.duel or 0)
         if live is not None:
-            live.players = tuple(member.id if p == old.id else p
-                                 for p in live.players)  # type: ignore[assignment]
+            live.players = swapped(live.players, old.id, member.id)
         host, joiner = (member, other) if member.seat == 0 else (other, member)
         public = pairing.public() if pairing is not None else {"match": member.match,
                                                                  "rated": False}
