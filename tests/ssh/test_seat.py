@@ -186,24 +186,44 @@ def kill_game(server: GameServer, name: str) -> None:
 
 async def test_a_game_killed_mid_duel_is_taken_up_from_its_log_by_a_fresh_one(
         open_server: GameServer) -> None:
-    ann, bob, bob_key = await keyed_duel(open_server)
+    """His game's process killed (not his connection): a fresh game starts on the same
+    connection, its lobby offers the duel first, and b takes it up from the log."""
+    ann, bob, _bob_key = await keyed_duel(open_server)
     before = hand(await still(bob, "◷ "))
     kill_game(open_server, "bob")
-    told = await bob.wait_for("The game stopped unexpectedly",
-                              where=lambda t: t.output().replace("\r\n", " "))
-    assert "Your duel waits for you" in bob.output().replace("\r\n", " ")
     await ann.wait_for("away, seat kept")
-    assert told
-    await eventually(lambda: bob.closed.is_set(), "bob's visit over")
-    again = await back(open_server, "bob", bob_key)  # a fresh game, in the lobby
-    await again.wait_for("Your duel with ann waits for you: b takes you back")
-    again.press("b")
-    shown = await again.wait_for("Your hand", "◷ ")
-    await again.wait_until(lambda s: hand(s) == before, f"the same hand as\n{before}")
+    await bob.wait_for("Your duel with ann waits for you: b takes you back")
+    told = " ".join(bob.output().split())
+    assert "The game stopped unexpectedly" in told and "A new one starts" in told
+    bob.press("b")
+    shown = await bob.wait_for("Your hand", "◷ ")
+    await bob.wait_until(lambda s: hand(s) == before, f"the same hand as\n{before}")
     await ann.wait_for("bob is back")
     assert "forfeit" not in ann.text() and "forfeit" not in shown
-    await play_out([SshPlayer(ann), SshPlayer(again)])
+    await play_out([SshPlayer(ann), SshPlayer(bob)])
     await eventually(lambda: results(open_server) == [(1, ratings.RATED)], "rated once")
+    await asyncio.gather(ann.close(), bob.close())
+
+
+async def test_a_duel_whose_game_stopped_is_taken_up_by_another_connection(
+        open_server: GameServer) -> None:
+    """His game killed and his connection gone too: his next connection's lobby offers the
+    duel, and b takes it up."""
+    ann, bob, bob_key = await keyed_duel(open_server)
+    before = hand(await still(bob, "◷ "))
+    bob.conn.abort()
+    await ann.wait_for("away, seat kept")  # (his seat is held: his game lives on)
+    held = open_server.seats.held
+    await eventually(lambda: bool(held), "the seat held")
+    game = next(iter(held.values())).game
+    os.killpg(game.proc.pid, signal.SIGKILL)  # ... then it stops too
+    await eventually(lambda: bool(open_server.lobby.returns), "the duel waits")
+    again = await back(open_server, "bob", bob_key)
+    await again.wait_for("Your duel with ann waits for you: b takes you back")
+    again.press("b")
+    await again.wait_until(lambda s: "Your hand" in s and hand(s) == before,
+                           f"the same hand as\n{before}")
+    await ann.wait_for("bob is back")
     await asyncio.gather(ann.close(), again.close())
 
 

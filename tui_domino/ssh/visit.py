@@ -50,6 +50,9 @@ TERMINAL_RESET = (
     "\x1b[?2004l\x1b[<u\x1b[?25h\x1b[?1049l\r\n"
 )
 
+# The most fresh games a visit starts for a duel whose game stopped (killed, crashed).
+RESTARTS = 3
+
 # How often a visitor whose output is paused is looked at again.
 BACKLOG_POLL = 0.05
 
@@ -191,6 +194,7 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._ending: asyncio.Task[None] | None = None
         self.closed = asyncio.Event()
         self.handed = asyncio.Event()  # its game went on without it (ssh/seats.py)
+        self.restarts = 0  # fresh games started for a duel whose game stopped
 
     # -- asyncssh callbacks ------------------------------------------------------------------
 
@@ -407,14 +411,22 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                          gate.drops)
 
     async def _play(self) -> None:
-        loop = asyncio.get_running_loop()
         game = self.server.seats.take(self.account)
         if game is not None:  # his duel's game kept his seat: back at his table
-            await self._adopt(game)
+            self._adopt(game)
+        elif not await self._start():
             return
+        while await self._until_over():  # (his game stopped mid-duel: a fresh one)
+            if not await self._start():
+                return
+
+    async def _start(self) -> bool:
+        """Starts the visitor's game and brings it to the lobby; False when the visit
+        ended meanwhile."""
+        loop = asyncio.get_running_loop()
         async with self.server.arrivals.turn() as turn:  # (a crowd's games start in turn)
             if self.ended:  # the visitor left while he waited for his turn
-                return
+                return False
             self.home = home = self.server.homes.take(self.account)
             started = await start_on_terminal(
                 self.server.spawner, lambda fd: self.server.visitor_env(self, home, fd), home,
@@ -422,7 +434,7 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.proc, self.master = started.proc, started.master
             if self.ended:  # the visitor left while the game was starting: _cleanup stops it
                 started.lobby.close()
-                return
+                return False
             if self.connection.conn is not None:
                 self._sock = self.connection.conn.get_extra_info("socket")
             os.set_blocking(self.master, False)
@@ -433,9 +445,9 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 key=self.key)
             turn.until(member.up)
         log.info("%s (%s) arrived", member.name, self.connection.address)
-        await self._until_over()
+        return True
 
-    async def _adopt(self, game: Game) -> None:
+    def _adopt(self, game: Game) -> None:
         """Plays ``game``, kept for this visitor's account (ssh/seats.py), on this
         connection: its terminal takes this one's size, it draws itself anew."""
         self.proc, self.master, self.home, self.member = (game.proc, game.master, game.home,
@@ -447,30 +459,59 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         asyncio.get_running_loop().add_reader(self.master, self._on_output)
         self._arm_idle()
         log.info("%s (%s) came back to his table", game.member.name, self.connection.address)
-        await self._until_over()
 
-    async def _until_over(self) -> None:
+    async def _until_over(self) -> bool:
         """Plays the game to its end, or until another connection takes it over; then the
-        visit ends (its words said)."""
+        visit ends (its words said). True instead when the game stopped in the middle of a
+        duel that waits for him (killed, crashed): a fresh game is to start on this
+        connection, whose lobby offers the duel back (at most ``RESTARTS`` times a visit)."""
         assert self.proc is not None and self.master is not None and self.home is not None
         assert self.member is not None
         status = await play_out(self.server.seats, self.account, self,
                                 Game(self.proc, self.master, self.home, self.member),
                                 self.handed)
         if status is None:
-            return  # handed over: the game plays on without this connection
+            return False  # handed over: the game plays on without this connection
         self._drain_output()
         if self.ended:
-            return
-        self.ended = True
+            return False
         said, cause = game_over_words(self.words, status)
         waiting = self.server.lobby.returns.get(self.account or 0)
+        if status != 0 and waiting is not None and self.restarts < RESTARTS:
+            self.restarts += 1
+            log.info("%s's game stopped in a duel (%s); a fresh one starts", self.name, cause)
+            # TRANSLATORS: after "The game stopped unexpectedly (…)."
+            self._show(said + " " + told(self.words, N_("A new one starts: your duel waits "
+                                                        "for you in its lobby.")))
+            self._let_go_of_stopped()
+            return True
+        self.ended = True
         if status != 0 and waiting is not None:
             said += " " + duel_waits_words(self.words, waiting.until - self.server.lobby.clock())
         self._set_cause(cause)
         # A game that stopped on its own leaves the terminal as it had set it (the alternate
         # screen, mouse reports, the cursor hidden): the server puts it back.
         self._say_and_exit(said, 1 if status < 0 else status, reset=status != 0)
+        return False
+
+    def _show(self, message: str) -> None:
+        """Puts the terminal back as it was (a game that stopped leaves it as it had set
+        it) and shows ``message``; the visit goes on."""
+        with contextlib.suppress(OSError, asyncssh.Error, BrokenPipeError):
+            if self.chan is not None:
+                self.chan.write((TERMINAL_RESET + f"tui-domino: {message}\r\n").encode())
+
+    def _let_go_of_stopped(self) -> None:
+        """A stopped game's terminal and home are given up (a fresh game takes others)."""
+        loop = asyncio.get_running_loop()
+        if self.master is not None:
+            loop.remove_reader(self.master)
+            loop.remove_writer(self.master)
+            with contextlib.suppress(OSError):
+                os.close(self.master)
+        if self.home is not None:
+            self.server.homes.give_back(self.home)
+        self.proc = self.master = self.home = self.member = None
 
     def _on_output(self) -> None:
         assert self.master is not None
