@@ -61,3 +61,22 @@ def test_serve_is_registered_with_its_options() -> None:
     defaults = limits_from(parser.parse_args(["serve"]))
     assert defaults == Limits()
 
+
+
+def test_serve_takes_a_move_time_and_a_seats_time() -> None:
+    import argparse
+
+    import pytest
+
+    from tui_domino.ssh.cli import add_serve, limits_from
+
+    parser = argparse.ArgumentParser()
+    add_serve(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["serve", "--turn-seconds", "15", "--seat-seconds", "90"])
+    assert args.turn_seconds == 15 and limits_from(args).seat_window == 90
+    defaults = parser.parse_args(["serve"])
+    assert defaults.turn_seconds == 60 and limits_from(defaults).seat_window == 60
+    assert limits_from(parser.parse_args(["serve", "--seat-seconds", "-5"])).seat_window == 0
+    for bad in ("4", "3601", "ten", "1.5"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["serve", "--turn-seconds", bad])
