@@ -505,8 +505,9 @@ class Lobby:
         other = self.partner(old)
         del self.returns[old.account or 0]
         waiting.timer.cancel()
-        if other is None:
+        if other is None:  # (his opponent left the server meanwhile)
             self._gone(old)
+            self.refuse(member, reason(N_("Your opponent is gone.")))
             return
         log.info("%s takes his duel with %s up again", member.name, other.name)
         for name in ("duel", "secret", "match", "seat", "how", "variant", "turn", "match_key",
