@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from dataclasses import replace
 from typing import Any
@@ -304,3 +305,62 @@ async def test_an_operators_kick_ends_a_browser_visit_with_his_words(web: Served
     assert said["text"] == "An operator ended your visit: spam"
     await eventually(lambda: not web.server.visits, "the visit ended")
     await browser.close()
+
+
+async def test_a_frame_nested_past_the_parsers_depth_leaves_no_ghost_game(
+        make_web: Any) -> None:
+    """A text frame of 3,000 "[" raised RecursionError, which ended the socket's handler and
+    left the game running, holding a seat, with nobody to end it."""
+    web = await make_web()
+    browser = await open_browser(web)
+    assert (await browser.hello("dora"))["t"] == "ready"
+    await browser.wait_for("Welcome, dora.")
+    await browser.ws.send_str("[" * 3000)  # dropped: the visit goes on
+    await browser.ws.send_str(json.dumps({"t": "resize", "cols": 90, "rows": 30}))
+    await eventually(lambda: next(iter(web.server.visits)).size == (90, 30),
+                     "the next frame taken")
+    await browser.close()
+    await eventually(lambda: not web.server.visits and not web.server.lobby.members,
+                     "the visit over with its socket")
+
+
+async def test_whatever_ends_the_socket_ends_the_visit(
+        make_web: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The class: an error in taking a frame ends the socket's handler, and with it the
+    visit and its game."""
+    from tui_domino.web.visit import WebVisit
+
+    web = await make_web()
+    browser = await open_browser(web)
+    assert (await browser.hello("dora"))["t"] == "ready"
+    await browser.wait_for("Welcome, dora.")
+
+    def broken(self: WebVisit, data: bytes | str) -> None:
+        raise RuntimeError("a bug in taking a frame")
+
+    monkeypatch.setattr(WebVisit, "received", broken)
+    await browser.press("x")
+    await eventually(lambda: not web.server.visits and not web.server.lobby.members,
+                     "the visit over")
+    await browser.session.close()
+
+
+async def test_the_login_grace_is_a_deadline_whatever_pings_come(make_web: Any) -> None:
+    """A socket that never signs in, answering the server's heartbeat and pinging on its
+    own, was still open at 65 s against a 20 s grace: the grace counts from the opening."""
+    web = await make_web(limits=replace(TEST_LIMITS, login_grace=1.0,
+                                        keepalive_interval=0.2))
+    browser = await open_browser(web)
+    loop = asyncio.get_running_loop()
+    opened = loop.time()
+    while not browser.ws.closed and loop.time() - opened < 5:
+        await browser.ws.ping()
+        with contextlib.suppress(TimeoutError):
+            msg = await browser.ws.receive(timeout=0.1)
+            if msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED,
+                            aiohttp.WSMsgType.CLOSING):
+                break
+    assert browser.ws.closed or msg.type != aiohttp.WSMsgType.TEXT
+    assert loop.time() - opened < 2.5  # (1 s, and a moment)
+    await eventually(lambda: not web.server.connections, "its connection let out")
+    await browser.session.close()

@@ -268,9 +268,12 @@ class WebDoor:
     async def _visit(self, ws: web.WebSocketResponse, address: str, language: str) -> None:
         server = self.server
         words = catalog(language)
-        try:
-            msg = await ws.receive(timeout=server.limits.login_grace)
+        try:  # (a deadline from the socket's opening, whatever pings and pongs come)
+            async with asyncio.timeout(server.limits.login_grace):
+                msg = await ws.receive()
         except TimeoutError:
+            log.info("a web socket from %s did not sign in within %gs; closed", address,
+                     server.limits.login_grace)
             return
         hello = _hello(msg)
         if hello is None:
@@ -293,11 +296,13 @@ class WebDoor:
         ready: dict[str, Any] = {"t": "ready"}
         if account is not None:  # (the tab keeps it: a reload comes back as him)
             ready["resume"] = self.passes.issue(account, name)
-        await ws.send_str(json.dumps(ready))
-        async for frame in ws:
-            if frame.type in (WSMsgType.BINARY, WSMsgType.TEXT):
-                visit.received(frame.data)
-        visit.hung_up()
+        try:  # (whatever ends the socket, an error too, ends the visit: no game is left)
+            await ws.send_str(json.dumps(ready))
+            async for frame in ws:
+                if frame.type in (WSMsgType.BINARY, WSMsgType.TEXT):
+                    visit.received(frame.data)
+        finally:
+            visit.hung_up()
         await game
 
     async def sign_in(self, hello: dict[str, Any], address: str,

@@ -118,7 +118,7 @@ class WebVisit:
     def _control(self, text: str) -> None:
         try:
             message = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # (not JSON, or nested past the parser's depth)
             return
         if not isinstance(message, dict) or message.get("t") != "resize":
             return
