@@ -364,3 +364,47 @@ async def test_the_login_grace_is_a_deadline_whatever_pings_come(make_web: Any) 
     assert loop.time() - opened < 2.5  # (1 s, and a moment)
     await eventually(lambda: not web.server.connections, "its connection let out")
     await browser.session.close()
+
+
+async def _idle(port: int, n: int, source: str) -> list[tuple[Any, Any]]:
+    """``n`` TCP connections to ``port`` from ``source`` that send nothing."""
+    out = []
+    for _ in range(n):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port,
+                                                       local_addr=(source, 0))
+        out.append((reader, writer))
+    return out
+
+
+async def _open(pair: tuple[Any, Any]) -> bool:
+    """Whether the server still holds this connection open (it sent nothing back)."""
+    reader, _writer = pair
+    try:
+        data = await asyncio.wait_for(reader.read(1), 0.05)
+    except TimeoutError:
+        return True
+    except ConnectionError:
+        return False
+    return bool(data)
+
+
+async def test_idle_connections_are_bounded_per_address_and_in_time(make_web: Any) -> None:
+    """1,100 idle connections from one address took both doors down: they cost nothing
+    before a sign-in. Now an address holds a few at once, each for the login grace."""
+    web = await make_web(limits=replace(TEST_LIMITS, max_per_address=2, login_grace=1.0))
+    gate = web.door.gate
+    assert gate is not None and gate.per_address == 12
+    idle = await _idle(web.door.port, 40, "127.0.0.2")
+    await eventually(lambda: gate.by_address.get("127.0.0.2") == 12, "twelve counted")
+    held = [await _open(pair) for pair in idle]
+    assert sum(held) == 12, held  # the rest closed as they opened
+    async with aiohttp.ClientSession() as session:  # another address is served at once
+        async with session.get(web.url) as response:
+            assert response.status == 200
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    await eventually(lambda: not gate.gates, "the idle ones closed after the grace")
+    assert loop.time() - start < 3
+    assert not any([await _open(pair) for pair in idle])
+    for _reader, writer in idle:
+        writer.close()

@@ -37,7 +37,7 @@ import ssl
 import time
 from collections.abc import Callable
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
@@ -46,6 +46,7 @@ from tui_domino import i18n
 from tui_domino.community import accounts
 from tui_domino.i18n import N_
 from tui_domino.names import player_name
+from tui_domino.net.guessing import plain_address
 from tui_domino.ssh.server import GameServer, shown_name
 from tui_domino.ssh.visit import catalog, told
 from tui_domino.web.visit import WebVisit
@@ -56,6 +57,13 @@ log = logging.getLogger("tui_domino.web")
 MAX_FRAME = 16 * 1024
 # The most of a hello's fields read.
 MAX_FIELD = 256
+# TCP connections at once from one address: this many, and two for each visitor the server
+# lets an address have (a browser opens up to six to load a page, and one for its game);
+# and in all: the server's connections at once (``Limits.max_connections``) and this many.
+PER_ADDRESS = 8
+EXTRA = 32
+# Seconds an HTTP connection is kept open for its next request.
+KEEPALIVE = 5.0
 
 STATIC = resources.files("tui_domino.web") / "static"
 # What the page loads, and its type; nothing else is served.
@@ -163,6 +171,112 @@ def page(language: str, password: bool) -> str:
     return text
 
 
+class Gate(asyncio.Protocol):
+    """One TCP connection to the web door, counted by its ``Gatekeeper``: past the caps it
+    is closed as it opens; a connection that has not become a game's socket is closed
+    ``deadline`` seconds after it opened, whatever it sends (a page and its files take a
+    moment; a socket that holds a descriptor without asking anything, or asks slowly, is
+    gone then). Everything else is the request handler's (``inner``)."""
+
+    def __init__(self, keeper: Gatekeeper, inner: asyncio.Protocol) -> None:
+        self.keeper = keeper
+        self.inner = inner
+        self.address: str | None = None  # counted against this address
+        self.timer: asyncio.TimerHandle | None = None
+        self.transport: asyncio.BaseTransport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+        self.inner.connection_made(transport)
+        self.keeper.opened(self, cast(asyncio.Transport, transport))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.keeper.closed(self)
+        self.inner.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received()
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
+
+
+class Gatekeeper:
+    """Counts the web door's TCP connections, in all and by address, from the moment they
+    open (before any sign-in: a page, its files, a socket on its way to a game), and bounds
+    them: at most ``per_address`` from one address and ``most`` in all at once, each
+    ``deadline`` seconds at most until it becomes a game's socket (``upgraded``)."""
+
+    def __init__(self, factory: Callable[[], asyncio.Protocol], per_address: int, most: int,
+                 deadline: float, refused: Callable[[str], None]) -> None:
+        self.factory = factory
+        self.per_address = per_address
+        self.most = most
+        self.deadline = deadline
+        self.refused = refused  # (for the log: an address refused a connection)
+        self.by_address: dict[str, int] = {}
+        self.gates: dict[asyncio.BaseTransport, Gate] = {}
+
+    def __call__(self) -> Gate:
+        return Gate(self, self.factory())
+
+    def opened(self, gate: Gate, transport: asyncio.Transport) -> None:
+        peer = transport.get_extra_info("peername")
+        address = plain_address(str(peer[0])) if peer else "?"
+        if (len(self.gates) >= self.most
+                or self.by_address.get(address, 0) >= self.per_address):
+            self.refused(address)
+            transport.abort()  # (a flood: no words, and its descriptor back at once)
+            return
+        gate.address = address
+        self.by_address[address] = self.by_address.get(address, 0) + 1
+        self.gates[transport] = gate
+        gate.timer = asyncio.get_running_loop().call_later(self.deadline, transport.abort)
+
+    def closed(self, gate: Gate) -> None:
+        if gate.timer is not None:
+            gate.timer.cancel()
+            gate.timer = None
+        if gate.address is None or gate.transport is None:
+            return
+        self.gates.pop(gate.transport, None)
+        left = self.by_address.pop(gate.address, 1) - 1
+        if left > 0:
+            self.by_address[gate.address] = left
+        gate.address = None
+
+    def upgraded(self, transport: asyncio.BaseTransport | None) -> None:
+        """``transport`` became a game's socket: its time is the socket's own now (the
+        login grace, then the visit's limits); it still counts."""
+        gate = self.gates.get(transport) if transport is not None else None
+        if gate is not None and gate.timer is not None:
+            gate.timer.cancel()
+            gate.timer = None
+
+
+class GatedSite(web.TCPSite):
+    """aiohttp's TCP site, its connections let through a ``Gatekeeper``."""
+
+    def __init__(self, runner: web.AppRunner, host: str, port: int, keeper: Gatekeeper,
+                 ssl_context: ssl.SSLContext | None = None) -> None:
+        super().__init__(runner, host, port, ssl_context=ssl_context)
+        self.keeper = keeper
+
+    async def start(self) -> None:
+        await web.BaseSite.start(self)  # (registered with the runner: TCPSite's own
+        # start would hand its server the handler's factory, not the gate)
+        self._server = await asyncio.get_running_loop().create_server(
+            self.keeper, self._host, self._port, ssl=self._ssl_context, backlog=self._backlog)
+        if self._server.sockets:
+            self._bound_port = self._server.sockets[0].getsockname()[1]
+
+
 class WebConnection:
     """A websocket let in: counted against the server's caps until it closes."""
 
@@ -187,6 +301,7 @@ class WebDoor:
         self.runner: web.AppRunner | None = None
         server.lobby.web = True  # (a code from the lobby signs a browser in too)
         self.passes = Passes()  # a signed-in tab's way back in after a reload
+        self.gate: Gatekeeper | None = None  # its TCP connections, counted (once started)
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_FRAME)
@@ -198,9 +313,17 @@ class WebDoor:
 
     async def start(self) -> list[str]:
         self.runner = web.AppRunner(self.app(), access_log=None, handle_signals=False,
-                                    shutdown_timeout=1.0)
+                                    shutdown_timeout=1.0, keepalive_timeout=KEEPALIVE)
         await self.runner.setup()
-        site = web.TCPSite(self.runner, self.host, self.port, ssl_context=self.ssl_context)
+        assert self.runner.server is not None
+        limits = self.server.limits
+        self.gate = Gatekeeper(
+            self.runner.server, per_address=PER_ADDRESS + 2 * limits.max_per_address,
+            most=limits.max_connections + EXTRA, deadline=limits.login_grace,
+            refused=lambda address: self.server.refusals_log.line(
+                address, "refused a web connection from %s: too many at once", address))
+        site = GatedSite(self.runner, self.host, self.port, self.gate,
+                         ssl_context=self.ssl_context)
         await site.start()
         addresses = self.runner.addresses
         if addresses:
@@ -247,6 +370,8 @@ class WebDoor:
             heartbeat=limits.keepalive_interval or None,
             writer_limit=max(4096, limits.write_buffer // 4))
         await ws.prepare(request)
+        if self.gate is not None:
+            self.gate.upgraded(request.transport)
         address = request.remote or "?"
         language = language_of(request.headers.get("Accept-Language"))
         refusal = server.admission(address)
