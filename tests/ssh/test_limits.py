@@ -187,3 +187,41 @@ async def test_a_visitor_who_leaves_while_the_game_starts_leaves_no_game_behind(
     await asyncio.wait_for(started[0].wait(), 10)  # and is stopped, not left to run
     await eventually(lambda: not server.visits, "the visit ends")
     assert v.master is None
+
+
+def test_errors_for_want_of_descriptors_are_logged_once_a_period(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Out of descriptors, asyncio reports every failed accept: the log grew 220 MB in a
+    minute. The server's handler logs the first of a period and counts the rest."""
+    import asyncio
+    import errno
+    import logging
+
+    from tui_domino.ssh.server import ResourceAlarm
+
+    loop = asyncio.new_event_loop()
+    now = [0.0]
+    alarm = ResourceAlarm(loop, period=60.0, clock=lambda: now[0])
+    alarm.install()
+    try:
+        context = {"message": "socket.accept() out of system resource",
+                   "exception": OSError(errno.EMFILE, "Too many open files")}
+        with caplog.at_level(logging.ERROR, logger="tui_domino.ssh"):
+            for i in range(8000):
+                now[0] = i / 8000 * 59  # 8,000 in 59 seconds
+                loop.call_exception_handler(context)
+            now[0] = 61.0
+            loop.call_exception_handler(context)  # a new period: logged, the count said
+        lines = [r.getMessage() for r in caplog.records if r.name == "tui_domino.ssh"]
+        assert len(lines) == 3, lines
+        assert "out of system resource" in lines[0] and "7999 more errors" in lines[1]
+        other: list[dict[str, object]] = []
+        loop.set_exception_handler(None)
+        alarm = ResourceAlarm(loop)
+        alarm.before = lambda _loop, ctx: other.append(ctx)
+        alarm.install()
+        loop.call_exception_handler({"message": "something else"})  # passed on
+        assert other == [{"message": "something else"}]
+    finally:
+        alarm.remove()
+        loop.close()

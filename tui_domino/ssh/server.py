@@ -27,6 +27,7 @@ server ends them on closing as its own (``Seat``).
 from __future__ import annotations
 
 import asyncio
+import errno
 import gettext
 import hmac
 import logging
@@ -143,6 +144,57 @@ class RatedLog:
             self._timer = None
         for address, count in self.budget.due(everything=True):
             log.log(self.level, self.summary, count, address)
+
+
+# Errors of the system's resources (descriptors, buffers, memory) that asyncio reports at
+# each failed accept: told once a period, with how many there were.
+OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+RESOURCE_PERIOD = 60.0
+
+
+class ResourceAlarm:
+    """The event loop's exception handler while the server runs: an error for want of a
+    system resource (the descriptors run out: every accept fails) is logged once a period
+    with its count, not at each failed accept; everything else goes to the handler before."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, period: float = RESOURCE_PERIOD,
+                 clock: Callable[[], float] | None = None) -> None:
+        self.loop = loop
+        self.period = period
+        self.clock = clock or loop.time
+        self.before = loop.get_exception_handler()
+        self.since: float | None = None  # when the period's first one was logged
+        self.count = 0  # more of them within the period, not logged
+
+    def install(self) -> None:
+        self.loop.set_exception_handler(self)
+
+    def remove(self) -> None:
+        self.flush()
+        self.loop.set_exception_handler(self.before)
+
+    def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        exc = context.get("exception")
+        if isinstance(exc, OSError) and exc.errno in OUT_OF_RESOURCES:
+            now = self.clock()
+            if self.since is not None and now - self.since < self.period:
+                self.count += 1
+                return
+            self.flush()
+            self.since = now
+            log.error("%s: %s (the next within %s are counted, not logged)",
+                      context.get("message", "out of a system resource"), exc,
+                      duration_text(self.period))
+            return
+        if self.before is not None:
+            self.before(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    def flush(self) -> None:
+        if self.count:
+            log.error("%d more errors for want of a system resource", self.count)
+        self.count = 0
 
 
 class Seat(Protocol):
@@ -284,6 +336,7 @@ class GameServer:
         self.host_key_created = False
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self.homes = Homes(data_dir())  # each visitor's game's folder
+        self.alarm: ResourceAlarm | None = None  # (the loop's, while serving)
         # Games kept for a while for accounts whose connection dropped in a duel.
         self.seats = Seats(self.lobby, self.limits.seat_window, self.homes.give_back)
         self.lobby.seat_window = self.limits.seat_window  # (a stopped game's duel waits too)
@@ -294,6 +347,8 @@ class GameServer:
 
     async def start(self) -> int:
         """Listens; returns the port (useful with port 0)."""
+        self.alarm = ResourceAlarm(asyncio.get_running_loop())
+        self.alarm.install()
         self.host_key, self.host_key_created = load_or_create_host_key(self.host_key_path)
         self.homes.start()
         if self.own_spawner:
@@ -355,6 +410,9 @@ class GameServer:
         self.homes.close()
         self.failures_log.close()
         self.refusals_log.close()
+        if self.alarm is not None:
+            self.alarm.remove()
+            self.alarm = None
         if self.store is not None:
             self.store.close()
             self.store = None
