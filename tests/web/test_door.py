@@ -399,9 +399,8 @@ async def test_idle_connections_are_bounded_per_address_and_in_time(make_web: An
     await eventually(lambda: gate.by_address.get("127.0.0.2") == 12, "twelve counted")
     held = [await _open(pair) for pair in idle]
     assert sum(held) == 12, held  # the rest closed as they opened
-    async with aiohttp.ClientSession() as session:  # another address is served at once
-        async with session.get(web.url) as response:
-            assert response.status == 200
+    async with aiohttp.ClientSession() as session, session.get(web.url) as response:
+        assert response.status == 200  # another address is served at once
     loop = asyncio.get_running_loop()
     start = loop.time()
     await eventually(lambda: not gate.gates, "the idle ones closed after the grace")
@@ -425,3 +424,71 @@ async def test_idle_connections_are_bounded_in_all(make_web: Any) -> None:
     for _reader, writer in idle:
         writer.close()
     await eventually(lambda: not gate.gates and not gate.by_address, "all let out")
+
+
+@pytest.mark.parametrize(("host", "served"), [
+    ("127.0.0.1:{port}", True), ("localhost:{port}", True), ("[::1]:{port}", True),
+    ("10.1.2.3", True), ("game.example:{port}", True),  # (named with --web-host)
+    ("evil.example:{port}", False), ("127.0.0.1.evil.example", False), ("", False),
+])
+async def test_a_request_for_a_name_the_page_is_not_served_under_is_refused(
+        make_web: Any, host: str, served: bool) -> None:
+    """DNS rebinding: another site's page that rebinds its name to this machine sends its
+    own name as Host (and as its Origin, so the socket's check passed): refused."""
+    from tui_domino.web.door import WebDoor
+
+    web = await make_web()
+    door = WebDoor(web.server, "127.0.0.1", 0, names=frozenset({"game.example"}))
+    await door.start()
+    try:
+        async with aiohttp.ClientSession() as session:
+            url = f"http://127.0.0.1:{door.port}/"
+            async with session.get(url, headers={"Host": host.format(port=door.port)}
+                                   ) as response:
+                assert (response.status == 200) is served, response.status
+                assert "Python" not in response.headers.get("Server", "")
+                assert "aiohttp" not in response.headers.get("Server", "")
+                if not served:
+                    assert response.status == 421
+                    assert "evil" not in await response.text()  # (no echo of the request)
+    finally:
+        await door.close()
+
+
+async def test_over_https_the_page_asks_browsers_to_keep_to_it(make_web: Any,
+                                                               tmp_path: Any) -> None:
+    import datetime
+    import ssl
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    from tui_domino.web.door import WebDoor
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
+            .public_key(key.public_key()).serial_number(1)
+            .not_valid_before(now).not_valid_after(now + datetime.timedelta(days=1))
+            .sign(key, hashes.SHA256()))
+    (tmp_path / "c.pem").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    (tmp_path / "k.pem").write_bytes(key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption()))
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(tmp_path / "c.pem", tmp_path / "k.pem")
+    web = await make_web()
+    door = WebDoor(web.server, "127.0.0.1", 0, ssl_context=context)
+    await door.start()
+    try:
+        async with aiohttp.ClientSession() as session, \
+                session.get(f"https://127.0.0.1:{door.port}/", ssl=False) as response:
+            assert response.status == 200
+            assert response.headers["Strict-Transport-Security"] == "max-age=31536000"
+        async with aiohttp.ClientSession() as session, session.get(web.url) as response:
+            assert "Strict-Transport-Security" not in response.headers  # (plain HTTP)
+    finally:
+        await door.close()

@@ -94,6 +94,11 @@ def add_serve(subparsers: Any) -> argparse.ArgumentParser:
                    # TRANSLATORS: help of serve --web
                    help=_("also open a web door on this port: a page where a browser visitor "
                           "plays in the same lobby (on --host too; docs/web.md)"))
+    p.add_argument("--web-host", action="append", default=None, metavar="NAME",
+                   # TRANSLATORS: help of serve --web-host
+                   help=_("a host name the web page is served under (besides addresses and "
+                          "localhost; again for more): a request for another name is "
+                          "refused"))
     p.add_argument("--cert", type=Path, default=None, metavar="FILE",
                    # TRANSLATORS: help of serve --cert
                    help=_("with --web: serve the page over HTTPS with this certificate "

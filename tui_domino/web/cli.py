@@ -28,4 +28,5 @@ def web_door(server: GameServer, args: argparse.Namespace) -> Door | str:
             context.load_cert_chain(args.cert, args.key)
         except (OSError, ssl.SSLError) as exc:
             return _("cannot use {path}: {reason}").format(path=args.cert, reason=exc)
-    return WebDoor(server, args.host, args.web, ssl_context=context)
+    return WebDoor(server, args.host, args.web, ssl_context=context,
+                   names=frozenset(args.web_host or ()))

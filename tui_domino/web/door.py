@@ -30,12 +30,13 @@ import gettext
 import hashlib
 import hmac
 import html
+import ipaddress
 import json
 import logging
 import secrets
 import ssl
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any, cast
 from urllib.parse import urlsplit
@@ -131,6 +132,26 @@ def same_origin(origin: str | None, host: str | None) -> bool:
     except ValueError:
         return False
     return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
+
+
+def host_allowed(host: str | None, names: frozenset[str]) -> bool:
+    """Whether a request's ``Host`` is one the page is served under: an address (what no
+    other site's page can be made to send: a page that rebinds its own name to this
+    machine still sends that name), ``localhost``, or one of ``names``
+    (``serve --web-host``)."""
+    if not host:
+        return False
+    try:
+        name = urlsplit(f"//{host}").hostname or ""
+    except ValueError:
+        return False
+    if name in names or name == "localhost":
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
 
 def language_of(accept: str | None) -> str:
@@ -293,18 +314,22 @@ class WebDoor:
     own ``close``, which ends every visit)."""
 
     def __init__(self, server: GameServer, host: str = "127.0.0.1", port: int = 8080,
-                 ssl_context: ssl.SSLContext | None = None) -> None:
+                 ssl_context: ssl.SSLContext | None = None,
+                 names: frozenset[str] = frozenset()) -> None:
         self.server = server
         self.host = host
         self.port = port
         self.ssl_context = ssl_context
+        # The host names the page is served under (besides addresses and localhost): a
+        # request for another (a page that rebinds its name to this machine) is refused.
+        self.names = frozenset(n.lower() for n in names)
         self.runner: web.AppRunner | None = None
         server.lobby.web = True  # (a code from the lobby signs a browser in too)
         self.passes = Passes()  # a signed-in tab's way back in after a reload
         self.gate: Gatekeeper | None = None  # its TCP connections, counted (once started)
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_FRAME)
+        app = web.Application(client_max_size=MAX_FRAME, middlewares=[self._host_check])
         app.router.add_get("/", self.index)
         app.router.add_get("/static/{name}", self.static)
         app.router.add_get("/ws", self.socket)
@@ -336,9 +361,24 @@ class WebDoor:
             await self.runner.cleanup()
             self.runner = None
 
-    @staticmethod
-    async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+    @web.middleware
+    async def _host_check(self, request: web.Request,
+                          handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+                          ) -> web.StreamResponse:
+        """A request for a host name the page is not served under is refused (421)."""
+        if not host_allowed(request.host, self.names):
+            log.info("refused a request from %s for the host %r", request.remote,
+                     request.host[:100])
+            raise web.HTTPMisdirectedRequest(
+                text="tui-domino: this server is not served under that name (serve "
+                     "--web-host NAME adds one).")
+        return await handler(request)
+
+    async def _headers(self, request: web.Request, response: web.StreamResponse) -> None:
         response.headers.update(HEADERS)
+        response.headers["Server"] = "tui-domino"  # (not the Python and aiohttp versions)
+        if self.ssl_context is not None:  # (served over HTTPS: browsers keep to it)
+            response.headers["Strict-Transport-Security"] = "max-age=31536000"
 
     # -- the page ----------------------------------------------------------------------------
 
