@@ -10,7 +10,6 @@ from tui_domino.community import accounts
 from tui_domino.community.accounts import (
     BAD_CODE,
     CODE_LIFETIME,
-    CODE_MISSES,
     MAX_KEYS,
     NO_KEY,
     OTHER_NAME,
@@ -119,13 +118,15 @@ def test_a_new_code_voids_the_old_one(store: Store) -> None:
     assert isinstance(add_key(store, "ann", new, LAPTOP), Member)
 
 
-def test_a_code_guessed_wrong_too_often_is_void(store: Store) -> None:
+def test_a_strangers_wrong_codes_do_not_void_the_owners(store: Store) -> None:
+    """Anyone who knew the name voided its owner's code with five wrong ones; the doors
+    count each as a failed login of his address instead (tests/ssh, tests/web)."""
     ann = claim(store, "ann", ANN_KEY)
     code = new_code(store, ann.id)
     wrong = "ZZZZ-ZZZZ" if code != "ZZZZ-ZZZZ" else "YYYY-YYYY"
-    for _i in range(CODE_MISSES):
+    for _i in range(50):
         assert add_key(store, "ann", wrong, EVE_KEY) == Refused(BAD_CODE, "ann")
-    assert add_key(store, "ann", code, LAPTOP) == Refused(BAD_CODE, "ann")
+    assert isinstance(add_key(store, "ann", code, LAPTOP), Member)
 
 
 def test_a_code_adds_no_key_in_the_wrong_hands(store: Store) -> None:
@@ -156,9 +157,9 @@ def test_a_browsers_code_is_refused_wrong_expired_or_for_nobodys_name(store: Sto
     code = new_code(store, ann.id)
     wrong = "ZZZZ-ZZZZ" if code != "ZZZZ-ZZZZ" else "YYYY-YYYY"
     assert accounts.sign_in_by_code(store, "bob", code) == Refused(BAD_CODE, "bob")
-    for _i in range(CODE_MISSES):
+    for _i in range(50):
         assert accounts.sign_in_by_code(store, "ann", wrong) == Refused(BAD_CODE, "ann")
-    assert accounts.sign_in_by_code(store, "ann", code) == Refused(BAD_CODE, "ann")  # void
+    assert isinstance(accounts.sign_in_by_code(store, "ann", code), Member)  # still good
     code = new_code(store, ann.id)
     clock.advance(CODE_LIFETIME)
     assert accounts.sign_in_by_code(store, "ann", code) == Refused(BAD_CODE, "ann")

@@ -155,3 +155,31 @@ async def test_the_lobby_shows_each_accounts_rating_for_the_game_chosen(
     await term.wait_for(f"bob {spider.rating:.0f}?", "dora · guest")
     for t in (term, bob_term, guest):
         await t.close()
+
+
+async def test_wrong_codes_at_the_ssh_door_are_failed_logins_of_the_address(
+        make_server: Callable[..., Any]) -> None:
+    """A stranger's wrong codes voided the owner's; now they lock the stranger's address
+    out, and the owner's code still adds his key."""
+    from dataclasses import replace
+
+    from tests.ssh.conftest import TEST_LIMITS
+
+    server = await make_server(accounts=True, limits=replace(TEST_LIMITS, fail_count=2))
+    ann = new_key()
+    first = await come(server, "ann", ann)
+    await first.wait_for("Welcome, ann.")
+    await first.close()
+    assert server.store is not None
+    owner = accounts.account_named(server.store, "ann")
+    assert owner is not None
+    code = accounts.new_code(server.store, owner.id)
+    wrong = "ZZZZ-ZZZZ" if code != "ZZZZ-ZZZZ" else "YYYY-YYYY"
+    said = [await refused(server, f"ann+{wrong}", new_key()) for _ in range(2)]
+    assert "code" in said[0]
+    assert "too many failed logins" in await refused(server, f"ann+{code}", new_key())
+    server.failed = type(server.failed)(10, 600, 600)  # (the lockout lifted, for the owner)
+    laptop = new_key()
+    again = await come(server, f"ann+{code}", laptop)  # his code is still good
+    await again.wait_for("Welcome, ann.")
+    await again.close()

@@ -492,3 +492,29 @@ async def test_over_https_the_page_asks_browsers_to_keep_to_it(make_web: Any,
             assert "Strict-Transport-Security" not in response.headers  # (plain HTTP)
     finally:
         await door.close()
+
+
+async def test_wrong_codes_lock_the_guesser_out_and_leave_the_owners_code_good(
+        make_web: Any) -> None:
+    """Anyone who knew a name voided its owner's code with five wrong ones, answered at
+    once and counted nowhere. Now each is a failed login of the guesser's address."""
+    web = await make_web(limits=replace(TEST_LIMITS, fail_count=3))
+    store = web.server.store
+    assert store is not None
+    ann = accounts.sign_in(store, "ann", "SHA256:annskey")
+    assert isinstance(ann, accounts.Member)
+    code = accounts.new_code(store, ann.account.id)
+    wrong = "ZZZZ-ZZZZ" if code != "ZZZZ-ZZZZ" else "YYYY-YYYY"
+    said = []
+    for _ in range(3):
+        browser = await open_browser(web)
+        said.append(await browser.hello("ann", code=wrong))
+        await browser.close()
+    assert "That code does not sign in ann" in said[0]["text"]
+    assert "too many failed logins" in said[-1]["text"]  # locked out at the third
+    browser = await open_browser(web)  # the right code from the locked-out address: no
+    said_now = await browser.hello("ann", code=code)
+    assert said_now["t"] == "refused" and "too many failed logins" in said_now["text"]
+    await browser.close()
+    owner = accounts.sign_in_by_code(store, "ann", code)  # ... and the owner's code is good
+    assert isinstance(owner, accounts.Member)

@@ -11,7 +11,8 @@
 - A second key (another computer): the owner asks for a code (``new_code``, shown in his
   lobby), valid ``CODE_LIFETIME`` seconds and for one use; the new key gives it at its first
   connection (``add_key``; ``split_code`` reads it from a user name ``ann+ABCD-EFGH``). A
-  code mistyped ``CODE_MISSES`` times is void, and an account holds at most ``MAX_KEYS``
+  wrong code voids nothing (a stranger who knows the name would void the owner's): the
+  doors count it as a failed login of its address. An account holds at most ``MAX_KEYS``
   keys. The same code signs a browser in to the account instead (``sign_in_by_code``: the
   web door, where a visitor has no key), once.
 
@@ -35,7 +36,6 @@ GUEST = "guest"
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 8
 CODE_LIFETIME = 600.0
-CODE_MISSES = 5
 MAX_KEYS = 8
 
 # Why a visitor is refused (``Refused.reason``).
@@ -179,18 +179,17 @@ def split_code(username: str) -> tuple[str, str | None]:
 
 def _use_code(store: Store, owner: Account, code: str, now: float) -> bool:
     """Whether ``code`` is the owner's code, valid now; it is used up when it is (and void
-    after ``CODE_MISSES`` wrong ones, or once expired). Inside the caller's transaction."""
+    once expired). A wrong one is counted (``misses``) but voids nothing: anybody who knows
+    the name could otherwise void its owner's code; the doors count it as a failed login of
+    its address instead, which their lockout bounds. Inside the caller's transaction."""
     row = store.db.execute("SELECT code, expires, misses FROM codes WHERE account = ?",
                            (owner.id,)).fetchone()
     if row is None or row["expires"] <= now:
         store.db.execute("DELETE FROM codes WHERE account = ?", (owner.id,))
         return False
     if not hmac.compare_digest(str(row["code"]).encode(), normal_code(code).encode()):
-        if row["misses"] + 1 >= CODE_MISSES:
-            store.db.execute("DELETE FROM codes WHERE account = ?", (owner.id,))
-        else:
-            store.db.execute("UPDATE codes SET misses = misses + 1 WHERE account = ?",
-                             (owner.id,))
+        store.db.execute("UPDATE codes SET misses = misses + 1 WHERE account = ?",
+                         (owner.id,))
         return False
     store.db.execute("DELETE FROM codes WHERE account = ?", (owner.id,))
     return True
@@ -263,7 +262,7 @@ def refusal_text(refused: Refused) -> str:
                     minutes).format(name=name, minutes=minutes)
 
 
-__all__ = ["BAD_CODE", "CODE_LIFETIME", "CODE_MISSES", "GUEST", "MAX_KEYS", "NO_KEY",
+__all__ = ["BAD_CODE", "CODE_LIFETIME", "GUEST", "MAX_KEYS", "NO_KEY",
            "OTHER_NAME", "TAKEN", "TOO_MANY_KEYS", "Account", "Guest", "Member", "Refused",
            "SignIn", "account_by_id", "account_named", "account_of_key", "add_key",
            "is_guest_name", "keys_of", "new_code", "normal_code", "refusal_text", "sign_in",

@@ -659,7 +659,10 @@ class Connection(asyncssh.SSHServer):
 
     def refuse_sign_in(self, refused: accounts.Refused) -> None:
         """Ends the connection, told why the name is not his and what to do (in English:
-        his language is not known yet)."""
+        his language is not known yet). A wrong code is a failed login of the address (its
+        lockout bounds the guessing; the owner's code stays good)."""
+        if refused.reason == accounts.BAD_CODE:
+            self.server.login_failed(self.address)
         text = accounts.refusal_text(refused)
         self.server.refusals_log.line(self.address, "refused %s from %s: %s",
                                       shown_name(self.username), self.address, refused.reason)

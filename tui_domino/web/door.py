@@ -511,6 +511,13 @@ class WebDoor:
         server.refusals_log.line(address, "refused %s from %s (web): %s", shown_name(name),
                                  address, signed.reason)
         if signed.reason == accounts.BAD_CODE:
+            # (a failed login of the address: its lockout bounds the guessing, and the
+            # owner's code stays good whatever a stranger tries)
+            server.login_failed(address)
+            await asyncio.sleep(server.limits.auth_delay)
+            locked_out = server.locked_out(address)
+            if locked_out is not None:
+                return locked_out
             minutes = int(accounts.CODE_LIFETIME // 60)
             # TRANSLATORS: the web page; {name}: a player's name, {minutes}: how long a
             # code is valid (10)
