@@ -225,3 +225,28 @@ def test_errors_for_want_of_descriptors_are_logged_once_a_period(
     finally:
         alarm.remove()
         loop.close()
+
+
+@pytest.mark.parametrize(("size", "given"), [((1, 1), (20, 8)), ((2, 1), (20, 8)),
+                                             ((1, 24), (20, 24)), ((1000, 1000), (300, 120))])
+async def test_a_tiny_or_huge_terminal_gets_a_game_that_lives_within_bounds(
+        server: GameServer, size: tuple[int, int], given: tuple[int, int]) -> None:
+    """A 1x1, 2x1 or 1x24 terminal killed the visitor's game (rich divides by the width
+    left); 1000x1000 cost 3 MB a redraw. The game's terminal is kept within bounds."""
+    import fcntl
+    import struct
+    import termios
+
+    term = await visit(server.port, "tiny", cols=size[0], rows=size[1])
+    await eventually(lambda: any(v.member is not None for v in server.visits), "his game")
+    visit_ = next(iter(server.visits))
+    rows, cols, _x, _y = struct.unpack("HHHH", fcntl.ioctl(
+        visit_.master, termios.TIOCGWINSZ, b"\0" * 8))
+    assert (cols, rows) == given
+    term.resize(1, 1)  # a resize below the bounds is clamped too
+    await eventually(lambda: struct.unpack("HHHH", fcntl.ioctl(
+        visit_.master, termios.TIOCGWINSZ, b"\0" * 8))[:2] == (8, 20), "clamped")
+    await asyncio.sleep(1.0)  # (it draws: a crash would end the visit now)
+    assert server.visits and visit_.proc is not None and visit_.proc.returncode is None
+    assert "stopped unexpectedly" not in term.output()
+    await term.close()

@@ -76,9 +76,22 @@ def stop_group(game: GameProcess, sig: signal.Signals) -> bool:
     return True
 
 
+# The sizes a game's terminal is given, whatever a visitor's terminal says: narrower than
+# MIN_COLS, the game's lists cannot lay out their lines (rich divides by the width left;
+# 8 columns is the first that holds, 20 leaves a margin); larger than MAX_COLS x MAX_ROWS,
+# every redraw costs the link more than a player can see (1000x1000: 3 MB a redraw). A
+# terminal outside them shows the game clipped, or in its top left corner.
+MIN_COLS, MIN_ROWS = 20, 8
+MAX_COLS, MAX_ROWS = 300, 120
+
+
+def clamped(cols: int, rows: int) -> tuple[int, int]:
+    """A visitor's terminal size as his game's terminal takes it."""
+    return max(MIN_COLS, min(cols, MAX_COLS)), max(MIN_ROWS, min(rows, MAX_ROWS))
+
+
 def set_winsize(fd: int, cols: int, rows: int, xpix: int = 0, ypix: int = 0) -> None:
-    cols = max(1, min(cols, 1000))
-    rows = max(1, min(rows, 1000))
+    cols, rows = clamped(cols, rows)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, xpix, ypix))
 
 
