@@ -27,6 +27,9 @@ LOBBY_FD = "TUI_DOMINO_LOBBY_FD"
 FORK_SERVER = "TUI_DOMINO_FORK_SERVER"
 """0 makes ``tui-domino serve`` start every visitor's game in a fresh interpreter (as
 ``--no-fork-server``); else games are forked from a process that loaded the game once."""
+CRASHES = "TUI_DOMINO_CRASHES"
+"""Where the game writes the report of an error of its own (else the ``crashes`` folder of its
+files): an SSH visitor's game writes it in the server's, where its operator finds it."""
 SSH_PASSWORD = "TUI_DOMINO_SSH_PASSWORD"
 """The password of ``tui-domino serve``, kept out of the process list (as --password)."""
 
@@ -41,6 +44,7 @@ VARIABLES: dict[str, str] = {
     LOBBY_FD: "the visitor's game's socket to the lobby (set by the server)",
     FORK_SERVER: "0: serve starts every visitor's game in a fresh interpreter (no fork server)",
     SSH_PASSWORD: "the password of tui-domino serve, kept out of the process list",
+    CRASHES: "where the game writes the report of an error of its own (set by the server)",
 }
 
 

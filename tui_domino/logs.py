@@ -19,6 +19,7 @@ import traceback
 from collections.abc import Iterator
 from pathlib import Path
 
+from tui_domino import env
 from tui_domino.files import data_dir
 from tui_domino.text import visible
 
@@ -76,7 +77,8 @@ def crash_report(error: BaseException, where: str = "the game") -> Path:
         ours = version("tui-domino")
     except PackageNotFoundError:  # run from a checkout
         ours = "unknown"
-    folder = data_dir() / "crashes"
+    chosen = env.text(env.CRASHES)  # (an SSH visitor's game: the server's folder)
+    folder = Path(chosen) if chosen else data_dir() / "crashes"
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     path = folder / time.strftime("crash-%Y%m%d-%H%M%S.txt")
     n = 1

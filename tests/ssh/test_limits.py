@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import stat
 from pathlib import Path
@@ -250,3 +251,31 @@ async def test_a_tiny_or_huge_terminal_gets_a_game_that_lives_within_bounds(
     assert server.visits and visit_.proc is not None and visit_.proc.returncode is None
     assert "stopped unexpectedly" not in term.output()
     await term.close()
+
+
+async def test_an_error_of_a_visitors_game_is_reported_to_the_operator_not_shown(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capfd: pytest.CaptureFixture[str]) -> None:
+    """A visitor's game that stopped on an error of its own showed its traceback and the
+    report's path (the server's files) on his terminal, and the report went with a guest's
+    folder. Now the report is in the server's folder (TUI_DOMINO_CRASHES), and nothing of it
+    reaches the terminal."""
+    import logging
+
+    from tui_domino.ssh.visitor_app import VisitorApp
+
+    crashes = tmp_path / "server-crashes"
+    monkeypatch.setenv("TUI_DOMINO_CRASHES", str(crashes))
+    monkeypatch.setattr(logging.getLogger("tui_domino"), "handlers", [])
+    app = VisitorApp("bob", -1)
+    with contextlib.suppress(ZeroDivisionError):
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.call_later(lambda: 1 / 0)
+            await pilot.pause()
+            await pilot.pause()
+    [report] = list(crashes.iterdir())
+    assert "ZeroDivisionError" in report.read_text() and app.crash_path == report
+    shown = capfd.readouterr()
+    assert str(crashes) not in shown.out + shown.err
+    assert "Traceback" not in shown.out + shown.err

@@ -336,6 +336,7 @@ class GameServer:
         self.host_key_created = False
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self.homes = Homes(data_dir())  # each visitor's game's folder
+        self.crashes = data_dir() / "crashes"  # the reports of the games' own errors
         self.alarm: ResourceAlarm | None = None  # (the loop's, while serving)
         # Games kept for a while for accounts whose connection dropped in a duel.
         self.seats = Seats(self.lobby, self.limits.seat_window, self.homes.give_back)
@@ -524,6 +525,9 @@ class GameServer:
         out.update({
             "TERM": visit.term_type or "xterm-256color",
             env.HOME: str(home),
+            # (a report of the game's own error: the operator's to read, kept whatever
+            # becomes of the visitor's folder; never shown to the visitor)
+            env.CRASHES: str(self.crashes),
             env.PLAYER: visit.name,
             env.LOBBY_FD: str(lobby_fd),
         })

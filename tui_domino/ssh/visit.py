@@ -486,6 +486,9 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._let_go_of_stopped()
             return True
         self.ended = True
+        if status != 0:
+            log.warning("%s's game stopped (%s); the report of its own error, if it wrote one, "
+                        "is in %s", self.name, cause, self.server.crashes)
         if status != 0 and waiting is not None:
             said += " " + duel_waits_words(self.words, waiting.until - self.server.lobby.clock())
         self._set_cause(cause)

@@ -7,7 +7,9 @@ import asyncio
 import contextlib
 import functools
 import inspect
+import io
 import json
+import logging
 import os
 import re
 import socket
@@ -16,6 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
 from textual import work
 from textual.app import SuspendNotSupported, SystemCommand
 from textual.screen import ModalScreen, Screen
@@ -107,6 +110,15 @@ class VisitorApp(DominoApp):
 
     def __init__(self, name: str, lobby_fd: int = -1, **kw: Any) -> None:
         super().__init__(**kw)
+        # An error of the game's own is not printed on the visitor's terminal (its traceback
+        # names the server's files): its report is the operator's (``logs.crash_report``,
+        # in the server's folder), the visitor is told the game stopped.
+        self.error_console = Console(file=io.StringIO(), markup=False, highlight=False)
+        # Nor are its log's words (Python prints those of a logger with no handler on the
+        # terminal: the report's path among them).
+        game_log = logging.getLogger("tui_domino")
+        if not game_log.handlers:
+            game_log.addHandler(logging.NullHandler())
         self.player_name = name
         self.lobby_fd = lobby_fd
         self.member_id: int | None = None
