@@ -106,3 +106,31 @@ async def test_a_player_who_dropped_his_ssh_connection_comes_back_by_the_browser
         await play_out([tab, SshPlayer(bob)])
         await eventually(lambda: results(web.server) == [(1, ratings.RATED)], "rated once")
     await bob.close()
+
+
+async def test_the_page_connects_again_by_itself_and_says_when_the_server_is_down(
+        make_web: Any, tmp_path: Path) -> None:
+    """A signed-in tab whose connection is lost connects again by itself (with its pass,
+    after a second); Play with the server down says so (it showed nothing)."""
+    web = await make_web()
+    code = code_for(web, "bob", new_key())
+    async with chromium(tmp_path / "profile") as context:
+        tab = Tab(await context.new_page())
+        await tab.open(web.url)
+        await tab.sign_in("bob", code=code)
+        await tab.wait_for("Welcome, bob.")
+        [visit] = list(web.server.visits)
+        await visit.ws.close()  # the connection is lost (not a word from the server)
+        await tab.wait_until(lambda s: "Welcome, bob." in s
+                             and any(v is not visit for v in web.server.visits),
+                             "back by itself")
+        assert await tab.message() == ""
+        assert not await tab.page.is_visible("#signin")
+        other = Tab(await context.new_page())  # a page loaded; then the server goes
+        await other.open(web.url)
+        await web.door.close()
+        await other.sign_in("dora")
+        await other.page.wait_for_function(
+            "document.getElementById('message').textContent.includes('does not answer')",
+            timeout=15000)
+        assert await other.page.is_visible("#signin")

@@ -108,6 +108,11 @@ PAGE_WORDS = {
     "play": N_("Play"),
     # TRANSLATORS: the web page, when its connection to the server ends without a word
     "gone": N_("The connection to the server was lost."),
+    # TRANSLATORS: the web page, when Play is pressed and the server does not answer
+    "down": N_("The server does not answer: it may be down, or your network is. Try again "
+               "in a moment."),
+    # TRANSLATORS: the web page, while it connects again by itself after a lost connection
+    "retrying": N_("The connection to the server was lost: connecting again…"),
 }
 
 # TRANSLATORS: the web page: the password given is not the server's

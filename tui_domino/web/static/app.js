@@ -57,8 +57,30 @@
   function showMessage(text) {
     message.textContent = text;
     form.hidden = false;
-    if (term) term.blur();
+    if (term) {
+      term.reset();  // (no old lobby drawn behind the form)
+      term.blur();
+    }
     document.getElementById("name").focus();
+  }
+
+  // A lost connection of a signed-in tab is made again by itself, with its pass, after
+  // 1, 2, 4, 8, 16 seconds (then the form): back at his table when his seat is kept.
+  const RETRIES = 5;
+  let retries = 0;
+
+  function reconnect() {
+    const pass = keptPass();
+    if (!pass || retries >= RETRIES) {
+      showMessage(document.documentElement.dataset.gone || "");
+      return;
+    }
+    const delay = 1000 * Math.pow(2, retries);
+    retries += 1;
+    message.textContent = document.documentElement.dataset.retrying || "";
+    window.setTimeout(() => {
+      if (!socket) play({ t: "hello", name: "", code: "", password: "", resume: keptPass() });
+    }, delay);
   }
 
   // A signed-in tab's pass back in (the server's "resume"), kept for this tab alone.
@@ -81,7 +103,9 @@
     socket = new WebSocket(url);
     socket.binaryType = "arraybuffer";
     let playing = false;
+    let opened = false;
     socket.onopen = () => {
+      opened = true;
       hello.cols = term.cols;
       hello.rows = term.rows;
       socket.send(JSON.stringify(hello));
@@ -94,6 +118,8 @@
       const said = JSON.parse(event.data);
       if (said.t === "ready") {
         playing = true;
+        retries = 0;
+        message.textContent = "";
         form.hidden = true;
         // The pass back in: a reload of this tab comes back as the same visitor.
         if (typeof said.resume === "string") keepPass(said.resume);
@@ -108,7 +134,12 @@
     };
     socket.onclose = () => {
       socket = null;
-      if (playing) showMessage(document.documentElement.dataset.gone || "");
+      if (!opened) {  // the server does not answer (down, or the network is)
+        if (retries > 0) reconnect();
+        else showMessage(document.documentElement.dataset.down || "");
+      } else if (playing) {
+        reconnect();
+      }
     };
   }
 
