@@ -95,3 +95,17 @@ async def test_the_hands_rule_takes_the_accent_with_the_focus_and_is_the_hands_o
         await pilot.pause()
         assert app.screen.focused is not hand
         assert colour_at(app, x, y) == primary
+
+
+async def test_ctrl_c_says_how_to_quit_in_plain_words() -> None:
+    """Ctrl+C showed Textual's words, "Press [b]ctrl+q[/b] to quit the app", tags and all
+    (the game's notifications are plain text)."""
+    from tests.ui.conftest import make_app, until
+
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await until([pilot], lambda: type(app.screen).__name__ == "MenuScreen", "the menu")
+        await pilot.press("ctrl+c")
+        await until([pilot], lambda: bool(app._notifications), "the notice")
+        note = list(app._notifications)[-1]
+        assert note.message == "Press ctrl+q to quit the game." and "[" not in note.message

@@ -186,6 +186,17 @@ class DominoApp(App[None]):
         super().notify(visible(str(message), lines=True), title=visible(str(title)),
                        severity=severity, timeout=timeout, markup=False)
 
+    def action_help_quit(self) -> None:
+        """Ctrl+C: says how to quit, in plain words of the language in use (Textual's own
+        words are markup, which the game's plain notifications would show as tags)."""
+        for key, active in self.active_bindings.items():
+            if active.binding.action in ("quit", "app.quit"):
+                # TRANSLATORS: told when Ctrl+C is pressed; {key} is the key that quits
+                # ("ctrl+q"), kept as it is
+                self.notify(_("Press {key} to quit the game.").format(key=key),
+                            title=_("Do you want to quit?"))
+                return
+
     def first_screen(self) -> Screen[Any]:
         """The screen the game opens on: the menu."""
         return MenuScreen()
