@@ -136,3 +136,20 @@ async def test_the_page_connects_again_by_itself_and_says_when_the_server_is_dow
             assert loop.time() < deadline, await other.message()
             await asyncio.sleep(0.05)
         assert await other.page.is_visible("#signin")
+
+
+async def test_ctrl_c_copies_a_selection_and_else_goes_to_the_game(
+        make_web: Any, tmp_path: Path) -> None:
+    web = await make_web()
+    async with chromium(tmp_path / "profile") as context:
+        tab = Tab(await context.new_page())
+        await tab.open(web.url)
+        await tab.sign_in("dora")
+        await tab.wait_for("Welcome, dora.")
+        await tab.page.evaluate("() => window.terminal.selectAll()")
+        await tab.press("Control+c")  # copied: the game hears nothing of it
+        await asyncio.sleep(1.0)
+        assert "to quit the game" not in await tab.text()
+        await tab.page.evaluate("() => window.terminal.clearSelection()")
+        await tab.press("Control+c")  # nothing selected: the game's
+        await tab.wait_for("Press ctrl+q to quit the game.")

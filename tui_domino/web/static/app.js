@@ -157,6 +157,15 @@
 
   document.fonts.load('16px "DejaVu Sans Mono"').then(() => {
     makeTerminal();
+    // Ctrl+C (or Cmd+C) with text selected copies it, as terminals do (the browser's own
+    // copy, which xterm.js fills with the selection); without a selection it is the game's.
+    term.attachCustomKeyEventHandler((event) => {
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key === "c"
+          && term.hasSelection()) {
+        return false;
+      }
+      return true;
+    });
     term.onData((data) => send(encoder.encode(data)));
     term.onBinary((data) => {
       const bytes = new Uint8Array(data.length);
