@@ -301,3 +301,13 @@ async def test_a_new_connection_takes_over_the_duel_not_another_game_of_the_acco
     await ann.wait_until(lambda _s: ann.closed.is_set(), "the first window closed")
     assert "Welcome, ann-2." in other.text() and not other.closed.is_set()  # untouched
     await asyncio.gather(third.close(), other.close(), bob.close())
+
+
+async def test_a_server_that_closes_stops_the_games_it_holds(open_server: GameServer) -> None:
+    ann, bob, _key = await keyed_duel(open_server)
+    bob.conn.abort()
+    await eventually(lambda: bool(open_server.seats.held), "his seat held")
+    held = next(iter(open_server.seats.held.values())).game
+    await asyncio.wait_for(open_server.close("The tests are over."), 30)
+    assert held.proc.returncode is not None and not open_server.seats.held
+    await ann.wait_for("The tests are over.", where=Terminal.output)
