@@ -518,3 +518,27 @@ async def test_wrong_codes_lock_the_guesser_out_and_leave_the_owners_code_good(
     await browser.close()
     owner = accounts.sign_in_by_code(store, "ann", code)  # ... and the owner's code is good
     assert isinstance(owner, accounts.Member)
+
+
+@pytest.mark.parametrize("request_bytes", [
+    b"G\x00T / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",  # a method that is none
+    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX: " + b"<b>" * 7000 + b"\r\n\r\n",  # too long
+])
+async def test_a_request_that_cannot_be_read_is_answered_by_its_status_alone(
+        make_web: Any, caplog: pytest.LogCaptureFixture, request_bytes: bytes) -> None:
+    """aiohttp's answer echoed the request ("Got more than 8190 bytes when reading: b'aaa…'"),
+    named Python's and its own versions, and the log kept a traceback each time."""
+    import logging
+
+    web = await make_web()
+    with caplog.at_level(logging.DEBUG):
+        reader, writer = await asyncio.open_connection("127.0.0.1", web.door.port)
+        writer.write(request_bytes)
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.read(), 10)
+        writer.close()
+    head, _sep, body = answer.partition(b"\r\n\r\n")
+    assert head.split(b" ")[1] == b"400"
+    assert body == b"400 Bad Request\n"
+    assert b"Server: tui-domino" in head and b"Python" not in answer
+    assert not [r for r in caplog.records if r.exc_info or r.name.startswith("aiohttp")]

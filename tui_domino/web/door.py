@@ -37,11 +37,13 @@ import secrets
 import ssl
 import time
 from collections.abc import Awaitable, Callable
+from http import HTTPStatus
 from importlib import resources
 from typing import Any, cast
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
+from aiohttp.web_protocol import RequestHandler
 
 from tui_domino import i18n
 from tui_domino.community import accounts
@@ -65,6 +67,7 @@ PER_ADDRESS = 8
 EXTRA = 32
 # Seconds an HTTP connection is kept open for its next request.
 KEEPALIVE = 5.0
+SERVER = "tui-domino"  # the responses' Server header
 
 STATIC = resources.files("tui_domino.web") / "static"
 # What the page loads, and its type; nothing else is served.
@@ -195,6 +198,30 @@ def page(language: str, password: bool) -> str:
         text = text.replace("{{" + key + "}}", html.escape(value, quote=True)
                             if key != "password_hidden" else value)
     return text
+
+
+class QuietHandler(RequestHandler):
+    """aiohttp's request handler, but a request it cannot read (a malformed line, a header
+    too long) or that fails is answered with its status alone, not with what it sent (which
+    aiohttp's answer echoed), under this server's headers, and logged in one line a few
+    times a minute per address (``refused``), not with a traceback."""
+
+    refused: Callable[[str, str], None] = staticmethod(lambda address, what: None)
+
+    def handle_error(self, request: web.BaseRequest, status: int = 500,
+                     exc: BaseException | None = None,
+                     message: str | None = None) -> web.StreamResponse:
+        what = type(exc).__name__ if exc is not None else str(status)
+        self.refused(request.remote or "?", f"{status} ({what})")
+        if status >= 500 and exc is not None:
+            log.debug("a request's error", exc_info=exc)  # (ours: its trace, at debug)
+        if request.writer.output_size > 0:  # (an answer had begun: the connection goes)
+            raise ConnectionError("an answer was being sent")
+        phrase = HTTPStatus(status).phrase if status in HTTPStatus.__members__.values() else ""
+        response = web.Response(status=status, text=f"{status} {phrase}\n",
+                                headers={**HEADERS, "Server": SERVER})
+        response.force_close()
+        return response
 
 
 class Gate(asyncio.Protocol):
@@ -347,8 +374,16 @@ class WebDoor:
         await self.runner.setup()
         assert self.runner.server is not None
         limits = self.server.limits
+        manager, loop = self.runner.server, asyncio.get_running_loop()
+
+        def handler() -> QuietHandler:
+            made = QuietHandler(manager, loop=loop, keepalive_timeout=KEEPALIVE,
+                                access_log=cast(logging.Logger, None))  # (no access log)
+            made.refused = self._unreadable
+            return made
+
         self.gate = Gatekeeper(
-            self.runner.server, per_address=PER_ADDRESS + 2 * limits.max_per_address,
+            handler, per_address=PER_ADDRESS + 2 * limits.max_per_address,
             most=limits.max_connections + EXTRA, deadline=limits.login_grace,
             refused=lambda address: self.server.refusals_log.line(
                 address, "refused a web connection from %s: too many at once", address))
@@ -366,6 +401,10 @@ class WebDoor:
             await self.runner.cleanup()
             self.runner = None
 
+    def _unreadable(self, address: str, what: str) -> None:
+        self.server.refusals_log.line(address, "a request from %s could not be served: %s",
+                                      address, what)
+
     @web.middleware
     async def _host_check(self, request: web.Request,
                           handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -381,7 +420,7 @@ class WebDoor:
 
     async def _headers(self, request: web.Request, response: web.StreamResponse) -> None:
         response.headers.update(HEADERS)
-        response.headers["Server"] = "tui-domino"  # (not the Python and aiohttp versions)
+        response.headers["Server"] = SERVER  # (not the Python and aiohttp versions)
         if self.ssl_context is not None:  # (served over HTTPS: browsers keep to it)
             response.headers["Strict-Transport-Security"] = "max-age=31536000"
 
