@@ -101,8 +101,9 @@ async def test_a_dropped_player_comes_back_to_his_table_and_the_match_goes_on(
     bob.conn.abort()  # his client is killed: the connection drops without a word
     await ann.wait_for("away, seat kept", "bob's connection is")
     bob = await back(open_server, "bob", bob_key)
-    shown = await bob.wait_for("Your hand", "Welcome back: your seat", "◷ ")
-    assert hand(shown) == before  # the same hand, the same moves and chat
+    await bob.wait_for("Your hand", "Welcome back: your seat", "◷ ")
+    await bob.wait_until(lambda s: hand(s) == before,  # the same hand (and moves, chat)
+                         f"the same hand as\n{before}")
     await ann.wait_for("bob is back.")
     assert "forfeit" not in ann.text()
     await play_out([SshPlayer(ann), SshPlayer(bob)])

@@ -13,7 +13,7 @@ from tests.ssh.conftest import Terminal, eventually
 from tests.ssh.playing import SshPlayer, key_for, play_out
 from tests.ssh.test_accounts import come, new_key
 from tests.ssh.test_rated_duel import results
-from tests.ssh.test_seat import hand
+from tests.ssh.test_seat import hand, still
 from tests.web.browser import Tab, chromium
 from tests.web.conftest import Served
 from tui_domino.community import accounts, ratings
@@ -69,11 +69,11 @@ async def test_a_browser_reload_mid_duel_comes_back_to_the_same_table(
         ann.press("a")
         await asyncio.gather(ann.wait_for("Your hand"), tab.wait_for("Your hand", "◷"))
         await one_move_each([SshPlayer(ann), tab])
-        before = hand(await tab.wait_for("Your hand", "◷"))
+        before = hand(await tab.wait_still("Your hand", "◷"))
         await tab.page.reload()  # the tab reloads: its pass brings bob back
         await tab.page.wait_for_selector("body[data-ready='1']")
-        shown = await tab.wait_for("Your hand", "◷")
-        assert hand(shown) == before
+        await tab.wait_until(lambda s: "Your hand" in s and "◷" in s and hand(s) == before,
+                             f"the same hand as\n{before}")
         await ann.wait_for("bob is back")
         assert "forfeit" not in ann.text()
         await play_out([SshPlayer(ann), tab])
@@ -93,15 +93,15 @@ async def test_a_player_who_dropped_his_ssh_connection_comes_back_by_the_browser
     bob.press("a")
     await asyncio.gather(ann.wait_for("Your hand"), bob.wait_for("Your hand"))
     await one_move_each([SshPlayer(ann), SshPlayer(bob)])
-    before = hand(await ann.wait_for("Your hand", "◷"))
+    before = hand(await still(ann, "Your hand", "◷"))
     ann.conn.abort()  # her ssh client is gone
     await bob.wait_for("away, seat kept")
     async with chromium(tmp_path / "profile") as context:
         tab = Tab(await context.new_page())
         await tab.open(web.url)
         await tab.sign_in("ann", code=code_for(web, "ann", ann_key))
-        shown = await tab.wait_for("Your hand", "◷")
-        assert hand(shown) == before
+        await tab.wait_until(lambda s: "Your hand" in s and "◷" in s and hand(s) == before,
+                             f"the same hand as\n{before}")
         await bob.wait_for("ann is back")
         await play_out([tab, SshPlayer(bob)])
         await eventually(lambda: results(web.server) == [(1, ratings.RATED)], "rated once")
