@@ -156,13 +156,13 @@ async def test_a_guest_is_told_that_a_key_keeps_his_seat(open_server: GameServer
 
 async def test_a_staller_loses_on_both_screens_and_is_rated_once(
         make_server: Callable[..., Any]) -> None:
-    server = await make_server(accounts=True, turn_seconds=6)
+    server = await make_server(accounts=True, turn_seconds=10)
     ann, bob, _key = await keyed_duel(server)
     await eventually(lambda: "Your turn" in ann.text() or "Your turn" in bob.text(),
                      "someone to play")
     staller, other = (ann, bob) if "Your turn" in ann.text() else (bob, ann)
     name = "ann" if staller is ann else "bob"
-    said = f"{name} took more than 6 seconds over one move"
+    said = f"{name} took more than 10 seconds over one move"
     lost = await staller.wait_for("Match over", "You lose the match:", said.split(" over")[0])
     won = await other.wait_for("Match over", said.split(" over")[0], "You win the match!")
     assert "You win" not in lost and "You lose" not in won
