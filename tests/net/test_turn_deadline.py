@@ -151,17 +151,25 @@ def _numbered(sender, frame) -> bytes:
     return line.rstrip(b"\n")
 
 
-def test_a_judged_claim_replays_from_the_match_log_as_it_was_judged(tmp_path):
+def _logged_pair(path):
+    """Ann hosting, her match logged at ``path``, on her move; Bob joined."""
     from tui_domino.net import journal as jr
     from tui_domino.net.core import DuelCore, MatchSettings
 
-    path = tmp_path / "host.jsonl"
     host = DuelCore("host", "Ann", b"a" * 32, settings=MatchSettings("classic", 100),
                     journal=jr.Journal(path, fsync=False))
     join = DuelCore("join", "Bob", b"b" * 32)
     for c in (host, join):
         c.connection_made()
     run([host, join], seed=3, stop=lambda: host.my_turn())
+    return host, join
+
+
+def test_a_judged_claim_replays_from_the_match_log_as_it_was_judged(tmp_path):
+    from tui_domino.net import journal as jr
+
+    path = tmp_path / "host.jsonl"
+    host, join = _logged_pair(path)
     host.deadlines.turn_timeout = 60.0
     host.tick(0.0)
     host.tick(57.0)  # its clock bears the claim out, though it has not declared yet
@@ -197,14 +205,8 @@ def _taken_up_on_its_move(path):
     """Ann's process, hosting and on her move, killed and taken up from its log; Bob resumed
     with it."""
     from tui_domino.net import journal as jr
-    from tui_domino.net.core import DuelCore, MatchSettings
 
-    host = DuelCore("host", "Ann", b"a" * 32, settings=MatchSettings("classic", 100),
-                    journal=jr.Journal(path, fsync=False))
-    join = DuelCore("join", "Bob", b"b" * 32)
-    for c in (host, join):
-        c.connection_made()
-    run([host, join], seed=3, stop=lambda: host.my_turn())
+    _host, join = _logged_pair(path)
     join.deadlines.turn_timeout = 60.0
     join.tick(0.0)
     join.tick(40.0)  # 40 s of Ann's move went by before her process was killed

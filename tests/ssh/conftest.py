@@ -96,6 +96,18 @@ class Terminal(asyncssh.SSHClientSession):  # type: ignore[misc]
             await self.conn.wait_closed()
 
 
+async def banner(proc: asyncio.subprocess.Process) -> str:
+    """What ``tui-domino serve`` (``proc``, its output piped) printed as it started, up to
+    "Press Ctrl-C to stop."."""
+    assert proc.stdout is not None
+    said = ""
+    while "Ctrl-C" not in said:
+        line = await asyncio.wait_for(proc.stdout.readline(), 30)
+        assert line, said
+        said += line.decode()
+    return said
+
+
 async def eventually(test: Callable[[], bool], what: str, timeout: float = WAIT) -> None:
     """Waits (bounded) until ``test()`` holds."""
     deadline = time.monotonic() + timeout

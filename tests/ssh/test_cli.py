@@ -8,7 +8,7 @@ import signal
 import sys
 from pathlib import Path
 
-from tests.ssh.conftest import Terminal, visit
+from tests.ssh.conftest import Terminal, banner, visit
 
 
 async def test_ctrl_c_stops_the_server_and_tells_the_visitors(home: Path) -> None:
@@ -17,15 +17,10 @@ async def test_ctrl_c_stops_the_server_and_tells_the_visitors(home: Path) -> Non
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
     )
     try:
-        assert proc.stdout is not None
-        banner = ""
-        while "Ctrl-C" not in banner:
-            line = await asyncio.wait_for(proc.stdout.readline(), 30)
-            assert line, banner
-            banner += line.decode()
-        port = int(re.search(r"port (\d+)", banner).group(1))  # type: ignore[union-attr]
-        assert "SHA256:" in banner and "Only this machine" in banner
-        assert "Warning" not in banner, banner  # (nothing the owner cannot act on)
+        said = await banner(proc)
+        port = int(re.search(r"port (\d+)", said).group(1))  # type: ignore[union-attr]
+        assert "SHA256:" in said and "Only this machine" in said
+        assert "Warning" not in said, said  # (nothing the owner cannot act on)
         # (serve has accounts: without a key, a guest comes in by keyboard-interactive with
         # nothing asked, as OpenSSH's client does by itself)
         term = await visit(port, "ann", password="", kbdint_auth=True)

@@ -262,11 +262,12 @@ async def test_an_error_of_a_visitors_game_is_reported_to_the_operator_not_shown
     reaches the terminal."""
     import logging
 
-    from tui_domino.ssh.visitor_app import VisitorApp
+    from tui_domino.ssh.visitor_app import VisitorApp, quiet_log
 
     crashes = tmp_path / "server-crashes"
     monkeypatch.setenv("TUI_DOMINO_CRASHES", str(crashes))
     monkeypatch.setattr(logging.getLogger("tui_domino"), "handlers", [])
+    quiet_log()  # (as run_visitor does, first thing)
     app = VisitorApp("bob", -1)
     with contextlib.suppress(ZeroDivisionError):
         async with app.run_test(size=(80, 24)) as pilot:

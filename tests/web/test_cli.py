@@ -13,7 +13,10 @@ from pathlib import Path
 
 import aiohttp
 
-from tests.ssh.conftest import home  # noqa: F401
+from tests.ssh.conftest import (
+    banner,
+    home,  # noqa: F401
+)
 
 
 def test_the_command_line_loads_no_web_door_unless_asked() -> None:
@@ -43,13 +46,8 @@ async def test_serve_with_a_web_door_tells_a_browser_visitor_when_it_stops(
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
         cwd=Path(__file__).resolve().parents[2])
     try:
-        assert proc.stdout is not None
-        banner = ""
-        while "Ctrl-C" not in banner:
-            line = await asyncio.wait_for(proc.stdout.readline(), 30)
-            assert line, banner
-            banner += line.decode()
-        url = re.search(r"The web door is open: (http://\S+/)", banner).group(1)  # type: ignore[union-attr]
+        said = await banner(proc)
+        url = re.search(r"The web door is open: (http://\S+/)", said).group(1)  # type: ignore[union-attr]
         async with aiohttp.ClientSession() as session:
             ws = await session.ws_connect(url + "ws", origin=url.rstrip("/"))
             await ws.send_str(json.dumps({"t": "hello", "name": "dora"}))

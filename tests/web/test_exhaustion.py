@@ -15,7 +15,7 @@ from pathlib import Path
 
 import aiohttp
 
-from tests.ssh.conftest import visit
+from tests.ssh.conftest import banner, visit
 
 LIMIT = 256
 IDLE = 300
@@ -32,14 +32,9 @@ async def test_idle_connections_from_one_address_leave_both_doors_open(home: Pat
         preexec_fn=lowered)
     idle: list[asyncio.StreamWriter] = []
     try:
-        assert proc.stdout is not None
-        banner = ""
-        while "Ctrl-C" not in banner:
-            line = await asyncio.wait_for(proc.stdout.readline(), 30)
-            assert line, banner
-            banner += line.decode()
-        ssh_port = int(re.search(r"port (\d+)", banner).group(1))  # type: ignore[union-attr]
-        web_port = int(re.search(r"http://[^:]+:(\d+)/", banner).group(1))  # type: ignore[union-attr]
+        said = await banner(proc)
+        ssh_port = int(re.search(r"port (\d+)", said).group(1))  # type: ignore[union-attr]
+        web_port = int(re.search(r"http://[^:]+:(\d+)/", said).group(1))  # type: ignore[union-attr]
         output = bytearray()
 
         async def read_output() -> None:

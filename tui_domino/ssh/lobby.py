@@ -522,16 +522,7 @@ class Lobby:
         live = self.live.get(old.duel or 0)
         if live is not None:
             live.players = swapped(live.players, old.id, member.id)
-        host, joiner = (member, other) if member.seat == 0 else (other, member)
-        public = pairing.public() if pairing is not None else {"match": member.match,
-                                                                 "rated": False}
-        self.send(member, {"t": "host" if member.seat == 0 else "join", "duel": member.duel,
-                           "variant": member.variant, "opponent": other.name,
-                           "port": member.port, "secret": member.secret, **public,
-                           "ratings": seat_ratings(host, joiner, member.variant),
-                           "how": member.how, "turn": member.turn, "resume": True,
-                           "window": self.duel_window(other),
-                           **({"target": self.duel_target} if self.duel_target else {})})
+        self.send(member, self.duel_message(member, other, port=member.port, resume=True))
         self.broadcast()  # (his opponent's game sees him resume: it says he is back)
 
     # -- conduct: aborts, stalls and walk-aways cost something (community.playban) -----------
@@ -886,12 +877,21 @@ class Lobby:
             for wid in live.watchers:
                 self.members[wid].watching = duel
                 self.send(self.members[wid], self._watching(live, self.members[wid]))
-        self.send(host, {"t": "host", "duel": duel, "variant": variant,
-                         "opponent": joiner.name, "secret": secret, **pairing.public(),
-                         "ratings": seat_ratings(host, joiner, variant), "how": how,
-                         "turn": turn, "window": self.duel_window(joiner),
-                         **({"target": self.duel_target} if self.duel_target else {})})
+        self.send(host, self.duel_message(host, joiner))
         self.broadcast()
+
+    def duel_message(self, member: Member, other: Member, **more: Any) -> dict[str, Any]:
+        """What ``member``'s game is told of his duel with ``other``: a ``host`` in seat 0,
+        a ``join`` in seat 1 (with ``more``: the port, a resume)."""
+        pairing = self.matches.get(member.match or "")
+        public = pairing.public() if pairing is not None else {"match": member.match,
+                                                                 "rated": False}
+        host, joiner = (member, other) if member.seat == 0 else (other, member)
+        return {"t": "host" if member.seat == 0 else "join", "duel": member.duel,
+                "variant": member.variant, "opponent": other.name, "secret": member.secret,
+                **public, "ratings": seat_ratings(host, joiner, member.variant),
+                "how": member.how, "turn": member.turn, "window": self.duel_window(other),
+                **({"target": self.duel_target} if self.duel_target else {}), **more}
 
     def _hosting(self, member: Member, duel: Any, port: Any) -> None:
         if member.duel is None or duel != member.duel or not isinstance(port, int):
@@ -904,14 +904,7 @@ class Lobby:
             self.broadcast()
             return
         member.port = other.port = port
-        pairing = self.matches.get(other.match or "")
-        public = pairing.public() if pairing is not None else {"match": other.match,
-                                                                 "rated": False}
-        self.send(other, {"t": "join", "duel": duel, "variant": other.variant,
-                          "opponent": member.name, "port": port, "secret": other.secret,
-                          **public, "ratings": seat_ratings(member, other, other.variant),
-                          "how": other.how, "turn": other.turn,
-                          "window": self.duel_window(member)})
+        self.send(other, self.duel_message(other, member, port=port))
 
     def _duel_failed(self, member: Member, duel: Any) -> None:
         if member.duel is None or duel != member.duel:

@@ -53,6 +53,16 @@ class Game:
     member: Member
 
 
+def live_game(proc: GameProcess | None, master: int | None, home: Path | None,
+              member: Member | None) -> Game | None:
+    """The game a connection plays, when it has one whose process plays on (one it may
+    give up to another connection, or keep for its visitor); else None."""
+    if (proc is None or master is None or home is None or member is None
+            or proc.returncode is not None):
+        return None
+    return Game(proc, master, home, member)
+
+
 class Holder(Protocol):
     """A connection that holds a seat (either door's visit)."""
 

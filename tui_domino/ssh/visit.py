@@ -29,7 +29,7 @@ from tui_domino.i18n import N_
 from tui_domino.names import player_name
 from tui_domino.ssh.limits import ENGLISH, InputGate, duration_text
 from tui_domino.ssh.lobby import Member
-from tui_domino.ssh.seats import Game, play_out
+from tui_domino.ssh.seats import Game, live_game, play_out
 from tui_domino.ssh.spawn import (
     GameProcess,
     set_winsize,
@@ -611,16 +611,15 @@ class Visit(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def _let_go(self) -> Game | None:
         """This connection's game, no longer this connection's (its output and input
         unhooked), for another to play; None when it has none that plays on."""
-        proc, master, home, member = self.proc, self.master, self.home, self.member
-        if (proc is None or master is None or home is None or member is None
-                or proc.returncode is not None):
+        game = live_game(self.proc, self.master, self.home, self.member)
+        if game is None:
             return None
         loop = asyncio.get_running_loop()
-        loop.remove_reader(master)
-        loop.remove_writer(master)
+        loop.remove_reader(game.master)
+        loop.remove_writer(game.master)
         self.proc = self.master = self.home = None
         self.handed.set()
-        return Game(proc, master, home, member)
+        return game
 
     def detach(self) -> Game | None:
         """Another connection of this account takes the game over: this one is told and

@@ -114,11 +114,6 @@ class VisitorApp(DominoApp):
         # names the server's files): its report is the operator's (``logs.crash_report``,
         # in the server's folder), the visitor is told the game stopped.
         self.error_console = Console(file=io.StringIO(), markup=False, highlight=False)
-        # Nor are its log's words (Python prints those of a logger with no handler on the
-        # terminal: the report's path among them).
-        game_log = logging.getLogger("tui_domino")
-        if not game_log.handlers:
-            game_log.addHandler(logging.NullHandler())
         self.player_name = name
         self.lobby_fd = lobby_fd
         self.member_id: int | None = None
@@ -778,8 +773,17 @@ def prewarm() -> None:
     warm_themes([storage.Settings().theme])
 
 
+def quiet_log() -> None:
+    """The game's log says nothing on the visitor's terminal (Python prints the words of a
+    logger with no handler there: a crash report's path, the server's, among them)."""
+    game_log = logging.getLogger("tui_domino")
+    if not game_log.handlers:
+        game_log.addHandler(logging.NullHandler())
+
+
 def run_visitor(name: str, lobby_fd: int) -> int:
     """Runs the game for one visitor; the name becomes the player's name."""
+    quiet_log()
     settings, problem = storage.load_settings()
     settings.name = name
     with contextlib.suppress(OSError):

@@ -504,7 +504,7 @@ class WebDoor:
         game = asyncio.get_running_loop().create_task(visit.run())
         ready: dict[str, Any] = {"t": "ready"}
         if account is not None:  # (the tab keeps it: a reload comes back as him)
-            ready["resume"] = self.passes.issue(account, name)
+            ready["resume"] = self.passes.issue(account)
         try:  # (whatever ends the socket, an error too, ends the visit: no game is left)
             await ws.send_str(json.dumps(ready))
             async for frame in ws:
@@ -539,7 +539,7 @@ class WebDoor:
             return name, None
         if hello.get("resume"):  # a tab signed in before (reloaded): the same visitor
             kept = self.passes.take(hello["resume"])
-            known = accounts.account_by_id(store, kept[0]) if kept is not None else None
+            known = accounts.account_by_id(store, kept) if kept is not None else None
             if known is None:  # (spent, too old, or the server's restarted since)
                 return told(words, PASS_GONE)
             log.info("%s came back by his tab's pass (%s, web)", known.name, address)
@@ -593,28 +593,28 @@ class Passes:
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
-        self._kept: dict[str, tuple[int, str, float]] = {}  # by hash: account, name, expiry
+        self._kept: dict[str, tuple[int, float]] = {}  # by hash: the account, its expiry
 
     @staticmethod
     def _hash(token: str) -> str:
         return hashlib.sha256(token.encode()).hexdigest()
 
-    def issue(self, account: int, name: str) -> str:
+    def issue(self, account: int) -> str:
         token = secrets.token_urlsafe(24)
         while len(self._kept) >= self.MOST:
             del self._kept[next(iter(self._kept))]
-        self._kept[self._hash(token)] = (account, name, self.clock() + self.LIFETIME)
+        self._kept[self._hash(token)] = (account, self.clock() + self.LIFETIME)
         return token
 
-    def take(self, token: object) -> tuple[int, str] | None:
-        """The account and name of a pass (used up), or None when it is none (wrong, used,
-        or too old)."""
+    def take(self, token: object) -> int | None:
+        """The account of a pass (used up), or None when it is none (wrong, used, or too
+        old)."""
         if not isinstance(token, str) or not token:
             return None
         kept = self._kept.pop(self._hash(token), None)
-        if kept is None or kept[2] < self.clock():
+        if kept is None or kept[1] < self.clock():
             return None
-        return kept[0], kept[1]
+        return kept[0]
 
 
 def _hello(msg: Any) -> dict[str, Any] | None:

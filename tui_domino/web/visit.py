@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from tui_domino.i18n import N_
 from tui_domino.ssh.limits import InputGate
 from tui_domino.ssh.lobby import Member
-from tui_domino.ssh.seats import Game, play_out
+from tui_domino.ssh.seats import Game, live_game, play_out
 from tui_domino.ssh.spawn import (
     GameProcess,
     set_winsize,
@@ -310,17 +310,16 @@ class WebVisit:
     def _let_go(self) -> Game | None:
         """This tab's game, no longer this tab's (its output no longer read here), for
         another connection to play; None when it has none that plays on."""
-        proc, master, home, member = self.proc, self.master, self.home, self.member
-        if (proc is None or master is None or home is None or member is None
-                or proc.returncode is not None):
+        game = live_game(self.proc, self.master, self.home, self.member)
+        if game is None:
             return None
         if self._pump is not None:
             self._pump.cancel()
             self._pump = None
-        asyncio.get_running_loop().remove_writer(master)
+        asyncio.get_running_loop().remove_writer(game.master)
         self.proc = self.master = self.home = None
         self.handed.set()
-        return Game(proc, master, home, member)
+        return game
 
     def detach(self) -> Game | None:
         """Another connection of this account takes the game over: this tab is told and

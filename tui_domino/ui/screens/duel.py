@@ -102,6 +102,7 @@ class DuelScreen(TableScreen):
         self._rounds: list[RoundRecord] = []  # the verified rounds, for the history
         self._recorded = False
         self._warned: set[tuple[object, int]] = set()  # (the turn, the mark) warned of
+        self._status_shown: Text | None = None  # what the status line shows
 
     # -- layout ---------------------------------------------------------------------------------
 
@@ -438,10 +439,13 @@ class DuelScreen(TableScreen):
 
     def show_status(self) -> None:
         status = self.query_one("#net-status", Static)
-        status.update(status_text(
+        line = status_text(
             self.duel, self.opponent_label(), self.shown_state(), self.result is not None,
             muted_of(self, "panel"), width=status.content_region.width or self.app.size.width,
-            watchers=self.watchers, clock=self.move_clock(), phrase=self.shown_phrase()))
+            watchers=self.watchers, clock=self.move_clock(), phrase=self.shown_phrase())
+        if line != self._status_shown:  # (asked every second for the clock: drawn if new)
+            self._status_shown = line
+            status.update(line)
 
     def waiting_text(self) -> Text:
         return waiting_text(self.duel, self.table.opponent, self.conn, self.problem,
